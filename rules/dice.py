@@ -1,0 +1,137 @@
+"""Where dice faces come from, and the die a result holds.
+
+Randomness always comes in from the caller: every roll function takes a ``DiceSource``. ``SystemDice`` (the
+default) draws from the operating system's secure generator; ``FixedDice`` replays faces given in advance, for
+tests and for reading a roll made with physical dice; ``SeededDice`` is repeatable, for benchmarks and drills.
+There is no module-level random state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+from rules.errors import FacesError
+
+
+class Role(StrEnum):
+    """What a die is in its system's reading."""
+
+    BASE = "base"  # HEX ordinary pool die, Year Zero base (attribute + skill) die, Heroic roll die
+    GEAR = "gear"
+    ARTIFACT = "artifact"
+    HAZARD = "hazard"
+    AFFINITY = "affinity"
+    CONTROL = "control"
+    TEST = "test"
+    BONUS = "bonus"
+    FUMBLE_TABLE = "fumble_table"
+
+
+class Fate(StrEnum):
+    """What became of a Seven Kingdoms die after the roll."""
+
+    KEPT = "kept"  # summed into the result
+    DISCARDED = "discarded"  # removed by a discard penalty (the highest dice)
+    UNKEPT = "unkept"  # rolled and not discarded, but not among the highest retained
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    """One rolled die: how many sides, what it shows, and its role (and fate, where the system has one)."""
+
+    sides: int
+    face: int
+    role: Role
+    fate: Fate | None = None
+
+    def as_dict(self) -> dict:
+        data: dict = {"sides": self.sides, "face": self.face, "role": self.role.value}
+        if self.fate is not None:
+            data["fate"] = self.fate.value
+        return data
+
+
+class DiceSource(Protocol):
+    """Anything that can roll one die with the given number of sides."""
+
+    def roll(self, sides: int) -> int: ...
+
+
+class SystemDice:
+    """Faces from the operating system's secure generator (the default everywhere)."""
+
+    def __init__(self) -> None:
+        self._rng = random.SystemRandom()
+
+    def roll(self, sides: int) -> int:
+        return self._rng.randint(1, sides)
+
+
+class SeededDice:
+    """Repeatable faces from a seed: for benchmarks and load drills, never for play."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+
+    def roll(self, sides: int) -> int:
+        return self._rng.randint(1, sides)
+
+
+class FixedDice:
+    """Replays faces given in advance, in order; an impossible face or too few faces is a FacesError.
+
+    Call ``finish()`` after the roll to make sure every face given was used.
+    """
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        self._faces = tuple(faces)
+        self._next = 0
+
+    @property
+    def used(self) -> int:
+        return self._next
+
+    def roll(self, sides: int) -> int:
+        if self._next >= len(self._faces):
+            raise FacesError(
+                f"Not enough faces: the roll needs more than the {len(self._faces)} given"
+            )
+        face = self._faces[self._next]
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides:
+            raise FacesError(f"Face {face} is impossible on a d{sides} (die {self._next + 1})")
+        self._next += 1
+        return face
+
+    def finish(self) -> None:
+        """Raise FacesError when faces were left over: the roll used fewer dice than were given."""
+        if self._next != len(self._faces):
+            raise FacesError(
+                f"{len(self._faces)} faces given, but the roll used {self._next}"
+            )
+
+
+def parse_faces(text: str) -> FixedDice:
+    """Read faces written as ``6,1,4`` (spaces allowed) into a FixedDice."""
+    faces: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        if not part.isdigit():
+            raise FacesError(f"Face {part!r} is not a number: write faces like 6,1,4")
+        faces.append(int(part))
+    if not faces:
+        raise FacesError("No faces given: write faces like 6,1,4")
+    return FixedDice(faces)
+
+
+def roll_dice(dice: DiceSource, count: int, sides: int, role: Role) -> tuple[Die, ...]:
+    """Roll count dice of the given sides, all with one role."""
+    return tuple(Die(sides, dice.roll(sides), role) for _ in range(count))
+
+
+def faces_of(dice: Sequence[Die]) -> tuple[int, ...]:
+    return tuple(d.face for d in dice)

@@ -1,0 +1,48 @@
+import pytest
+
+from rules.dice import Die, FixedDice, Role, SeededDice, SystemDice, parse_faces, roll_dice
+from rules.errors import FacesError
+
+
+def test_fixed_dice_replays_faces_in_order():
+    dice = FixedDice([6, 1, 4])
+    assert [dice.roll(6), dice.roll(6), dice.roll(6)] == [6, 1, 4]
+    dice.finish()
+
+
+def test_fixed_dice_rejects_impossible_face_and_names_it():
+    with pytest.raises(FacesError, match="Face 7 is impossible on a d6"):
+        FixedDice([7]).roll(6)
+    assert FixedDice([12]).roll(12) == 12
+
+
+def test_fixed_dice_too_few_and_too_many():
+    dice = FixedDice([3])
+    dice.roll(6)
+    with pytest.raises(FacesError, match="Not enough faces"):
+        dice.roll(6)
+    extra = FixedDice([3, 4])
+    extra.roll(6)
+    with pytest.raises(FacesError, match="2 faces given, but the roll used 1"):
+        extra.finish()
+
+
+def test_parse_faces():
+    assert [parse_faces("6, 1,4").roll(6) for _ in range(1)] == [6]
+    with pytest.raises(FacesError, match="not a number"):
+        parse_faces("6,x")
+    with pytest.raises(FacesError, match="No faces"):
+        parse_faces(" , ")
+
+
+def test_sources_stay_in_range_and_seeded_repeats():
+    system = SystemDice()
+    assert all(1 <= system.roll(8) <= 8 for _ in range(200))
+    a, b = SeededDice(7), SeededDice(7)
+    assert [a.roll(6) for _ in range(20)] == [b.roll(6) for _ in range(20)]
+
+
+def test_roll_dice_and_die_dict():
+    dice = roll_dice(FixedDice([2, 5]), 2, 6, Role.GEAR)
+    assert dice == (Die(6, 2, Role.GEAR), Die(6, 5, Role.GEAR))
+    assert dice[0].as_dict() == {"sides": 6, "face": 2, "role": "gear"}
