@@ -1,0 +1,167 @@
+"""The bot itself: start-up in `setup_hook`, command sync only when the commands changed, clean close."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.settings import Settings
+from bot.storage import DEFAULT_BUSY_TIMEOUT_MS, Database, StorageBusy
+from bot.tree import RollkeeperTree
+
+_log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.hex", "cogs.yearzero", "cogs.heroic", "cogs.sevenkingdoms", "cogs.willpower")
+"""The cogs loaded at start-up, in this order; a missing one stops the start."""
+
+INVITE_PERMISSIONS = discord.Permissions(send_messages=True, embed_links=True)
+INVITE_SCOPES = ("bot", "applications.commands")
+PURGE_INTERVAL = timedelta(hours=1)
+
+
+class CommandSync(StrEnum):
+    """What the start-up did about Discord's copy of the commands."""
+
+    GUILD = "guild"
+    GLOBAL = "global"
+    UNCHANGED = "unchanged"
+    FAILED = "failed"
+
+
+def command_definitions_hash(tree: app_commands.CommandTree) -> str:
+    """SHA-256 of the global command definitions as Discord receives them, independent of order."""
+    definitions = [command.to_dict(tree) for command in tree.get_commands()]
+    definitions.sort(key=lambda definition: (definition.get("type", 1), definition["name"]))
+    text = json.dumps(definitions, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class RollkeeperBot(commands.Bot):
+    """rollkeeper: slash commands only (no privileged intents), settings and database on the bot."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        extensions: Sequence[str] = EXTENSIONS,
+        dynamic_items: Sequence[type[discord.ui.DynamicItem[Any]]] = (),
+        busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+        clock: Callable[[], datetime] = discord.utils.utcnow,
+        **options: Any,
+    ) -> None:
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            intents=discord.Intents.default(),
+            tree_cls=RollkeeperTree,
+            **options,
+        )
+        self.settings = settings
+        self.extension_names = tuple(extensions)
+        self.dynamic_item_types = tuple(dynamic_items)
+        self._busy_timeout_ms = busy_timeout_ms
+        self._clock = clock
+        self._db: Database | None = None
+        self._purge_task: asyncio.Task[None] | None = None
+        self._invite_logged = False
+
+    @property
+    def db(self) -> Database:
+        """The open database (from setup_hook until close)."""
+        if self._db is None:
+            raise RuntimeError("The database is not open: setup_hook has not run, or the bot was closed.")
+        return self._db
+
+    def now(self) -> datetime:
+        """The current time (UTC); tests may give the bot another clock."""
+        return self._clock()
+
+    def invite_url(self) -> str:
+        """The link that adds the bot to a server with exactly the permissions it needs."""
+        client_id = self.application_id or (self.user.id if self.user else 0)
+        return discord.utils.oauth_url(client_id, permissions=INVITE_PERMISSIONS, scopes=INVITE_SCOPES)
+
+    async def setup_hook(self) -> None:
+        """Open and migrate the database, purge old rolls, load the cogs and buttons, sync the commands."""
+        self._db = await Database.open(self.settings.database_path, busy_timeout_ms=self._busy_timeout_ms)
+        await self.purge_expired_rolls()
+        for name in self.extension_names:
+            await self.load_extension(name)
+        if self.dynamic_item_types:
+            self.add_dynamic_items(*self.dynamic_item_types)
+        await self.sync_commands()
+        self._purge_task = asyncio.create_task(self._purge_periodically(), name="rollkeeper-purge")
+
+    async def purge_expired_rolls(self) -> int:
+        """Delete the Year Zero rolls past their lifetime; return how many."""
+        purged = await self.db.rolls.purge_expired(self.now(), self.settings.push_lifetime)
+        _log.debug("Purged %d expired Year Zero rolls", purged)
+        return purged
+
+    async def _purge_periodically(self) -> None:
+        while True:
+            await asyncio.sleep(PURGE_INTERVAL.total_seconds())
+            try:
+                await self.purge_expired_rolls()
+            except StorageBusy:
+                _log.warning("Skipped purging expired rolls: the database was busy")
+            except Exception:
+                _log.exception("Purging expired rolls failed")
+
+    async def sync_commands(self) -> CommandSync:
+        """Sync to GUILD_ID when set (instant); else globally, only if the definitions changed since."""
+        try:
+            if self.settings.guild_id is not None:
+                return await self._sync_guild(self.settings.guild_id)
+            return await self._sync_global()
+        except discord.HTTPException as error:
+            _log.error("Could not sync the slash commands with Discord: %s", error)
+            return CommandSync.FAILED
+
+    async def _sync_guild(self, guild_id: int) -> CommandSync:
+        guild = discord.Object(id=guild_id)
+        self.tree.copy_global_to(guild=guild)
+        synced = await self.tree.sync(guild=guild)
+        _log.info("Synced %d commands to server %d (GUILD_ID)", len(synced), guild_id)
+        return CommandSync.GUILD
+
+    async def _sync_global(self) -> CommandSync:
+        digest = command_definitions_hash(self.tree)
+        key = f"commands_hash:{self.application_id}"
+        if await self.db.meta.get(key) == digest:
+            _log.info("Slash commands unchanged since the last sync; not syncing")
+            return CommandSync.UNCHANGED
+        synced = await self.tree.sync()
+        await self.db.meta.set(key, digest)
+        _log.info("Synced %d commands globally (Discord may take a while to show changes)", len(synced))
+        return CommandSync.GLOBAL
+
+    async def on_ready(self) -> None:
+        if not self._invite_logged:
+            self._invite_logged = True
+            _log.info("Invite the bot to a server with: %s", self.invite_url())
+        _log.info("Ready as %s, in %d servers", self.user, len(self.guilds))
+
+    async def close(self) -> None:
+        """Stop the purge, disconnect from Discord, then close the database."""
+        if self._purge_task is not None:
+            self._purge_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._purge_task
+            self._purge_task = None
+        await super().close()
+        if self._db is not None:
+            database, self._db = self._db, None
+            await database.close()

@@ -1,0 +1,53 @@
+"""Storage for the bot: SQLite through one aiosqlite connection.
+
+Usage::
+
+    db = await Database.open(settings.database_path)
+    roll_id = await db.rolls.create(guild_id, channel_id, user_id, payload_json, now)
+    claim = await db.rolls.claim_push(roll_id, user_id, pushed_json, willpower_gain, now, lifetime)
+    await db.close()
+
+No SQL lives outside this package.
+"""
+
+from bot.storage.database import Database
+from bot.storage.errors import (
+    InvalidValue,
+    NoSuchExtendedTest,
+    NotEnoughWillpower,
+    StorageBusy,
+    StorageError,
+    StorageUnavailable,
+)
+from bot.storage.extended import ExtendedTask, ExtendedTests
+from bot.storage.meta import Meta
+from bot.storage.migrations import Migration, load_migrations
+from bot.storage.rolls import PushClaim, PushRefusal, RollState, YearZeroRoll, YearZeroRolls
+from bot.storage.store import DEFAULT_BUSY_TIMEOUT_MS, check_database_path, probe_database
+from bot.storage.willpower import MAX_WILLPOWER, Willpower, WillpowerChange
+
+__all__ = [
+    "DEFAULT_BUSY_TIMEOUT_MS",
+    "MAX_WILLPOWER",
+    "Database",
+    "ExtendedTask",
+    "ExtendedTests",
+    "InvalidValue",
+    "Meta",
+    "Migration",
+    "NoSuchExtendedTest",
+    "NotEnoughWillpower",
+    "PushClaim",
+    "PushRefusal",
+    "RollState",
+    "StorageBusy",
+    "StorageError",
+    "StorageUnavailable",
+    "Willpower",
+    "WillpowerChange",
+    "YearZeroRoll",
+    "YearZeroRolls",
+    "check_database_path",
+    "load_migrations",
+    "probe_database",
+]

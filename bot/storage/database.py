@@ -1,0 +1,70 @@
+"""The bot's database: one SQLite file, one connection, and a small class for each thing it keeps."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from types import TracebackType
+
+from bot.storage.extended import ExtendedTests
+from bot.storage.meta import Meta
+from bot.storage.migrations import Migration, migrate, schema_version
+from bot.storage.rolls import YearZeroRolls
+from bot.storage.store import DEFAULT_BUSY_TIMEOUT_MS, Store
+from bot.storage.willpower import Willpower
+
+
+class Database:
+    """The open database: ``await Database.open(path)``, then ``.rolls``, ``.willpower``, ``.extended``,
+    ``.meta``.
+
+    Closes with ``await db.close()`` or at the end of ``async with``.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.rolls = YearZeroRolls(store)
+        self.willpower = Willpower(store)
+        self.extended = ExtendedTests(store)
+        self.meta = Meta(store)
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+        migrations: list[Migration] | None = None,
+    ) -> Database:
+        """Open (creating if needed) and migrate the database at path.
+
+        Raises StorageUnavailable naming the path when it cannot be opened, StorageError when its schema is
+        newer than this code.
+        """
+        store = await Store.connect(Path(path), busy_timeout_ms)
+        try:
+            await migrate(store, migrations)
+        except BaseException:
+            await store.close()
+            raise
+        return cls(store)
+
+    @property
+    def path(self) -> Path:
+        return self.store.path
+
+    async def schema_version(self) -> int:
+        """PRAGMA user_version: the number of the last migration applied."""
+        return await schema_version(self.store)
+
+    async def close(self) -> None:
+        """Close the connection; harmless when already closed."""
+        await self.store.close()
+
+    async def __aenter__(self) -> Database:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        await self.close()

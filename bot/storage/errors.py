@@ -1,0 +1,59 @@
+"""Errors from the storage layer.
+
+Two audiences: `StorageUnavailable` is for whoever runs the bot (it names the database file); the others are
+`PlayerError`s, fit to show a player as they are.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.errors import PlayerError
+
+
+class StorageError(Exception):
+    """Base of every error raised by bot.storage."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class StorageUnavailable(StorageError):
+    """The database file cannot be opened or prepared; the message names the path."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"Cannot use the database at {path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+class StorageBusy(StorageError, PlayerError):
+    """The database stayed locked by someone else for longer than the busy timeout; nothing was written."""
+
+    def __init__(self) -> None:
+        super().__init__("The dice table is busy - try again in a moment.")
+
+
+class InvalidValue(StorageError, PlayerError):
+    """A value the storage refuses before touching the database (a negative amount, an empty name)."""
+
+
+class NotEnoughWillpower(StorageError, PlayerError):
+    """A spend larger than the Willpower the player has; nothing changed."""
+
+    def __init__(self, have: int, wanted: int) -> None:
+        super().__init__(f"You have {have} Willpower; you cannot spend {wanted}.")
+        self.have = have
+        self.wanted = wanted
+
+
+class NoSuchExtendedTest(StorageError, PlayerError):
+    """An extended test named in a channel where it was never started (or was cleared)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f'There is no extended test named "{name}" in this channel; start it first.')
+        self.name = name

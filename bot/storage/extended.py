@@ -1,0 +1,112 @@
+"""Seven Kingdoms extended tests: a named task per channel, needing degrees of success, and its progress."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import aiosqlite
+
+from bot.storage.errors import InvalidValue, NoSuchExtendedTest
+from bot.storage.store import Store
+
+MAX_NAME_LENGTH = 100
+
+_START = """
+INSERT INTO extended_tests (guild_id, channel_id, name, needed, progress)
+VALUES (:guild, :channel, :name, :needed, 0)
+ON CONFLICT (guild_id, channel_id, name)
+DO UPDATE SET name = excluded.name, needed = excluded.needed, progress = 0
+RETURNING *
+"""
+
+_ADD = """
+UPDATE extended_tests SET progress = progress + :degrees
+WHERE guild_id = :guild AND channel_id = :channel AND name = :name
+RETURNING *
+"""
+
+_WHERE = "WHERE guild_id = :guild AND channel_id = :channel AND name = :name"
+
+
+@dataclass(frozen=True, slots=True)
+class ExtendedTask:
+    """A named task and how far the players have got."""
+
+    guild_id: int
+    channel_id: int
+    name: str
+    needed: int
+    progress: int
+
+    @property
+    def complete(self) -> bool:
+        return self.progress >= self.needed
+
+    @property
+    def remaining(self) -> int:
+        return max(0, self.needed - self.progress)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self) | {"complete": self.complete, "remaining": self.remaining}
+
+
+def task_name(name: str) -> str:
+    """The name as stored: spaces tidied, 1 to 100 characters (names match whatever their case)."""
+    tidy = " ".join(str(name).split())
+    if not tidy:
+        raise InvalidValue("An extended test needs a name.")
+    if len(tidy) > MAX_NAME_LENGTH:
+        raise InvalidValue(f"An extended test's name can be at most {MAX_NAME_LENGTH} characters.")
+    return tidy
+
+
+def _check_count(name: str, value: int, low: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or value >= 2**31:
+        raise InvalidValue(f"{name} must be a whole number of at least {low}, not {value!r}")
+
+
+def _task(row: aiosqlite.Row) -> ExtendedTask:
+    return ExtendedTask(row["guild_id"], row["channel_id"], row["name"], row["needed"], row["progress"])
+
+
+class ExtendedTests:
+    """Extended tests kept per (guild_id, channel_id, name)."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def start(self, guild_id: int, channel_id: int, name: str, needed: int) -> ExtendedTask:
+        """Start the task at progress 0; a task of the same name in the channel starts over."""
+        _check_count("Degrees needed", needed, low=1)
+        params = {"guild": guild_id, "channel": channel_id, "name": task_name(name), "needed": needed}
+        async with self._store.transaction() as transaction:
+            row = await transaction.fetch_one(_START, params)
+        return _task(row)
+
+    async def add(self, guild_id: int, channel_id: int, name: str, degrees: int) -> ExtendedTask:
+        """Add degrees (0 or more) to the progress in one statement; NoSuchExtendedTest if not started."""
+        _check_count("Degrees", degrees, low=0)
+        params = {"guild": guild_id, "channel": channel_id, "name": task_name(name), "degrees": degrees}
+        async with self._store.transaction() as transaction:
+            row = await transaction.fetch_one(_ADD, params)
+            if row is None:
+                raise NoSuchExtendedTest(params["name"])
+        return _task(row)
+
+    async def get(self, guild_id: int, channel_id: int, name: str) -> ExtendedTask | None:
+        """The task, or None if it was never started here (or was cleared)."""
+        params = {"guild": guild_id, "channel": channel_id, "name": task_name(name)}
+        row = await self._store.fetch_one(f"SELECT * FROM extended_tests {_WHERE}", params)
+        return _task(row) if row else None
+
+    async def in_channel(self, guild_id: int, channel_id: int) -> list[ExtendedTask]:
+        """Every task of the channel, by name."""
+        sql = "SELECT * FROM extended_tests WHERE guild_id = ? AND channel_id = ? ORDER BY name"
+        return [_task(row) for row in await self._store.fetch_all(sql, (guild_id, channel_id))]
+
+    async def clear(self, guild_id: int, channel_id: int, name: str) -> bool:
+        """Forget the task; False if there was none."""
+        params = {"guild": guild_id, "channel": channel_id, "name": task_name(name)}
+        async with self._store.transaction() as transaction:
+            return await transaction.execute(f"DELETE FROM extended_tests {_WHERE}", params) == 1

@@ -1,0 +1,145 @@
+"""The one error path: every failed slash command or button ends here and gets a private answer.
+
+A rules error or a `PlayerError` (storage's "busy" and "not enough Willpower" among them) is shown as it is;
+a failed check or a bad option value gets a clear sentence; anything else - a bug - gets a short generic
+message, and its traceback goes to the log.
+
+Slash commands reach it through `RollkeeperTree.on_error`. Buttons do not (discord.py only logs what a
+`DynamicItem` raises), so their callbacks use `reports_errors` or call `report_error` themselves.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+import discord
+from discord import app_commands
+
+from bot.errors import PlayerError
+from rules.errors import RulesError
+
+_log = logging.getLogger(__name__)
+
+GENERIC_MESSAGE = "Something went wrong on my side, sorry; it has been logged. Please try again."
+MAX_MESSAGE_LENGTH = 2000
+
+_PERMISSION_NAMES = {
+    "manage_guild": "Manage Server",
+    "send_messages": "Send Messages",
+    "embed_links": "Embed Links",
+    "manage_messages": "Manage Messages",
+    "administrator": "Administrator",
+}
+
+
+def _permissions(names: list[str]) -> str:
+    shown = [_PERMISSION_NAMES.get(name, name.replace("_", " ").title()) for name in names]
+    return " and ".join(shown) + (" permission" if len(shown) == 1 else " permissions")
+
+
+def _quoted(value: object) -> str:
+    text = str(value)
+    return repr(text if len(text) <= 50 else text[:50] + "...")
+
+
+def _cause(error: BaseException) -> BaseException:
+    """The error that explains a wrapper: the command's own error, or what a transformer raised."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        return error.original
+    if isinstance(error, app_commands.TransformerError) and isinstance(
+        error.__cause__, RulesError | PlayerError
+    ):
+        return error.__cause__
+    return error
+
+
+def _check_message(error: app_commands.CheckFailure) -> str:
+    if isinstance(error, app_commands.MissingPermissions):
+        return f"You need the {_permissions(error.missing_permissions)} to do that."
+    if isinstance(error, app_commands.BotMissingPermissions):
+        return f"I need the {_permissions(error.missing_permissions)} in this channel to do that."
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "This command works only in a server, not in direct messages."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down a little: try again in {error.retry_after:.0f} s."
+    return "You cannot use this command here."
+
+
+def player_message(error: BaseException) -> str | None:
+    """What to tell the player about error, or None when it is a bug (the caller logs it)."""
+    error = _cause(error)
+    if isinstance(error, RulesError | PlayerError):
+        return str(error)
+    if isinstance(error, app_commands.CheckFailure):
+        return _check_message(error)
+    if isinstance(error, app_commands.TransformerError):
+        if getattr(error.transformer, "__discord_app_commands_is_choice__", False):
+            return f"{_quoted(error.value)} is not one of this option's choices."
+        return f"{_quoted(error.value)} is not a valid value for this option."
+    if isinstance(error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
+        return "Discord is still updating this command; try again in a minute."
+    return None
+
+
+def _describe(interaction: discord.Interaction) -> str:
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+    return f"component {_quoted(data.get('custom_id', '?'))}"
+
+
+async def send_private(interaction: discord.Interaction, message: str) -> None:
+    """Answer the interaction with an ephemeral message, as a follow-up if it was already answered."""
+    if len(message) > MAX_MESSAGE_LENGTH:
+        message = message[: MAX_MESSAGE_LENGTH - 1] + "…"
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException as failure:
+        _log.warning("Could not tell the player about an error in %s: %s", _describe(interaction), failure)
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer a failed command or button privately; log the traceback of anything unexpected."""
+    message = player_message(error)
+    if message is None:
+        _log.error("Unexpected error in %s", _describe(interaction), exc_info=_cause(error))
+        message = GENERIC_MESSAGE
+    else:
+        _log.debug("Refused %s: %s", _describe(interaction), message)
+    await send_private(interaction, message)
+
+
+P = ParamSpec("P")
+S = TypeVar("S")
+R = TypeVar("R")
+
+
+def reports_errors(
+    callback: Callable[Concatenate[S, discord.Interaction, P], Awaitable[R]],
+) -> Callable[Concatenate[S, discord.Interaction, P], Awaitable[R | None]]:
+    """Decorate a button's ``callback(self, interaction, ...)``: what it raises goes to report_error."""
+
+    @functools.wraps(callback)
+    async def wrapper(
+        self: S, interaction: discord.Interaction, *args: P.args, **kwargs: P.kwargs
+    ) -> R | None:
+        try:
+            return await callback(self, interaction, *args, **kwargs)
+        except Exception as error:  # every failure is answered, and logged when unexpected
+            await report_error(interaction, error)
+            return None
+
+    return wrapper
+
+
+class RollkeeperTree(app_commands.CommandTree):
+    """The bot's command tree (pass as ``tree_cls``): failed commands get a private answer."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await report_error(interaction, error)

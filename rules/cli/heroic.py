@@ -1,0 +1,113 @@
+"""``python -m rules heroic`` and ``python -m rules odds heroic``: Heroic Rolls from the command line."""
+
+from __future__ import annotations
+
+import argparse
+
+from rules.cli import CliOutput
+from rules.dice import DiceSource
+from rules.heroic import Difficulty, HeroicRoll, Kind, Target, Variant, resolve_target, roll_heroic
+from rules.heroic_odds import HeroicOdds, odds_for_heroic
+
+FACES_ORDER = (
+    "--faces order: the roll's dice (two d6 faces for 2d6, one face for d12 or d20), then, only when an "
+    "attack Fumbles, the Combat Fumble d6."
+)
+
+
+def register(subparsers: argparse._SubParsersAction, parents: list, odds: bool = False) -> None:
+    """Add the ``heroic`` sub-command (a roll, or with odds=True its exact odds)."""
+    help_text = "exact odds of a Heroic Roll" if odds else "a Heroic Roll: 2d6 (or d12, d20) + Skill vs a TN"
+    parser = subparsers.add_parser(
+        "heroic", parents=parents, help=help_text, description=help_text, epilog=None if odds else FACES_ORDER
+    )
+    parser.add_argument("--skill", type=int, required=True, help="the Hero's Skill, 0-30")
+    difficulties = ", ".join(difficulty.label for difficulty in Difficulty)
+    parser.add_argument("--difficulty", help=f"a named difficulty: {difficulties}")
+    parser.add_argument("--tn", type=int, help="a Target Number given outright")
+    parser.add_argument("--versus", type=int, help="the opposing Skill: TN = 7 + it (9 + it with a d20)")
+    parser.add_argument("--dice", default="2d6", help="2d6 (default), d12 or d20")
+    if odds:
+        parser.set_defaults(handler=_odds)
+        return
+    kinds = ", ".join(kind.value for kind in Kind)
+    parser.add_argument("--kind", default="task", help=f"what the roll is for: {kinds} (default task)")
+    parser.add_argument("--damage", type=int, help="the damage at stake, for an attack or a reaction")
+    parser.set_defaults(handler=_roll)
+
+
+def _target_inputs(args: argparse.Namespace) -> dict:
+    return {"difficulty": args.difficulty, "tn": args.tn, "versus": args.versus}
+
+
+def _describe_target(target: Target, variant: Variant) -> str:
+    if target.difficulty is not None:
+        return f"TN {target.tn} ({target.difficulty.label})"
+    if target.versus is not None:
+        return f"TN {target.tn} ({variant.versus_base} + {target.versus})"
+    return f"TN {target.tn}"
+
+
+def _odds_text(odds: HeroicOdds) -> str:
+    names = ("success", "complication", "crit", "fumble", "failure")
+    return "Odds: " + ", ".join(f"{name} {float(getattr(odds, name)):.1%}" for name in names)
+
+
+def _odds(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
+    """Exact odds only: nothing is rolled."""
+    variant = Variant.parse(args.dice)
+    target = resolve_target(variant, **_target_inputs(args))
+    odds = odds_for_heroic(args.skill, target.tn, variant)
+    data = {
+        "system": "heroic",
+        "kind": "odds",
+        "input": {"skill": args.skill, "dice": variant.value, **_target_inputs(args)},
+        "dice": [],
+        "reading": {"tn": target.tn, "target": target.as_dict()},
+        "odds": odds.as_dict(),
+    }
+    text = f"Heroic Roll {variant.value} + Skill {args.skill} vs {_describe_target(target, variant)}\n"
+    return CliOutput(data, text + _odds_text(odds))
+
+
+def _roll_text(roll: HeroicRoll) -> str:
+    faces = " + ".join(str(die.face) for die in roll.dice)
+    who = f" ({roll.kind.reaction.name}, {roll.kind.governing_skill})" if roll.kind.governing_skill else ""
+    outcome = roll.outcome.value.replace("_", " ")
+    target = _describe_target(roll.target, roll.variant)
+    lines = [
+        f"Heroic Roll {roll.variant.value}, {roll.kind.value}{who}: "
+        f"{faces} + Skill {roll.skill} = {roll.total} vs {target} -> {outcome}"
+    ]
+    if roll.fumble_table is not None:
+        lines.append(f"Combat Fumble d6: {roll.fumble_table.face}")
+    if roll.consequence_text:
+        lines.append(roll.consequence_text)
+    if roll.damage_dealt is not None:
+        lines.append(f"Damage dealt: {roll.damage_dealt}")
+    if roll.damage_taken is not None:
+        lines.append(f"Damage taken: {roll.damage_taken}")
+    return "\n".join(lines)
+
+
+def _roll(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
+    """Roll (or read --faces), then show the reading and the exact odds of the same roll."""
+    roll = roll_heroic(
+        args.skill, dice, variant=args.dice, kind=args.kind, damage=args.damage, **_target_inputs(args)
+    )
+    odds = odds_for_heroic(roll.skill, roll.tn, roll.variant)
+    data = {
+        "system": "heroic",
+        "kind": roll.kind.value,
+        "input": {
+            "skill": args.skill,
+            "dice": roll.variant.value,
+            "kind": roll.kind.value,
+            "damage": args.damage,
+            **_target_inputs(args),
+        },
+        "dice": [die.as_dict() for die in roll.all_dice],
+        "reading": roll.as_dict(),
+        "odds": odds.as_dict(),
+    }
+    return CliOutput(data, _roll_text(roll) + "\n" + _odds_text(odds))

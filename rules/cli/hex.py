@@ -1,0 +1,194 @@
+"""``python -m rules hex test|contest|cast|plain`` and ``python -m rules odds hex ...``.
+
+Builds the pool from the AEGIS options, rolls (or reads ``--faces``), and answers with every die, the full
+reading and the exact odds of the same roll.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from functools import partial
+
+from rules.cli import CliOutput
+from rules.dice import DiceSource, Die, Role
+from rules.hex import (
+    Hazard,
+    HexPlain,
+    HexPool,
+    HexResult,
+    HexSide,
+    Outcome,
+    roll_cast,
+    roll_contest,
+    roll_plain,
+    roll_test,
+)
+from rules.hex_odds import odds_for_cast, odds_for_contest, odds_for_plain, odds_for_test
+
+FACES = {
+    "test": "--faces order: the Hazard Dice first (two, or all of a pool of one or two), then the rest "
+    "of the pool.",
+    "contest": "--faces order: the acting pool (its Hazard Dice first, then the rest), then the opposing "
+    "pool likewise.",
+    "cast": "--faces order: the Affinity die, then the Control dice (min(Risk, pool - 1); a one-die cast has "
+    "one Control die and no Affinity die), then the rest of the pool; then, with --opposing, the opposing "
+    "pool (Hazard Dice first).",
+    "plain": "--faces order: the dice in any order (no Hazard Dice).",
+}
+SUMMARY = {
+    "test": "an uncontested Test (Difficulty 1)",
+    "contest": "a Contest against an opposing pool",
+    "cast": "a magical casting at a Risk, resisted or not",
+    "plain": "a no-Mishap roll: Initiative, Hit Location, Armor",
+}
+POOL_HELP = {
+    "attribute": "Attribute, 0-12",
+    "skill": "Skill, 0-12",
+    "specialty": "Specialty, 0 to the Skill",
+    "environment": "Environment dice, 0-3",
+    "gear": "Gear dice, 0-3",
+    "ingenuity": "Ingenuity dice, 0-3",
+    "complications": "complications, 0-20: each removes one die",
+}
+POOL_OPTIONS = tuple(POOL_HELP)
+
+
+def register(subparsers: argparse._SubParsersAction, parents: Sequence[argparse.ArgumentParser], *,
+             odds: bool = False) -> None:
+    """Add ``hex`` and its four kinds under the given sub-parsers (rolls, or odds only)."""
+    doing = "exact odds of" if odds else "roll and read"
+    hex_parser = subparsers.add_parser("hex", help=f"HEX: {doing} a d6 success pool with Hazard Dice")
+    kinds = hex_parser.add_subparsers(dest="hex_kind", required=True, metavar="{test,contest,cast,plain}")
+    for kind, summary in SUMMARY.items():
+        text = f"HEX {kind}: {doing} {summary}." + ("" if odds else " " + FACES[kind])
+        parser = kinds.add_parser(kind, parents=list(parents), help=text, description=text)
+        _add_options(parser, kind)
+        parser.set_defaults(handler=partial(_handle, kind, odds))
+
+
+def _add_options(parser: argparse.ArgumentParser, kind: str) -> None:
+    if kind == "plain":
+        parser.add_argument("--dice", type=int, required=True, metavar="N", help="dice to roll (1-45)")
+        return
+    for name in POOL_OPTIONS:
+        parser.add_argument(f"--{name}", type=int, default=0, metavar="N", help=POOL_HELP[name])
+    if kind == "cast":
+        parser.add_argument("--risk", type=int, default=0, metavar="N", help="casting Risk, 0-5")
+    if kind in ("contest", "cast"):
+        required = kind == "contest"
+        parser.add_argument("--opposing", type=int, required=required, metavar="N",
+                            help="the opposing pool's dice count (0 or less: nullified)")
+    if kind != "contest":
+        parser.add_argument("--required", action="store_true", help="a required Test (fails if nullified)")
+    parser.add_argument("--advancement", action="store_true", help="spend an Advancement: automatic success")
+    parser.add_argument("--dv", type=int, metavar="N", help="Damage Value: damage = DV + MoS on success")
+
+
+def _input(args: argparse.Namespace, kind: str) -> tuple[HexPool | None, dict]:
+    if kind == "plain":
+        return None, {"dice": args.dice}
+    pool = HexPool(**{name: getattr(args, name) for name in POOL_OPTIONS})
+    used = {name: getattr(args, name) for name in ("risk", "opposing", "required", "advancement", "dv")
+            if hasattr(args, name)}
+    return pool, {"pool": pool.as_dict()} | used
+
+
+def _roll_and_odds(kind: str, pool: HexPool | None, args: argparse.Namespace, dice: DiceSource | None):
+    """(the result, or None when dice is None, and the odds) of the kind asked for."""
+    if kind == "plain":
+        return (None if dice is None else roll_plain(args.dice, dice)), odds_for_plain(args.dice)
+    flags: dict = {"advancement": args.advancement}
+    if kind == "test":
+        flags["required"] = args.required
+        roll, odds = partial(roll_test, pool), odds_for_test(pool, **flags)
+    elif kind == "contest":
+        roll = partial(roll_contest, pool, args.opposing)
+        odds = odds_for_contest(pool, args.opposing, **flags)
+    else:
+        flags |= {"required": args.required, "opposing": args.opposing}
+        roll, odds = partial(roll_cast, pool, args.risk), odds_for_cast(pool, args.risk, **flags)
+    return (None if dice is None else roll(dice, dv=args.dv, **flags)), odds
+
+
+def _handle(kind: str, odds_only: bool, args: argparse.Namespace, dice: DiceSource) -> CliOutput:
+    pool, used = _input(args, kind)
+    result, odds = _roll_and_odds(kind, pool, args, None if odds_only else dice)
+    data = {"system": "hex", "kind": kind, "input": used}
+    lines = [f"HEX {kind}: " + _describe_input(kind, used)]
+    if result is not None:
+        data |= {"dice": [die.as_dict() for die in result.dice], "reading": result.as_dict()}
+        lines += _describe_result(result)
+    data["odds"] = odds.as_dict()
+    lines.append("Odds: " + _describe_odds(odds))
+    return CliOutput(data, "\n".join(lines))
+
+
+# The readable summary ---------------------------------------------------------------------------------------
+
+
+def _describe_input(kind: str, used: dict) -> str:
+    if kind == "plain":
+        return f"{used['dice']} dice"
+    pool = used["pool"]
+    parts = ", ".join(f"{name.capitalize()} {pool[name]}" for name in POOL_OPTIONS if pool[name])
+    text = f"pool {pool['size']}" + (f" ({parts})" if parts else "")
+    extras = [f"{name} {used[name]}" for name in ("risk", "opposing", "dv") if used.get(name) is not None]
+    extras += [name for name in ("required", "advancement") if used.get(name)]
+    return text + ("; " + ", ".join(extras) if extras else "")
+
+
+def _describe_dice(dice: Sequence[Die]) -> str:
+    if not dice:
+        return "nothing rolled"
+    groups: dict[Role, list[str]] = {}
+    for die in dice:
+        groups.setdefault(die.role, []).append(str(die.face))
+    return " | ".join(f"{role.value}: {' '.join(faces)}" for role, faces in groups.items())
+
+
+def _describe_side(name: str, side: HexSide) -> str:
+    hazard = "" if side.hazard is Hazard.NONE else f", {side.hazard.value.replace('_', ' ').upper()}"
+    nullified = f" (pool {side.size}: nullified)" if side.nullified else ""
+    return f"{name}: {_describe_dice(side.dice)}{nullified} -> {_successes(side.successes)}{hazard}"
+
+
+def _successes(count: int) -> str:
+    return f"{count} success" + ("" if count == 1 else "es")
+
+
+def _describe_result(result: HexResult | HexPlain) -> list[str]:
+    if isinstance(result, HexPlain):
+        return [f"Dice: {_describe_dice(result.dice)} -> {_successes(result.successes)}"]
+    if result.automatic:
+        lines = ["Advancement spent: automatic success, nothing rolled"]
+    else:
+        lines = [_describe_side("Acting" if result.opposing else "Dice", result.acting)]
+        if result.opposing:
+            lines.append(_describe_side("Opposing", result.opposing))
+    lines.append(_verdict(result))
+    return lines
+
+
+def _verdict(result: HexResult) -> str:
+    verdict = "SUCCESS" if result.success else "FAILURE"
+    if result.outcome is Outcome.OPPOSING:
+        verdict += " (the opposing side wins)"
+    elif result.outcome is Outcome.NEITHER:
+        verdict += " (both pools nullified: neither side succeeds)"
+    elif not result.rolled and not result.automatic:
+        verdict += " (the pool is nullified: the required roll fails automatically)"
+    figures = [f"MoS {result.mos}"] if result.mos is not None else []
+    figures += [f"damage {result.damage}"] if result.damage is not None else []
+    return verdict + (", " + ", ".join(figures) if figures else "")
+
+
+def _describe_odds(odds) -> str:
+    """The odds object's chances worth a line: success always, the hazards only when possible."""
+    always = ("success", "acting_wins", "at_least_one")
+    names = always + ("opposing_wins", "neither", "mishap", "acting_mishap", "opposing_mishap",
+                      "loss_of_control", "fizzle")
+    shown = [(name, getattr(odds, name)) for name in names if hasattr(odds, name)]
+    return ", ".join(
+        f"{name.replace('_', ' ')} {float(value):.2%}" for name, value in shown if value or name in always
+    )

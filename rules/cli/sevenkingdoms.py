@@ -1,0 +1,211 @@
+"""``python -m rules sk test|conflict|competition`` and ``python -m rules odds sk ...``: Seven Kingdoms tests.
+
+A pool is given either as options (--rank, --bonus, --discard ...) or in the seed's notation
+(--pool "3D+2B-1P"), with --wounds, --pool-penalty, --injuries and --aid allowed beside either.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from rules.cli import CliOutput
+from rules.dice import DiceSource, Die, Fate
+from rules.errors import InvalidInput
+from rules.odds import as_odds
+from rules.sevenkingdoms import (
+    SkCompetition,
+    SkPool,
+    SkTest,
+    difficulty_name,
+    parse_participants,
+    parse_pool,
+    resolve_difficulty,
+    roll_competition,
+    roll_test,
+)
+from rules.sevenkingdoms_odds import SkTestOdds, competition_odds, odds_for_test
+
+SYSTEM = "sevenkingdoms"
+TEST_FACES = (
+    "--faces order: the test dice left after wounds and pool penalties, then the bonus dice (the aid die "
+    "last). Nothing is read for an Automatic test or when no test die remains."
+)
+COMPETITION_FACES = (
+    "--faces order: each participant in the order given, test dice then bonus dice; a participant with no "
+    "test die reads no faces."
+)
+
+
+def _pool_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pool", metavar="3D+2B-1P", help="the pool in the seed's notation")
+    parser.add_argument("--rank", type=int, help="ability rank: that many test dice (0-10)")
+    parser.add_argument("--bonus", type=int, help="bonus dice from a trained specialty (0-10)")
+    parser.add_argument("--discard", type=int, help="discard penalty: the highest dice discarded (0-20)")
+    parser.add_argument("--wounds", type=int, default=0, help="wounds: each removes a test die (0-10)")
+    parser.add_argument("--pool-penalty", type=int, default=0, help="pool penalties: each removes a test die")
+    parser.add_argument("--injuries", type=int, default=0, help="injuries: each takes 1 off the result")
+    parser.add_argument("--aid", type=int, nargs="?", const=1, default=0,
+                        help="a helper aids: +1 bonus die (one helper at most)")
+
+
+def _difficulty_options(parser: argparse.ArgumentParser, *, conflict: bool) -> None:
+    parser.add_argument("--difficulty", help="a named difficulty (Easy, Routine, ... Heroic) or a number")
+    target_names = ("--target", "--defense") if conflict else ("--target",)
+    parser.add_argument(*target_names, dest="target", type=int,
+                        help="the defender's Defense" if conflict else "a difficulty number (0-60)")
+
+
+def register(subparsers, parents, odds: bool = False) -> None:
+    """Add ``sk`` with its test, conflict and competition sub-commands (rolls, or odds when odds is True)."""
+    sk = subparsers.add_parser("sk", help="Seven Kingdoms tests: test, bonus and penalty dice, degrees")
+    kinds = sk.add_subparsers(dest="sk_kind", required=True, metavar="{test,conflict,competition}")
+    for kind, conflict, text in (("test", False, "a basic test against a difficulty (minimum rank applies)"),
+                                 ("conflict", True, "a conflict test against the defender's Defense")):
+        parser = kinds.add_parser(kind, parents=parents, help=text, description=f"{text}. {TEST_FACES}")
+        _pool_options(parser)
+        _difficulty_options(parser, conflict=conflict)
+        kind_name = "conflict" if conflict else "basic"
+        parser.set_defaults(handler=_test_odds if odds else _test, test_kind=kind_name)
+    text = "a competition: everyone rolls, the highest result wins"
+    description = f"{text}. {COMPETITION_FACES}"
+    parser = kinds.add_parser("competition", parents=parents, help=text, description=description)
+    parser.add_argument("--participants", required=True, metavar='"Jaime 5D+2B, Brienne 4D+1B"',
+                        help="names and pools, separated by commas")
+    parser.set_defaults(handler=_competition_odds if odds else _competition)
+
+
+def pool_from_args(args: argparse.Namespace) -> SkPool:
+    """The pool from --pool or from --rank/--bonus/--discard, with wounds, penalties, injuries and aid."""
+    extras = {"wounds": args.wounds, "pool_penalty": args.pool_penalty, "injuries": args.injuries,
+              "aid": args.aid}
+    if args.pool is not None:
+        if any(value is not None for value in (args.rank, args.bonus, args.discard)):
+            raise InvalidInput("Give the pool as --pool 3D+2B-1P or as --rank/--bonus/--discard, not both")
+        return parse_pool(args.pool, **extras)
+    if args.rank is None:
+        raise InvalidInput("Give --rank (the ability rank) or --pool like 3D+2B-1P")
+    return SkPool(args.rank, args.bonus or 0, discard=args.discard or 0, **extras)
+
+
+def _input(args: argparse.Namespace, pool: SkPool) -> dict:
+    number = resolve_difficulty(args.difficulty, args.target)
+    return {"kind": args.test_kind, "pool": pool.as_dict(), "difficulty": args.difficulty,
+            "target": args.target, "difficulty_number": number, "difficulty_name": difficulty_name(number)}
+
+
+def _show_die(die: Die) -> str:
+    return {Fate.KEPT: f"{die.face}", Fate.DISCARDED: f"[{die.face}]"}.get(die.fate, f"({die.face})")
+
+
+def show_dice(dice: tuple[Die, ...]) -> str:
+    """Dice as text, test dice then bonus dice: kept 6, unkept (2), discarded [6]."""
+    groups = {}
+    for die in dice:
+        groups.setdefault(die.role.value, []).append(_show_die(die))
+    return " · ".join(f"{role} {' '.join(faces)}" for role, faces in groups.items()) or "no dice rolled"
+
+
+def describe_test(test: SkTest) -> str:
+    """One line that reads a test's outcome."""
+    if test.status == "automatic":
+        return "Automatic: succeeds without a roll"
+    if test.status == "no_test_dice":
+        return "No test die remains: the test fails without a roll"
+    head = f"Result {test.result} vs {test.difficulty}"
+    if test.success:
+        plural = "degree" if test.degrees == 1 else "degrees"
+        return f"{head}: {test.degree_name} Success, margin {test.margin} ({test.degrees} {plural})"
+    line = f"{head}: {test.failure} failure, {test.shortfall} below"
+    return line + ("; complication: a die shows 1" if test.complication else "")
+
+
+def describe_odds(odds: SkTestOdds) -> str:
+    line = f"P(success) {odds.success} ≈ {float(odds.success):.1%}"
+    if odds.status == "rolled":
+        line += (f"; P(complication) ≈ {float(odds.complication):.1%}"
+                 f"; expected degrees ≈ {float(odds.expected_degrees):.2f}")
+    return line
+
+
+def describe_pool(pool: SkPool) -> str:
+    """The notation, with what wounds, penalties, aid and injuries make of it."""
+    changes = [f"{label} {value}" for label, value in (("wounds", pool.wounds), ("pool penalty",
+               pool.pool_penalty), ("injuries", pool.injuries)) if value] + (["aided"] if pool.aid else [])
+    if not changes:
+        return pool.notation
+    return f"{pool.notation} ({', '.join(changes)}: rolls {pool.test_dice}D + {pool.bonus_dice}B)"
+
+
+def _heading(data: dict, pool: SkPool) -> str:
+    number = data["difficulty_number"]
+    name = f"{data['difficulty_name']} ({number})" if data["difficulty_name"] else f"difficulty {number}"
+    against = f"Defense {number}" if data["kind"] == "conflict" else name
+    return f"Seven Kingdoms {data['kind']} test: {describe_pool(pool)} vs {against}"
+
+
+def _test(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
+    pool = pool_from_args(args)
+    used = _input(args, pool)
+    test = roll_test(pool, dice, target=used["difficulty_number"], kind=args.test_kind)
+    odds = odds_for_test(pool, used["difficulty_number"], kind=args.test_kind)
+    data = {"system": SYSTEM, "kind": args.test_kind, "input": used,
+            "dice": [d.as_dict() for d in test.dice], "reading": test.reading(), "odds": odds.as_dict()}
+    lines = (_heading(used, pool), f"Dice: {show_dice(test.dice)}", describe_test(test), describe_odds(odds))
+    text = "\n".join(lines)
+    return CliOutput(data, text)
+
+
+def _test_odds(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
+    pool = pool_from_args(args)
+    used = _input(args, pool)
+    odds = odds_for_test(pool, used["difficulty_number"], kind=args.test_kind)
+    data = {"system": SYSTEM, "kind": args.test_kind, "input": used, "odds": odds.as_dict()}
+    return CliOutput(data, f"{_heading(used, pool)}\n{describe_odds(odds)}")
+
+
+def describe_competition(competition: SkCompetition) -> str:
+    """Standings, then who won and by how much (or the tie)."""
+    lines = [f"{c.place}. {c.name} ({c.pool.notation}): "
+             + (f"{c.result}  [{show_dice(c.dice)}]" if c.result is not None else "no test die, cannot win")
+             for c in competition.standings]
+    if competition.tie:
+        lines.append(f"Tie at the top: {', '.join(competition.tied)}")
+    elif competition.winner is None:
+        lines.append("No one has a test die: no one wins")
+    elif competition.margin is None:
+        lines.append(f"{competition.winner} wins: no one else could roll")
+    else:
+        plural = "degree" if competition.degrees == 1 else "degrees"
+        lines.append(f"{competition.winner} wins by {competition.margin}: "
+                     f"{competition.degree_name} ({competition.degrees} {plural})")
+    return "\n".join(lines)
+
+
+def _participants_input(participants: list[tuple[str, SkPool]]) -> dict:
+    return {"participants": [{"name": name, "pool": pool.as_dict()} for name, pool in participants]}
+
+
+def _competition_odds_data(participants: list[tuple[str, SkPool]]) -> dict:
+    odds = competition_odds([pool for _, pool in participants])
+    wins = {name: as_odds(p) for (name, _), p in zip(participants, odds.win, strict=True)}
+    return {"win": wins, "tie": as_odds(odds.tie), "no_winner": as_odds(odds.no_winner)}
+
+
+def _competition(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
+    participants = parse_participants(args.participants)
+    competition = roll_competition(participants, dice)
+    rolled = [{**d.as_dict(), "participant": c.name} for c in competition.competitors for d in c.dice]
+    data = {"system": SYSTEM, "kind": "competition", "input": _participants_input(participants),
+            "dice": rolled, "reading": {**competition.reading(),
+                                        "competitors": [c.as_dict() for c in competition.competitors]},
+            "odds": _competition_odds_data(participants)}
+    return CliOutput(data, "Seven Kingdoms competition\n" + describe_competition(competition))
+
+
+def _competition_odds(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
+    participants = parse_participants(args.participants)
+    odds = _competition_odds_data(participants)
+    lines = [f"P({name} wins) ≈ {p['float']:.1%}" for name, p in odds["win"].items()]
+    lines.append(f"P(tie at the top) ≈ {odds['tie']['float']:.1%}")
+    data = {"system": SYSTEM, "kind": "competition", "input": _participants_input(participants), "odds": odds}
+    return CliOutput(data, "Seven Kingdoms competition odds\n" + "\n".join(lines))

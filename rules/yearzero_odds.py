@@ -1,0 +1,181 @@
+"""Exact Year Zero odds, before rolling and for a roll already made, in closed form.
+
+The dice are independent, and the push treats each die on its own: a d6 keeps a 6 or a 1 and rerolls the
+rest once; an Artifact die keeps a scoring face and rerolls a blank once. So, for a player who pushes
+whenever the roll can be pushed, each die's final face is independent of the others (a roll that cannot be
+pushed is one where no die would change anyway). Per d6 the final face is a success with chance
+1/6 + 4/6 * 1/6 = 10/36, a bane 10/36, a blank 16/36; per Artifact die with blank chance q = 5/sides, the
+chance to end blank is q^2.
+
+Only what depends on whether the push happened at all needs the coupling: Willpower and damage come only
+from a push. A roll cannot be pushed when every d6 shows 6 or 1 and every Artifact die scored, chance
+P_stuck = (1/3)^d6 * prod(1 - q); given that, each d6 is a 1 with chance 1/2. So the expected base banes
+of rolls that were not pushed is base / 2 * P_stuck, and E[WP] = base * 10/36 - base / 2 * P_stuck.
+Everything is a handful of Fraction products: fast on a cold process, and for pools beyond the roll bounds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache, lru_cache
+
+from rules.dice import Role
+from rules.errors import CannotPush, InvalidInput, check_range
+from rules.odds import as_odds
+from rules.yearzero import ALREADY_PUSHED, YzRoll, artifact_successes, parse_artifact
+
+MAX_ODDS_DICE = 200  # base or gear d6s for the odds (beyond the roll bounds, still bounded)
+MAX_ODDS_ARTIFACTS = 12
+
+SIXTH = Fraction(1, 6)
+D6_BLANK_FIRST = Fraction(5, 6)  # no success on one d6 roll
+D6_BLANK_FINAL = Fraction(13, 18)  # no success after a push: a kept 1 or two blanks (1/6 + 4/6 * 5/6)
+D6_BANE_FINAL = Fraction(10, 36)  # a 1 kept, or a blank rerolled into a 1 (1/6 + 4/6 * 1/6)
+D6_SIX_FINAL = Fraction(10, 36)
+D6_STUCK = Fraction(1, 3)  # shows 6 or 1: nothing to reroll
+
+
+@cache
+def artifact_blank(sides: int) -> Fraction:
+    """Chance an Artifact die scores no success (faces 1-5)."""
+    return Fraction(sum(1 for f in range(1, sides + 1) if artifact_successes(f) == 0), sides)
+
+
+@cache
+def artifact_mean(sides: int) -> Fraction:
+    """Expected successes of one Artifact die roll."""
+    return Fraction(sum(artifact_successes(f) for f in range(1, sides + 1)), sides)
+
+
+def _product(values: Sequence[Fraction]) -> Fraction:
+    out = Fraction(1)
+    for v in values:
+        out *= v
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class YzOdds:
+    """Odds of a pool before rolling; "after push" assumes a push whenever the roll can be pushed.
+
+    ``expected_base_banes_after_push`` counts the 1s of a roll that could not be pushed as they lie
+    (RULES.md section 5); ``expected_willpower`` (also the expected Attribute damage) and
+    ``expected_gear_damage`` count only pushed rolls, since banes do nothing without a push.
+    """
+
+    base: int
+    gear: int
+    artifacts: tuple[int, ...]
+    success_first_roll: Fraction  # P(at least one success) on the first roll
+    can_push: Fraction  # P(the first roll has a die to reroll)
+    success_after_push: Fraction
+    expected_successes_first_roll: Fraction
+    expected_successes_after_push: Fraction
+    expected_base_banes_after_push: Fraction
+    expected_gear_banes_after_push: Fraction
+    expected_willpower: Fraction
+    expected_gear_damage: Fraction
+
+    def as_dict(self) -> dict:
+        data: dict = {"base": self.base, "gear": self.gear, "artifacts": [f"d{s}" for s in self.artifacts]}
+        for name in self.__slots__[3:]:
+            data[name] = as_odds(getattr(self, name))
+        return data
+
+
+def odds_for_roll(base: int, gear: int = 0, artifacts: Sequence[int | str] = ()) -> YzOdds:
+    """Exact odds for base d6s, gear d6s and Artifact dice (counts may exceed the roll bounds)."""
+    check_range("Base dice", base, 0, MAX_ODDS_DICE)
+    check_range("Gear dice", gear, 0, MAX_ODDS_DICE)
+    sides = tuple(sorted(parse_artifact(a) for a in artifacts))
+    if len(sides) > MAX_ODDS_ARTIFACTS:
+        raise InvalidInput(f"{len(sides)} Artifact dice given: the odds take at most {MAX_ODDS_ARTIFACTS}")
+    if base + gear + len(sides) == 0:
+        raise InvalidInput("A Year Zero roll needs at least one die: the pool is empty")
+    return _odds(base, gear, sides)
+
+
+@lru_cache(maxsize=1024)
+def _odds(base: int, gear: int, sides: tuple[int, ...]) -> YzOdds:
+    d6 = base + gear
+    blanks = [artifact_blank(s) for s in sides]
+    means = [artifact_mean(s) for s in sides]
+    stuck = D6_STUCK**d6 * _product([1 - q for q in blanks])
+    return YzOdds(
+        base=base,
+        gear=gear,
+        artifacts=sides,
+        success_first_roll=1 - D6_BLANK_FIRST**d6 * _product(blanks),
+        can_push=1 - stuck,
+        success_after_push=1 - D6_BLANK_FINAL**d6 * _product([q * q for q in blanks]),
+        expected_successes_first_roll=d6 * SIXTH + sum(means, Fraction(0)),
+        expected_successes_after_push=d6 * D6_SIX_FINAL
+        + sum((m * (1 + q) for m, q in zip(means, blanks, strict=True)), Fraction(0)),
+        expected_base_banes_after_push=base * D6_BANE_FINAL,
+        expected_gear_banes_after_push=gear * D6_BANE_FINAL,
+        expected_willpower=base * (D6_BANE_FINAL - stuck / 2),
+        expected_gear_damage=gear * (D6_BANE_FINAL - stuck / 2),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PushOdds:
+    """Odds of pushing a roll already made. When it cannot be pushed, the figures are the roll as it lies
+    (no push: no Willpower, no damage)."""
+
+    can_push: bool
+    success_after_push: Fraction
+    expected_successes_after_push: Fraction
+    expected_willpower: Fraction  # also the expected Attribute damage
+    expected_gear_damage: Fraction
+
+    def as_dict(self) -> dict:
+        data: dict = {"can_push": self.can_push}
+        for name in self.__slots__[1:]:
+            data[name] = as_odds(getattr(self, name))
+        return data
+
+
+def odds_after_first(roll: YzRoll) -> PushOdds:
+    """Odds of pushing this first roll: kept dice count as they lie, rerolled dice afresh.
+
+    Rerolled dice score nothing and show no bane, so the roll's successes and banes are all kept ones.
+    """
+    if roll.pushed:
+        raise CannotPush(ALREADY_PUSHED)
+    again = [roll.dice[i] for i in roll.reroll_indices]
+    if not again:
+        nothing = Fraction(0)
+        return PushOdds(False, Fraction(int(roll.success)), Fraction(roll.successes), nothing, nothing)
+    return _push_odds(
+        kept_successes=roll.successes,
+        kept_base_banes=roll.base_banes,
+        kept_gear_banes=roll.gear_banes,
+        base_again=sum(1 for d in again if d.role is Role.BASE),
+        gear_again=sum(1 for d in again if d.role is Role.GEAR),
+        artifacts_again=tuple(sorted(d.sides for d in again if d.role is Role.ARTIFACT)),
+    )
+
+
+@lru_cache(maxsize=1024)
+def _push_odds(
+    kept_successes: int,
+    kept_base_banes: int,
+    kept_gear_banes: int,
+    base_again: int,
+    gear_again: int,
+    artifacts_again: tuple[int, ...],
+) -> PushOdds:
+    d6 = base_again + gear_again
+    blank = D6_BLANK_FIRST**d6 * _product([artifact_blank(s) for s in artifacts_again])
+    return PushOdds(
+        can_push=True,
+        success_after_push=Fraction(1) if kept_successes else 1 - blank,
+        expected_successes_after_push=kept_successes
+        + d6 * SIXTH
+        + sum((artifact_mean(s) for s in artifacts_again), Fraction(0)),
+        expected_willpower=kept_base_banes + base_again * SIXTH,
+        expected_gear_damage=kept_gear_banes + gear_again * SIXTH,
+    )

@@ -1,0 +1,360 @@
+"""Storage against real SQLite files: opening, PRAGMAs, migrations, locks, Willpower, extended tests, meta."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.errors import PlayerError
+from bot.storage import (
+    Database,
+    InvalidValue,
+    Migration,
+    NoSuchExtendedTest,
+    NotEnoughWillpower,
+    StorageBusy,
+    StorageError,
+    StorageUnavailable,
+    check_database_path,
+    load_migrations,
+    probe_database,
+)
+from bot.storage.migrations import migrate
+from bot.storage.store import Store
+
+G, C, U = 1111, 2222, 3333
+
+
+@pytest.fixture
+async def db(tmp_path: Path):
+    async with await Database.open(tmp_path / "db.sqlite3", busy_timeout_ms=200) as database:
+        yield database
+
+
+def tables(path: Path) -> set[str]:
+    with sqlite3.connect(path) as connection:
+        rows = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    return {name for (name,) in rows}
+
+
+# --- opening and PRAGMAs --------------------------------------------------------------------------
+
+
+async def test_pragmas_are_set(db: Database):
+    pragmas = {}
+    for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout"):
+        pragmas[name] = (await db.store.fetch_one(f"PRAGMA {name}"))[0]
+    assert pragmas == {"journal_mode": "wal", "synchronous": 1, "foreign_keys": 1, "busy_timeout": 200}
+
+
+async def test_missing_directory_is_named(tmp_path: Path):
+    path = tmp_path / "no" / "such" / "db.sqlite3"
+    with pytest.raises(StorageUnavailable) as caught:
+        await Database.open(path)
+    assert str(path) in str(caught.value) and "does not exist" in str(caught.value)
+    assert not (tmp_path / "no").exists()
+
+
+async def test_parent_that_is_a_file_is_named(tmp_path: Path):
+    (tmp_path / "plain").write_text("not a directory")
+    path = tmp_path / "plain" / "db.sqlite3"
+    with pytest.raises(StorageUnavailable, match="is not a directory") as caught:
+        await Database.open(path)
+    assert str(path) in str(caught.value)
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root writes through permissions")
+async def test_unwritable_directory_is_named(tmp_path: Path):
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    try:
+        with pytest.raises(StorageUnavailable, match="not writable") as caught:
+            await Database.open(locked / "db.sqlite3")
+        assert str(locked / "db.sqlite3") in str(caught.value)
+    finally:
+        locked.chmod(0o700)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc is Linux's")
+def test_probe_catches_what_permissions_do_not_show():
+    with pytest.raises(StorageUnavailable, match="/proc/rollkeeper.sqlite3"):
+        probe_database(check_database_path("/proc/rollkeeper.sqlite3"))
+
+
+def test_probe_refuses_a_file_that_is_not_a_database(tmp_path: Path):
+    path = tmp_path / "notes.sqlite3"
+    path.write_bytes(b"these are not the pages you are looking for" * 100)
+    with pytest.raises(StorageUnavailable, match="not a database"):
+        probe_database(path)
+
+
+async def test_use_after_close_is_a_clear_error(tmp_path: Path):
+    database = await Database.open(tmp_path / "db.sqlite3")
+    await database.close()
+    await database.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        await database.willpower.get(G, U)
+
+
+# --- migrations -----------------------------------------------------------------------------------
+
+
+async def test_fresh_database_gets_every_migration(tmp_path: Path):
+    path = tmp_path / "db.sqlite3"
+    async with await Database.open(path) as database:
+        assert await database.schema_version() == len(load_migrations()) >= 1
+    assert {"yz_rolls", "willpower", "extended_tests", "meta"} <= tables(path)
+
+
+async def test_reopening_is_idempotent_and_keeps_data(tmp_path: Path):
+    path = tmp_path / "db.sqlite3"
+    async with await Database.open(path) as database:
+        await database.willpower.set(G, U, 7)
+    before = tables(path)
+    async with await Database.open(path) as database:
+        assert await database.schema_version() == len(load_migrations())
+        assert await database.willpower.get(G, U) == 7
+    assert tables(path) == before
+
+
+async def test_a_later_migration_applies_on_top(tmp_path: Path):
+    path = tmp_path / "db.sqlite3"
+    await (await Database.open(path)).close()
+    later = [
+        *load_migrations(),
+        Migration(len(load_migrations()) + 1, "notes", "CREATE TABLE notes (x TEXT);"),
+    ]
+    async with await Database.open(path, migrations=later) as database:
+        assert await database.schema_version() == len(later)
+    assert "notes" in tables(path)
+
+
+async def test_a_failing_migration_leaves_the_previous_version(tmp_path: Path):
+    path = tmp_path / "db.sqlite3"
+    await (await Database.open(path)).close()
+    broken_sql = "CREATE TABLE half (x TEXT);\nINSERT INTO no_such_table VALUES (1);"
+    broken = [*load_migrations(), Migration(len(load_migrations()) + 1, "broken", broken_sql)]
+    with pytest.raises(sqlite3.OperationalError, match="no_such_table"):
+        await Database.open(path, migrations=broken)
+    async with await Database.open(path) as database:
+        assert await database.schema_version() == len(load_migrations())
+    assert "half" not in tables(path)
+
+
+async def test_a_database_newer_than_the_code_is_refused(tmp_path: Path):
+    path = tmp_path / "db.sqlite3"
+    with sqlite3.connect(path) as connection:
+        connection.execute("PRAGMA user_version = 99")
+    with pytest.raises(StorageError, match="schema version 99"):
+        await Database.open(path)
+
+
+def test_migration_numbers_must_not_have_gaps(tmp_path: Path):
+    (tmp_path / "V1__a.sql").write_text("CREATE TABLE a (x);")
+    (tmp_path / "V3__c.sql").write_text("CREATE TABLE c (x);")
+    with pytest.raises(StorageError, match="no gaps"):
+        load_migrations(tmp_path)
+
+
+def test_statements_split_where_sqlite_says():
+    sql = """
+    -- a comment; with a semicolon
+    CREATE TABLE t (x TEXT DEFAULT 'a;b');
+    CREATE TRIGGER t_ins AFTER INSERT ON t BEGIN UPDATE t SET x = 'c;d'; END;
+    """
+    statements = Migration(1, "t", sql).statements()
+    assert len(statements) == 2
+    assert statements[1].startswith("CREATE TRIGGER") and statements[1].endswith("END;")
+
+
+async def test_two_processes_migrating_at_once_apply_each_migration_once(tmp_path: Path):
+    path = tmp_path / "db.sqlite3"
+    stores = [await Store.connect(path, 2000) for _ in range(2)]
+    try:
+        versions = await asyncio.gather(*(migrate(store) for store in stores))
+        assert versions == [len(load_migrations())] * 2
+    finally:
+        for store in stores:
+            await store.close()
+
+
+# --- a database locked by someone else ------------------------------------------------------------
+
+
+@pytest.fixture
+def held_lock(db: Database):
+    """Another connection holding the write lock on db's file until the test ends (or releases it)."""
+    other = sqlite3.connect(db.path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    yield other
+    if other.in_transaction:
+        other.rollback()
+    other.close()
+
+
+async def test_locked_database_is_busy_and_nothing_is_written(db: Database, held_lock: sqlite3.Connection):
+    started = time.monotonic()
+    with pytest.raises(StorageBusy) as caught:
+        await db.willpower.add(G, U, 3)
+    assert time.monotonic() - started >= 0.15  # waited for busy_timeout (200 ms) first
+    assert isinstance(caught.value, PlayerError) and "try again" in caught.value.message
+    with pytest.raises(StorageBusy):
+        await db.extended.start(G, C, "Climb", 5)
+    held_lock.rollback()
+    assert await db.willpower.get(G, U) == 0
+    assert await db.extended.get(G, C, "Climb") is None
+    assert (await db.willpower.add(G, U, 3)).after == 3  # and the connection works again
+
+
+async def test_a_short_lock_is_waited_out(tmp_path: Path):
+    async with await Database.open(tmp_path / "db.sqlite3", busy_timeout_ms=3000) as database:
+        other = sqlite3.connect(database.path, isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")
+        asyncio.get_running_loop().call_later(0.1, other.rollback)
+        assert (await database.willpower.add(G, U, 2)).after == 2
+        other.close()
+
+
+# --- Willpower ------------------------------------------------------------------------------------
+
+
+async def test_willpower_starts_at_zero_and_clamps_at_ten(db: Database):
+    assert await db.willpower.get(G, U) == 0
+    first = await db.willpower.add(G, U, 7)
+    second = await db.willpower.add(G, U, 7)
+    assert (first.before, first.after, first.lost) == (0, 7, 0)
+    assert (second.before, second.after, second.lost, second.gained) == (7, 10, 4, 3)
+    assert await db.willpower.get(G, U) == 10
+    assert await db.willpower.get(G, U + 1) == 0 and await db.willpower.get(G + 1, U) == 0
+
+
+async def test_spend_refusal_changes_nothing(db: Database):
+    await db.willpower.set(G, U, 2)
+    with pytest.raises(NotEnoughWillpower) as caught:
+        await db.willpower.spend(G, U, 3)
+    assert str(caught.value) == "You have 2 Willpower; you cannot spend 3."
+    assert await db.willpower.get(G, U) == 2
+    spent = await db.willpower.spend(G, U, 2)
+    assert (spent.before, spent.after) == (2, 0)
+    with pytest.raises(NotEnoughWillpower, match="You have 0 Willpower"):
+        await db.willpower.spend(G, U, 1)
+
+
+@pytest.mark.parametrize(
+    ("call", "amount"), [("set", 11), ("set", -1), ("spend", 0), ("add", -2), ("set", 2.5)]
+)
+async def test_bad_amounts_are_refused_before_sql(db: Database, call: str, amount):
+    with pytest.raises(InvalidValue):
+        await getattr(db.willpower, call)(G, U, amount)
+    assert await db.willpower.get(G, U) == 0
+
+
+async def test_the_table_itself_refuses_values_outside_zero_to_ten(db: Database):
+    await db.willpower.set(G, U, 10)
+    with sqlite3.connect(db.path) as other, pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+        other.execute("UPDATE willpower SET points = 11")
+    assert await db.willpower.get(G, U) == 10
+
+
+async def test_concurrent_changes_are_all_counted(db: Database):
+    await db.willpower.set(G, U, 10)
+    spends = await asyncio.gather(*(db.willpower.spend(G, U, 1) for _ in range(10)), return_exceptions=False)
+    assert sorted(change.after for change in spends) == list(range(10))
+    gains = await asyncio.gather(*(db.willpower.add(G, U, 1) for _ in range(15)))
+    assert sum(change.gained for change in gains) == 10 and sum(change.lost for change in gains) == 5
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(["add", "spend", "set"]), st.integers(0, 12)), max_size=12))
+def test_willpower_follows_a_clamped_model(tmp_path: Path, steps):
+    async def run() -> None:
+        path = tmp_path / f"model-{time.monotonic_ns()}.sqlite3"
+        async with await Database.open(path) as database:
+            model = 0
+            for call, amount in steps:
+                model = await _step(database, model, call, amount)
+                assert await database.willpower.get(G, U) == model
+
+    asyncio.run(run())
+
+
+async def _step(database: Database, model: int, call: str, amount: int) -> int:
+    """Apply one step to the database and return what the model says the total now is."""
+    if call == "add":
+        change = await database.willpower.add(G, U, amount)
+        assert change.lost == max(0, model + amount - 10)
+        return min(10, model + amount)
+    if call == "spend" and 1 <= amount <= model:
+        await database.willpower.spend(G, U, amount)
+        return model - amount
+    if call == "set" and amount <= 10:
+        await database.willpower.set(G, U, amount)
+        return amount
+    with pytest.raises(PlayerError):
+        await getattr(database.willpower, call)(G, U, amount)
+    return model
+
+
+# --- extended tests -------------------------------------------------------------------------------
+
+
+async def test_extended_progress(db: Database):
+    started = await db.extended.start(G, C, "  Climb   the Wall ", 5)
+    assert (started.name, started.needed, started.progress) == ("Climb the Wall", 5, 0)
+    assert not started.complete
+    assert (await db.extended.add(G, C, "climb the wall", 2)).progress == 2
+    done = await db.extended.add(G, C, "CLIMB THE WALL", 4)
+    assert (done.progress, done.complete, done.remaining) == (6, True, 0)
+    assert await db.extended.get(G, C, "Climb the wall") == done
+    assert await db.extended.get(G, C + 1, "Climb the wall") is None
+
+
+async def test_extended_concurrent_adds_all_count(db: Database):
+    await db.extended.start(G, C, "Siege", 100)
+    await asyncio.gather(*(db.extended.add(G, C, "Siege", degrees) for degrees in range(1, 11)))
+    assert (await db.extended.get(G, C, "Siege")).progress == 55
+
+
+async def test_extended_listing_restart_and_clear(db: Database):
+    await db.extended.start(G, C, "Siege", 10)
+    await db.extended.start(G, C, "Ambush", 3)
+    await db.extended.start(G, C + 1, "Elsewhere", 3)
+    await db.extended.add(G, C, "Siege", 4)
+    assert [task.name for task in await db.extended.in_channel(G, C)] == ["Ambush", "Siege"]
+    restarted = await db.extended.start(G, C, "siege", 8)
+    assert (restarted.name, restarted.needed, restarted.progress) == ("siege", 8, 0)
+    assert await db.extended.clear(G, C, "SIEGE") is True
+    assert await db.extended.clear(G, C, "Siege") is False
+    assert [task.name for task in await db.extended.in_channel(G, C)] == ["Ambush"]
+
+
+async def test_extended_refusals(db: Database):
+    with pytest.raises(NoSuchExtendedTest, match='"Nothing"'):
+        await db.extended.add(G, C, "Nothing", 1)
+    for name, needed in (("", 3), ("x" * 101, 3), ("Fine", 0)):
+        with pytest.raises(InvalidValue):
+            await db.extended.start(G, C, name, needed)
+    await db.extended.start(G, C, "Fine", 3)
+    with pytest.raises(InvalidValue):
+        await db.extended.add(G, C, "Fine", -1)
+    assert (await db.extended.get(G, C, "Fine")).progress == 0
+
+
+# --- meta -----------------------------------------------------------------------------------------
+
+
+async def test_meta_keeps_values(db: Database):
+    assert await db.meta.get("commands_hash") is None
+    await db.meta.set("commands_hash", "abc")
+    await db.meta.set("commands_hash", "def")
+    assert await db.meta.get("commands_hash") == "def"
+    assert await db.meta.delete("commands_hash") is True
+    assert await db.meta.get("commands_hash") is None

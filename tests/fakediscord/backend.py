@@ -1,0 +1,241 @@
+"""Discord's side of interactions and messages: what each REST call does to the fake's state."""
+
+from __future__ import annotations
+
+from tests.fakediscord.records import Reply, Request, Violation
+from tests.fakediscord.spec import SpecValidator
+from tests.fakediscord.store import EPHEMERAL, LOADING, CommandRegistry, MessageStore
+from tests.fakediscord.world import FakeGuild, FakeUser, Snowflakes
+
+Result = tuple[int, object]
+
+
+def error(status: int, code: int, message: str) -> Result:
+    """A Discord JSON error body."""
+    return status, {"code": code, "message": message}
+
+
+UNKNOWN_INTERACTION = error(404, 10062, "Unknown interaction")
+UNKNOWN_WEBHOOK = error(404, 10015, "Unknown Webhook")
+UNKNOWN_MESSAGE = error(404, 10008, "Unknown Message")
+UNKNOWN_CHANNEL = error(404, 10003, "Unknown Channel")
+ALREADY_ACKNOWLEDGED = error(400, 40060, "Interaction has already been acknowledged.")
+NOT_FOR_THIS_INTERACTION = error(400, 50035, "Invalid interaction response type for this interaction")
+
+
+class Backend:
+    """The fake's whole state; REST handlers and the harness both work on it."""
+
+    def __init__(self, *, guilds: list[FakeGuild], bot_user: FakeUser, application_id: int,
+                 validator: SpecValidator, reject_invalid: bool) -> None:
+        self.new_id = Snowflakes()
+        self.guilds = {guild.id: guild for guild in guilds}
+        self.bot_user = bot_user
+        self.application_id = application_id
+        self.validator = validator
+        self.reject_invalid = reject_invalid
+        self.store = MessageStore(self.new_id, bot_user, application_id)
+        self.commands = CommandRegistry(self.new_id, application_id)
+        self.requests: list[Request] = []
+        self.violations: list[Violation] = []
+        self.fake_problems: list[str] = []
+        self.replies: dict[str, Reply] = {}
+        self.owners: dict[int, Reply] = {}
+        self.gateway_url = ""
+
+    # -- bookkeeping ----------------------------------------------------------------------------------
+
+    def track(self, reply: Reply) -> None:
+        self.replies[reply.token] = reply
+
+    def find_channel(self, channel_id: int) -> tuple[FakeGuild, object] | None:
+        for guild in self.guilds.values():
+            channel = guild.find_channel(channel_id)
+            if channel is not None:
+                return guild, channel
+        return None
+
+    def _own(self, reply: Reply, message: dict) -> dict:
+        self.owners[int(message["id"])] = reply
+        return message
+
+    def _place(self, reply: Reply) -> dict:
+        """Where the bot's answer goes, and which interaction it answers."""
+        interaction = reply.interaction
+        guild_id = interaction.get("guild_id")
+        return {"channel_id": int(interaction["channel_id"]), "guild_id": int(guild_id) if guild_id else None,
+                "interaction": interaction, "trigger": self._modal_opener(interaction)}
+
+    def _modal_opener(self, interaction: dict) -> dict | None:
+        """For a modal submit: the interaction whose answer opened that modal."""
+        if interaction["type"] != 5:
+            return None
+        custom_id = (interaction.get("data") or {}).get("custom_id")
+        for reply in reversed(self.replies.values()):
+            if reply.modal is not None and reply.modal.get("custom_id") == custom_id:
+                return reply.interaction
+        return None
+
+    # -- interaction callbacks ------------------------------------------------------------------------
+
+    def callback(self, interaction_id: int, token: str, body: dict, files: list[dict]) -> Result:
+        """POST /interactions/{id}/{token}/callback, answered as with ?with_response=true."""
+        reply = self.replies.get(token)
+        if reply is None or reply.id != interaction_id:
+            return UNKNOWN_INTERACTION
+        if reply.callbacks:
+            return ALREADY_ACKNOWLEDGED
+        kind, data = body.get("type"), body.get("data") or {}
+        handler = {4: self._send, 5: self._defer, 6: self._update, 7: self._update, 8: self._record,
+                   9: self._record}.get(kind)
+        if handler is None:
+            return NOT_FOR_THIS_INTERACTION
+        outcome = handler(reply, kind, data, files)
+        if outcome is not None:
+            return outcome
+        reply.callbacks.append(body)
+        reply.answered.set()
+        return 200, self._callback_response(reply, kind)
+
+    def _send(self, reply: Reply, kind: int, data: dict, files: list[dict]) -> Result | None:
+        message = self.store.create(data, **self._place(reply), files=files)
+        reply.original_id = int(self._own(reply, message)["id"])
+        return None
+
+    def _defer(self, reply: Reply, kind: int, data: dict, files: list[dict]) -> Result | None:
+        flags = LOADING | ((data.get("flags") or 0) & EPHEMERAL)
+        message = self.store.create({}, **self._place(reply), flags=flags)
+        reply.original_id = int(self._own(reply, message)["id"])
+        return None
+
+    def _update(self, reply: Reply, kind: int, data: dict, files: list[dict]) -> Result | None:
+        clicked = reply.interaction.get("message")
+        if reply.interaction["type"] not in (3, 5) or clicked is None:
+            return NOT_FOR_THIS_INTERACTION
+        message_id = int(clicked["id"])
+        message = self.store.get(message_id)
+        if message is None:
+            self.store.messages[message_id] = message = dict(clicked)
+        reply.original_id = message_id
+        if kind == 7:
+            self.store.apply(message, data, files=files)
+            reply.edits.append({"message_id": message_id, "body": data})
+        return None
+
+    def _record(self, reply: Reply, kind: int, data: dict, files: list[dict]) -> Result | None:
+        return None
+
+    def _callback_response(self, reply: Reply, kind: int) -> dict:
+        message = reply.message
+        interaction = {
+            "id": str(reply.id),
+            "type": reply.interaction["type"],
+            "response_message_loading": kind == 5,
+            "response_message_ephemeral": bool(message and message["flags"] & EPHEMERAL),
+        }
+        if message is not None:
+            interaction["response_message_id"] = message["id"]
+        response = {"interaction": interaction}
+        if kind in (4, 7) and message is not None:
+            response["resource"] = {"type": kind, "message": message}
+        return response
+
+    # -- interaction webhooks (followups and edits) ---------------------------------------------------
+
+    def _acknowledged(self, application_id: int, token: str) -> Reply | None:
+        reply = self.replies.get(token)
+        if application_id != self.application_id or reply is None or not reply.callbacks:
+            return None
+        return reply
+
+    def followup(self, application_id: int, token: str, body: dict, files: list[dict]) -> Result:
+        """POST /webhooks/{app}/{token}: after a deferral the first followup fills the 'thinking' message."""
+        reply = self._acknowledged(application_id, token)
+        if reply is None:
+            return UNKNOWN_WEBHOOK
+        original = reply.message
+        if original is not None and original["flags"] & LOADING:
+            message = self.store.fill_loading(original, body, files)
+        else:
+            message = self.store.create(body, **self._place(reply), files=files)
+        reply.followup_ids.append(int(self._own(reply, message)["id"]))
+        return 200, message
+
+    def _webhook_message(self, application_id: int, token: str, message_id: str) -> tuple[Reply, dict] | Result:
+        reply = self._acknowledged(application_id, token)
+        if reply is None:
+            return UNKNOWN_WEBHOOK
+        wanted = reply.original_id if message_id == "@original" else int(message_id)
+        if wanted is None or (wanted != reply.original_id and wanted not in reply.followup_ids):
+            return UNKNOWN_MESSAGE
+        message = self.store.get(wanted)
+        return (reply, message) if message is not None else UNKNOWN_MESSAGE
+
+    def get_webhook_message(self, application_id: int, token: str, message_id: str) -> Result:
+        found = self._webhook_message(application_id, token, message_id)
+        return found if isinstance(found[0], int) else (200, found[1])
+
+    def edit_webhook_message(self, application_id: int, token: str, message_id: str, body: dict,
+                             files: list[dict]) -> Result:
+        found = self._webhook_message(application_id, token, message_id)
+        if isinstance(found[0], int):
+            return found
+        reply, message = found
+        if message["flags"] & LOADING:
+            self.store.fill_loading(message, body, files)
+        else:
+            self.store.apply(message, body, files=files)
+        reply.edits.append({"message_id": int(message["id"]), "body": body})
+        return 200, message
+
+    def delete_webhook_message(self, application_id: int, token: str, message_id: str) -> Result:
+        found = self._webhook_message(application_id, token, message_id)
+        if isinstance(found[0], int):
+            return found
+        self.store.delete(int(found[1]["id"]))
+        return 204, None
+
+    # -- channel messages -----------------------------------------------------------------------------
+
+    def _channel_message(self, channel_id: int, message_id: int) -> dict | None:
+        message = self.store.get(message_id)
+        if message is None or int(message["channel_id"]) != channel_id or message["flags"] & EPHEMERAL:
+            return None
+        return message
+
+    def create_message(self, channel_id: int, body: dict, files: list[dict]) -> Result:
+        found = self.find_channel(channel_id)
+        if found is None:
+            return UNKNOWN_CHANNEL
+        body = {key: value for key, value in body.items() if key != "flags"} | {
+            "flags": (body.get("flags") or 0) & ~EPHEMERAL}
+        return 200, self.store.create(body, channel_id=channel_id, guild_id=found[0].id, files=files)
+
+    def get_message(self, channel_id: int, message_id: int) -> Result:
+        message = self._channel_message(channel_id, message_id)
+        return (200, message) if message is not None else UNKNOWN_MESSAGE
+
+    def edit_message(self, channel_id: int, message_id: int, body: dict, files: list[dict]) -> Result:
+        message = self._channel_message(channel_id, message_id)
+        if message is None:
+            return UNKNOWN_MESSAGE
+        if message["author"]["id"] != str(self.bot_user.id):
+            return error(403, 50005, "Cannot edit a message authored by another user")
+        self.store.apply(message, body, files=files)
+        owner = self.owners.get(message_id)
+        if owner is not None:
+            owner.edits.append({"message_id": message_id, "body": body})
+        return 200, message
+
+    def delete_message(self, channel_id: int, message_id: int) -> Result:
+        if self._channel_message(channel_id, message_id) is None:
+            return UNKNOWN_MESSAGE
+        self.store.delete(message_id)
+        return 204, None
+
+    def get_channel(self, channel_id: int) -> Result:
+        found = self.find_channel(channel_id)
+        if found is None:
+            return UNKNOWN_CHANNEL
+        guild, channel = found
+        return 200, channel.payload(guild.id)

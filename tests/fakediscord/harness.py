@@ -1,0 +1,205 @@
+"""FakeDiscord: run a real discord.py bot against a fake Discord on 127.0.0.1 and talk to it as users do.
+
+    async with FakeDiscord() as fake:
+        await fake.run(bot)
+        reply = await fake.slash("roll", {"count": 3}, user=ALICE)
+        again = await fake.click(reply, label="Push", user=ALICE)
+
+discord.py is pointed at the fake by patching `discord.http.Route.BASE` and
+`discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY` for the lifetime of the context (restored on exit).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable
+
+import discord
+import yarl
+from aiohttp import web
+
+from tests.fakediscord.backend import Backend
+from tests.fakediscord.gateway import Gateway
+from tests.fakediscord.interactions import Interactions
+from tests.fakediscord.records import Request, Violation
+from tests.fakediscord.server import API, RestApi
+from tests.fakediscord.spec import SpecValidator
+from tests.fakediscord.world import FakeChannel, FakeGuild, FakeUser
+
+INTERACTION_CREATE = "INTERACTION_CREATE"
+
+
+class _ErrorLog(logging.Handler):
+    """Collects ERROR records that discord.py logs (exceptions escaping commands, views, events)."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+class FakeDiscord(Interactions):
+    """A fake Discord (REST + gateway) on a random port of 127.0.0.1, and the controls to drive a bot."""
+
+    def __init__(self, *, guilds: Iterable[FakeGuild] = (), bot_user: FakeUser | None = None,
+                 application_id: int | None = None, reject_invalid: bool = True, allowed_intents: int = 0,
+                 timeout: float = 5.0, validator: SpecValidator | None = None) -> None:
+        bot_user = bot_user or FakeUser("rollkeeper", bot=True)
+        self.backend = Backend(guilds=list(guilds) or [FakeGuild()], bot_user=bot_user,
+                               application_id=application_id or bot_user.id, validator=validator or SpecValidator.shared(),
+                               reject_invalid=reject_invalid)
+        self.gateway = Gateway(self.backend, allowed_intents=allowed_intents)
+        self.timeout = timeout
+        self.bot: discord.Client | None = None
+        self._bot_task: asyncio.Task | None = None
+        self._runner: web.AppRunner | None = None
+        self._saved: tuple[str, yarl.URL] | None = None
+        self._errors = _ErrorLog()
+
+    # -- the world ------------------------------------------------------------------------------------
+
+    @property
+    def guild(self) -> FakeGuild:
+        """The first (by default the only) guild."""
+        return next(iter(self.backend.guilds.values()))
+
+    @property
+    def channel(self) -> FakeChannel:
+        return self.guild.channel
+
+    @property
+    def bot_user(self) -> FakeUser:
+        return self.backend.bot_user
+
+    @property
+    def application_id(self) -> int:
+        return self.backend.application_id
+
+    @property
+    def requests(self) -> list[Request]:
+        """Every REST request the bot made, in order."""
+        return self.backend.requests
+
+    @property
+    def violations(self) -> list[Violation]:
+        return self.backend.violations
+
+    @property
+    def bot_errors(self) -> list[logging.LogRecord]:
+        return self._errors.records
+
+    @property
+    def messages(self) -> dict[int, dict]:
+        return self.backend.store.messages
+
+    def commands(self, guild: FakeGuild | int | None = None) -> list[dict]:
+        """The registered commands: global ones, or those of a guild."""
+        return self.backend.commands.list(guild.id if isinstance(guild, FakeGuild) else guild)
+
+    def requests_to(self, method: str, template: str) -> list[Request]:
+        """Requests matching a spec path template, e.g. ("PUT", "/applications/{application_id}/commands")."""
+        return [r for r in self.requests if r.method == method.upper() and r.template == template]
+
+    def take_violations(self) -> list[Violation]:
+        """Return and forget the violations (for tests that provoke one on purpose)."""
+        taken, self.backend.violations[:] = list(self.violations), []
+        return taken
+
+    def take_bot_errors(self) -> list[logging.LogRecord]:
+        taken, self._errors.records[:] = list(self._errors.records), []
+        return taken
+
+    def assert_clean(self) -> None:
+        """Fail with a readable list if the bot sent anything Discord would refuse or discord.py logged errors."""
+        problems = [f"  {violation}" for violation in self.violations]
+        problems += [f"  discord.py logged: {record.getMessage()} ({record.exc_info and record.exc_info[1]!r})"
+                     for record in self.bot_errors]
+        assert not problems, "the bot misbehaved towards Discord:\n" + "\n".join(problems)
+
+    # -- lifecycle ------------------------------------------------------------------------------------
+
+    async def __aenter__(self) -> FakeDiscord:
+        app = web.Application(middlewares=[(rest := RestApi(self.backend)).middleware])
+        app.router.add_get("/ws", self.gateway.handle)
+        app.add_routes(rest.routes())
+        self._runner = web.AppRunner(app, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]
+        self.backend.gateway_url = f"ws://127.0.0.1:{port}/ws"
+        self._saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+        discord.http.Route.BASE = f"http://127.0.0.1:{port}{API}"
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.backend.gateway_url)
+        logging.getLogger("discord").addHandler(self._errors)
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        try:
+            await self.stop()
+        finally:
+            logging.getLogger("discord").removeHandler(self._errors)
+            if self._saved is not None:
+                discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved
+            if self._runner is not None:
+                await self._runner.cleanup()
+
+    async def run(self, bot: discord.Client, token: str = "fake-token", *, guild_ready_timeout: float = 0.01
+                  ) -> discord.Client:
+        """Start `bot.start(token)` in a task; return once setup_hook ran and the guilds arrived (on_ready)."""
+        if self._bot_task is not None:
+            raise RuntimeError("a bot is already running: await fake.stop() first")
+        bot._connection.guild_ready_timeout = guild_ready_timeout
+        self._hook_interactions(bot)
+        self.gateway.identified.clear()
+        self.bot, self._bot_task = bot, asyncio.create_task(bot.start(token), name="fakediscord-bot")
+        await self._until(self.gateway.identified.wait(), "the bot to IDENTIFY on the gateway")
+        await self._until(bot.wait_until_ready(), "the bot to become ready")
+        return bot
+
+    async def stop(self) -> None:
+        """Close the running bot (if any) and re-raise whatever made it crash."""
+        bot, task = self.bot, self._bot_task
+        self.bot, self._bot_task = None, None
+        if bot is None or task is None:
+            return
+        await bot.close()
+        await asyncio.wait_for(task, self.timeout)
+
+    async def _until(self, awaitable, what: str) -> None:
+        waiter = asyncio.ensure_future(awaitable)
+        done, _ = await asyncio.wait({waiter, self._bot_task}, timeout=self.timeout,
+                                     return_when=asyncio.FIRST_COMPLETED)
+        if waiter not in done:
+            waiter.cancel()
+            if self._bot_task in done:
+                task, self._bot_task, self.bot = self._bot_task, None, None
+                task.result()
+                raise RuntimeError(f"the bot stopped while waiting for {what}")
+            raise TimeoutError(f"timed out waiting for {what}")
+        waiter.result()
+
+    def _hook_interactions(self, bot: discord.Client) -> None:
+        """Note which tasks discord.py creates while parsing each INTERACTION_CREATE (its handlers)."""
+        parsers = bot._connection.parsers
+        original = parsers[INTERACTION_CREATE]
+
+        def parse_and_note(data: dict) -> None:
+            before = asyncio.all_tasks()
+            try:
+                original(data)
+            except Exception as exc:
+                self._handled(data, set(), exc)
+                raise
+            self._handled(data, asyncio.all_tasks() - before, None)
+
+        parsers[INTERACTION_CREATE] = parse_and_note
+
+    def _handled(self, data: dict, tasks: set[asyncio.Task], exc: BaseException | None) -> None:
+        reply = self.backend.replies.get(data.get("token", ""))
+        if reply is not None and reply.handled is not None and not reply.handled.done():
+            reply.parse_error = exc
+            reply.handled.set_result(tasks)

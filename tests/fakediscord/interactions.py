@@ -1,0 +1,154 @@
+"""What users do to the bot: slash commands, autocomplete, clicks, modal submits, or any raw payload."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import logging
+from typing import TYPE_CHECKING
+
+from tests.fakediscord.invoke import (CannotInvoke, Place, base_payload, check_access, command_data,
+                                      find_component, modal_data)
+from tests.fakediscord.records import Reply
+from tests.fakediscord.world import ALICE, FakeChannel, FakeGuild, FakeUser
+
+if TYPE_CHECKING:
+    from tests.fakediscord.backend import Backend
+    from tests.fakediscord.gateway import Gateway
+
+APPLICATION_COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
+
+
+class Interactions:
+    """Mixed into FakeDiscord. Each call sends one INTERACTION_CREATE and returns the bot's Reply."""
+
+    backend: Backend
+    gateway: Gateway
+    timeout: float
+    guild: FakeGuild
+    bot_errors: list[logging.LogRecord]
+
+    async def slash(self, command: str, options: dict | None = None, *, user: FakeUser = ALICE,
+                    guild: FakeGuild | None = None, channel: FakeChannel | None = None, dm: bool = False,
+                    expect_answer: bool = True) -> Reply:
+        """Invoke `/command` ("yz roll" for a subcommand) with options typed as the bot registered them.
+
+        Raises CannotInvoke when Discord's client would refuse (unregistered command, unknown/missing option,
+        value outside choices or bounds, user lacking the command's default permissions).
+        """
+        place = self._place(user, guild, channel, dm)
+        found = self._registered(command, place)
+        data = command_data(found, command.split()[1:], options or {}, place)
+        return await self.send_interaction(self.payload(APPLICATION_COMMAND, data, place),
+                                           expect_answer=expect_answer)
+
+    async def autocomplete(self, command: str, options: dict, focused: str, *, user: FakeUser = ALICE,
+                           guild: FakeGuild | None = None, dm: bool = False) -> Reply:
+        """Ask for the choices of option `focused` while the user types; `reply.choices` holds the answer."""
+        place = self._place(user, guild, None, dm)
+        found = self._registered(command, place)
+        data = command_data(found, command.split()[1:], options, place, focused=focused)
+        return await self.send_interaction(self.payload(AUTOCOMPLETE, data, place))
+
+    async def click(self, message: Reply | dict | int, custom_id: str | None = None, *, label: str | None = None,
+                    values: list[str] | None = None, user: FakeUser = ALICE, expect_answer: bool = True) -> Reply:
+        """Click a button (by custom_id or label) or pick select `values` on a stored message.
+
+        `message` is a Reply (its original response), a message dict, or a message id.
+        """
+        stored = self._stored_message(message)
+        component = find_component(stored, custom_id, label)
+        data = {"custom_id": component["custom_id"], "component_type": component["type"]}
+        if "id" in component:
+            data["id"] = component["id"]
+        if values is not None:
+            data["values"] = values
+        place = self._place_of(stored, user)
+        payload = self.payload(COMPONENT, data, place) | {"message": copy.deepcopy(stored)}
+        return await self.send_interaction(payload, expect_answer=expect_answer)
+
+    async def submit(self, modal_reply: Reply, values: dict[str, str], *, user: FakeUser = ALICE) -> Reply:
+        """Submit the modal a Reply opened (callback type 9), typing `values` into its inputs by custom_id."""
+        if modal_reply.modal is None:
+            raise CannotInvoke(f"the bot opened no modal: {modal_reply.describe()}")
+        interaction = modal_reply.interaction
+        place = Place(user, self.backend.guilds.get(int(interaction.get("guild_id") or 0)), None)
+        payload = self.payload(MODAL_SUBMIT, modal_data(modal_reply.modal, values), place)
+        if "message" in interaction:
+            payload["message"] = interaction["message"]
+        return await self.send_interaction(payload)
+
+    def payload(self, kind: int, data: dict, place: Place) -> dict:
+        """A fresh INTERACTION_CREATE payload (new id and token): the starting point for hand-made ones."""
+        return base_payload(kind, data, place, interaction_id=self.backend.new_id(),
+                            application_id=self.backend.application_id)
+
+    async def send_interaction(self, payload: dict, *, wait: bool = True, expect_answer: bool = True,
+                               timeout: float | None = None) -> Reply:
+        """Push a raw INTERACTION_CREATE and wait until discord.py's handlers for it finished.
+
+        With expect_answer, fail (AssertionError with the whole story) if the bot did not acknowledge it.
+        """
+        session = self.gateway.session
+        if session is None or session.closed:
+            raise RuntimeError("no bot is connected: await fake.run(bot) first")
+        reply = Reply(interaction=payload, store=self.backend.store,
+                      handled=asyncio.get_running_loop().create_future())
+        self.backend.track(reply)
+        errors_before = len(self.bot_errors)
+        await session.dispatch("INTERACTION_CREATE", payload)
+        if wait:
+            await self._settle(reply, timeout or self.timeout)
+            reply.errors = self.bot_errors[errors_before:]
+            if expect_answer and not reply.callbacks:
+                raise AssertionError("the bot did not answer:\n" + reply.describe())
+        return reply
+
+    async def _settle(self, reply: Reply, timeout: float) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        try:
+            tasks = await asyncio.wait_for(asyncio.shield(reply.handled), timeout)
+        except TimeoutError:
+            raise AssertionError("discord.py never parsed the interaction:\n" + reply.describe()) from None
+        if tasks:
+            await asyncio.wait(tasks, timeout=max(deadline - loop.time(), 0.01))
+        if not reply.callbacks and reply.parse_error is None:
+            try:  # handlers done but no answer yet: the bot may answer from a task of its own
+                await asyncio.wait_for(reply.answered.wait(), timeout=min(0.2, max(deadline - loop.time(), 0.01)))
+            except TimeoutError:
+                pass
+
+    # -- helpers --------------------------------------------------------------------------------------
+
+    def _place(self, user: FakeUser, guild: FakeGuild | None, channel: FakeChannel | None, dm: bool) -> Place:
+        if dm:
+            return Place(user, None, None)
+        guild = guild or self.guild
+        return Place(user, guild, channel or guild.channel)
+
+    def _place_of(self, message: dict, user: FakeUser) -> Place:
+        found = self.backend.find_channel(int(message["channel_id"]))
+        if found is None:
+            return Place(user, None, None)
+        return Place(user, found[0], found[1])
+
+    def _registered(self, command: str, place: Place) -> dict:
+        name = command.split()[0]
+        found = self.backend.commands.find(name, place.guild.id if place.guild else None)
+        if found is None:
+            known = sorted({c["name"] for scope in self.backend.commands.scopes.values() for c in scope})
+            raise CannotInvoke(f"/{name} is not registered with Discord (did the bot sync?); registered: {known}")
+        check_access(found, place)
+        return found
+
+    def _stored_message(self, message: Reply | dict | int) -> dict:
+        if isinstance(message, Reply):
+            if message.message is None:
+                raise CannotInvoke(f"the reply has no message to click: {message.describe()}")
+            return message.message
+        message_id = int(message["id"]) if isinstance(message, dict) else int(message)
+        stored = self.backend.store.get(message_id)
+        if stored is None:
+            raise CannotInvoke(f"message {message_id} does not exist (deleted, or never sent)")
+        return stored

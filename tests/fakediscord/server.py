@@ -1,0 +1,204 @@
+"""The REST half of the fake Discord: an aiohttp app that records, validates and answers every request."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from aiohttp import web
+
+from tests.fakediscord.backend import Backend, Result, error
+from tests.fakediscord.limits import check_limits
+from tests.fakediscord.records import Request, Violation
+
+API = "/api/v10"
+FILE_FIELD = re.compile(r"files\[(\d+)\]")
+BODY = web.RequestKey("body", object)
+FILES = web.RequestKey("files", list)
+
+
+def respond(result: Result) -> web.Response:
+    """Discord's answers carry Content-Type exactly `application/json` (discord.py compares it literally)."""
+    status, payload = result
+    if status == 204:
+        return web.Response(status=204)
+    return web.Response(status=status, body=json.dumps(payload).encode(), headers={"Content-Type": "application/json"})
+
+
+async def read_body(request: web.Request) -> tuple[object, list[dict]]:
+    """The JSON body, or for multipart/form-data the parsed payload_json plus the uploaded files."""
+    if request.content_type == "multipart/form-data":
+        body, files = None, []
+        reader = await request.multipart()
+        async for part in reader:
+            if part.name == "payload_json":
+                body = json.loads(await part.text())
+            elif part.name and (match := FILE_FIELD.fullmatch(part.name)):
+                data = await part.read()
+                files.append({"index": int(match[1]), "filename": part.filename, "size": len(data),
+                              "content_type": part.headers.get("Content-Type")})
+        return body, files
+    if request.can_read_body:
+        text = await request.text()
+        return (json.loads(text) if text else None), []
+    return None, []
+
+
+class RestApi:
+    """Routes under /api/v10 mapped onto the backend."""
+
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
+
+    def routes(self) -> list[web.RouteDef]:
+        app, guild, token = "/applications/{app}", "/guilds/{guild}", "/webhooks/{app}/{token}"
+        return [
+            web.get(API + "/users/@me", self.me),
+            web.get(API + "/oauth2/applications/@me", self.application),
+            web.get(API + "/applications/@me", self.application),
+            web.get(API + "/gateway", self.gateway),
+            web.get(API + "/gateway/bot", self.gateway),
+            web.route("*", API + app + "/commands", self.commands),
+            web.route("*", API + app + guild + "/commands", self.commands),
+            web.post(API + "/interactions/{interaction}/{token}/callback", self.callback),
+            web.post(API + token, self.followup),
+            web.route("*", API + token + "/messages/{message}", self.webhook_message),
+            web.get(API + "/channels/{channel}", self.channel),
+            web.post(API + "/channels/{channel}/messages", self.create_message),
+            web.route("*", API + "/channels/{channel}/messages/{message}", self.channel_message),
+            web.route("*", "/{tail:.*}", self.not_served),
+        ]
+
+    @web.middleware
+    async def middleware(self, request: web.Request, handler) -> web.StreamResponse:
+        """Record the request, validate its body against the spec and the limits, then answer."""
+        if not request.path.startswith(API):
+            return await handler(request)
+        path = request.path[len(API):]
+        body, files = await read_body(request)
+        template = self.backend.validator.template_for(path)
+        record = Request(request.method, path, template, dict(request.query), body, files)
+        self.backend.requests.append(record)
+        reply = self.backend.replies.get(request.match_info.get("token", ""))
+        if reply is not None:
+            reply.requests.append(record)
+        problems = self._problems(record)
+        if problems and self.backend.reject_invalid:
+            if reply is not None:
+                reply.rejected.append(record)
+            response = respond(error(400, 50035, "Invalid Form Body: " + "; ".join(problems)))
+        else:
+            request[BODY], request[FILES] = body, files
+            response = await handler(request)
+        record.status = response.status
+        self._check_response(record, response)
+        return response
+
+    def _check_response(self, record: Request, response: web.StreamResponse) -> None:
+        """Validate the fake's own answer against the spec; drift is kept in backend.fake_problems."""
+        if record.template is None or not isinstance(response, web.Response) or not response.body:
+            return
+        answer = json.loads(response.body)
+        for problem in self.backend.validator.check_response(record.method, record.template, response.status, answer):
+            self.backend.fake_problems.append(f"{record.method} {record.template} -> {response.status}: {problem}")
+
+    def _problems(self, record: Request) -> list[str]:
+        if record.template is None or record.body is None:
+            return []
+        problems = self.backend.validator.check(record.method, record.template, record.body)
+        located = {problem.split(":", 1)[0] for problem in problems}
+        problems += [problem for problem in check_limits(record.method, record.template, record.body,
+                                                         files=len(record.files))
+                     if problem.split(":", 1)[0] not in located]
+        for problem in problems:
+            self.backend.violations.append(Violation(record.method, record.path, record.template, problem))
+        return problems
+
+    async def not_served(self, request: web.Request) -> web.Response:
+        """Anything the fake does not implement: recorded as a violation so the gap is visible."""
+        path = request.path[len(API):] if request.path.startswith(API) else request.path
+        template = self.backend.validator.template_for(path)
+        problem = "route not served by the fake Discord (404)"
+        self.backend.violations.append(Violation(request.method, path, template, problem))
+        return respond(error(404, 0, "404: Not Found"))
+
+    # -- identity -------------------------------------------------------------------------------------
+
+    async def me(self, request: web.Request) -> web.Response:
+        return respond((200, self.backend.bot_user.payload() | {"verified": True, "mfa_enabled": False, "locale": "en-US"}))
+
+    async def application(self, request: web.Request) -> web.Response:
+        backend = self.backend
+        owner = next(iter(backend.guilds.values())).owner
+        return respond((200, {
+            "id": str(backend.application_id), "name": backend.bot_user.name, "description": "", "icon": None,
+            "type": None, "bot_public": False, "bot_require_code_grant": False, "owner": owner.payload(),
+            "team": None, "verify_key": "0" * 64, "flags": 0, "flags_new": "0", "redirect_uris": [],
+            "interactions_endpoint_url": None, "role_connections_verification_url": None, "rpc_origins": [],
+            "approximate_guild_count": len(backend.guilds), "approximate_user_install_count": 0,
+            "approximate_user_authorization_count": 0, "explicit_content_filter": 0,
+            "eligible_oauth2_scopes": ["bot", "applications.commands"], "tags": [],
+            "bot": backend.bot_user.payload(), "summary": "",
+        }))
+
+    async def gateway(self, request: web.Request) -> web.Response:
+        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+        return respond((200, {"url": self.backend.gateway_url, "shards": 1, "session_start_limit": limit}))
+
+    # -- application commands -------------------------------------------------------------------------
+
+    async def commands(self, request: web.Request) -> web.Response:
+        if int(request.match_info["app"]) != self.backend.application_id:
+            return respond(error(403, 50001, "Missing Access"))
+        scope = int(request.match_info["guild"]) if "guild" in request.match_info else None
+        registry = self.backend.commands
+        if request.method == "GET":
+            return respond((200, registry.list(scope)))
+        if request.method == "PUT":
+            return respond((200, registry.overwrite(scope, request[BODY] or [])))
+        if request.method == "POST":
+            return respond((201, registry.upsert(scope, request[BODY])))
+        return await self.not_served(request)
+
+    # -- interactions ---------------------------------------------------------------------------------
+
+    async def callback(self, request: web.Request) -> web.Response:
+        info = request.match_info
+        return respond(self.backend.callback(int(info["interaction"]), info["token"], request[BODY] or {},
+                                             request[FILES]))
+
+    async def followup(self, request: web.Request) -> web.Response:
+        info = request.match_info
+        return respond(self.backend.followup(int(info["app"]), info["token"], request[BODY] or {},
+                                             request[FILES]))
+
+    async def webhook_message(self, request: web.Request) -> web.Response:
+        info, backend = request.match_info, self.backend
+        app, token, message = int(info["app"]), info["token"], info["message"]
+        if request.method == "GET":
+            return respond(backend.get_webhook_message(app, token, message))
+        if request.method == "PATCH":
+            return respond(backend.edit_webhook_message(app, token, message, request[BODY] or {},
+                                                        request[FILES]))
+        if request.method == "DELETE":
+            return respond(backend.delete_webhook_message(app, token, message))
+        return await self.not_served(request)
+
+    # -- channels -------------------------------------------------------------------------------------
+
+    async def channel(self, request: web.Request) -> web.Response:
+        return respond(self.backend.get_channel(int(request.match_info["channel"])))
+
+    async def create_message(self, request: web.Request) -> web.Response:
+        channel = int(request.match_info["channel"])
+        return respond(self.backend.create_message(channel, request[BODY] or {}, request[FILES]))
+
+    async def channel_message(self, request: web.Request) -> web.Response:
+        channel, message = int(request.match_info["channel"]), int(request.match_info["message"])
+        if request.method == "GET":
+            return respond(self.backend.get_message(channel, message))
+        if request.method == "PATCH":
+            return respond(self.backend.edit_message(channel, message, request[BODY] or {}, request[FILES]))
+        if request.method == "DELETE":
+            return respond(self.backend.delete_message(channel, message))
+        return await self.not_served(request)

@@ -1,0 +1,182 @@
+"""Discord's OpenAPI description (v10) used to validate every body the bot sends.
+
+The whole document is registered as one `referencing` resource; a body is validated against a wrapper schema
+`{"$ref": "<uri>#/paths/<escaped path>/<method>/requestBody/content/application~1json/schema"}`.
+Unions in the spec are `anyOf`/`oneOf` told apart by a `type` const (written as an `enum`), so a failure is
+reported inside the branch whose `type` matches the body, not wherever jsonschema's best_match would point.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+
+from jsonschema import Draft202012Validator, ValidationError
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+SPEC_URI = "urn:discord:openapi:v10"
+DEFAULT_SPEC = Path("/work/shared/discord-api-spec/openapi.json")
+BODY_METHODS = ("post", "put", "patch")
+
+
+def spec_path() -> Path:
+    """Where the spec is read from: $DISCORD_OPENAPI, else the shared copy."""
+    return Path(os.environ.get("DISCORD_OPENAPI", DEFAULT_SPEC))
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def _where(path: Iterable) -> str:
+    return "$" + "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in path)
+
+
+def _short(text: str, limit: int = 240) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _message(error: ValidationError) -> str:
+    """jsonschema's message, without pasting a 7000-character string into it."""
+    limit, size = error.validator_value, None
+    if error.validator in ("maxLength", "minLength") and isinstance(error.instance, str):
+        size = f"{len(error.instance)} characters"
+    elif error.validator in ("maxItems", "minItems") and isinstance(error.instance, list):
+        size = f"{len(error.instance)} items"
+    if size is None:
+        return _short(error.message)
+    wrong = "too long" if error.validator.startswith("max") else "too short"
+    return f"{wrong}: {size} ({error.validator} {limit})"
+
+
+class SpecValidator:
+    """Matches concrete request paths to the spec's templates and validates request bodies."""
+
+    def __init__(self, document: dict) -> None:
+        self.document = document
+        self._registry = Registry().with_resource(
+            SPEC_URI, Resource.from_contents(document, default_specification=DRAFT202012)
+        )
+        self._templates: dict[int, list[tuple[str, list[str]]]] = {}
+        for template in document["paths"]:
+            segments = template.strip("/").split("/")
+            self._templates.setdefault(len(segments), []).append((template, segments))
+        self._validators: dict[tuple[str, str, str], Draft202012Validator | None] = {}
+
+    @classmethod
+    @cache
+    def shared(cls) -> SpecValidator:
+        """One validator per test session (the spec is 1.2 MB)."""
+        return cls(json.loads(spec_path().read_text()))
+
+    def template_for(self, path: str) -> str | None:
+        """The spec path template for a concrete API path; literal segments beat parameters."""
+        segments = path.strip("/").split("/")
+        best, best_score = None, -1
+        for template, parts in self._templates.get(len(segments), []):
+            score = 0
+            for part, segment in zip(parts, segments, strict=True):
+                if part == segment:
+                    score += 1
+                elif not (part.startswith("{") and part.endswith("}")):
+                    break
+            else:
+                if score > best_score:
+                    best, best_score = template, score
+        return best
+
+    def _validator(self, template: str, method: str, part: str = "requestBody") -> Draft202012Validator | None:
+        """The validator of a request body (part="requestBody") or a response (part="responses/200")."""
+        key = (template, method, part)
+        if key not in self._validators:
+            node = self.document["paths"][template].get(method, {})
+            for token in part.split("/"):
+                node = node.get(token, {})
+            content = node.get("content", {})
+            media = "application/json" if "application/json" in content else next(iter(content), None)
+            self._validators[key] = None
+            if media is not None:
+                pointer = f"#/paths/{_escape(template)}/{method}/{part}/content/{_escape(media)}/schema"
+                self._validators[key] = Draft202012Validator({"$ref": SPEC_URI + pointer}, registry=self._registry)
+        return self._validators[key]
+
+    def check(self, method: str, template: str, body: object) -> list[str]:
+        """Readable problems with a request body ([] when it conforms)."""
+        method = method.lower()
+        if method not in BODY_METHODS or body is None:
+            return []
+        validator = self._validator(template, method)
+        if validator is None:
+            return [f"the spec defines no request body for {method.upper()} {template}"]
+        return [self.describe(error) for error in validator.iter_errors(body)]
+
+    def check_response(self, method: str, template: str, status: int, body: object) -> list[str]:
+        """Problems with a response the fake gave (keeps the fake honest; [] when the spec has no schema)."""
+        validator = self._validator(template, method.lower(), f"responses/{status}")
+        if validator is None or body is None:
+            return []
+        return [self.describe(error) for error in validator.iter_errors(body)]
+
+    # -- error reporting ------------------------------------------------------------------------------
+
+    def describe(self, error: ValidationError) -> str:
+        """Walk into the union branch that matches the body's `type` and say what is wrong there."""
+        branches: list[str] = []
+        while error.validator in ("anyOf", "oneOf") and error.context:
+            options = [self._resolve(option) for option in error.schema[error.validator]]
+            index = self._matching_branch(error.instance, options)
+            if index is None:
+                if isinstance(error.instance, dict) and "type" in error.instance:
+                    return self._no_branch(error, options)
+                break
+            inside = [sub for sub in error.context if sub.relative_schema_path[0] == index]
+            if not inside:
+                break
+            branches.append(self._branch_name(error.schema[error.validator][index], index))
+            error = max(inside, key=lambda sub: len(sub.absolute_path))
+        via = f" (in branch {' > '.join(branches)})" if branches else ""
+        return f"{_where(error.absolute_path)}: {_message(error)}{via}"
+
+    def _resolve(self, schema: dict) -> dict:
+        ref = schema.get("$ref", "")
+        if not ref.startswith("#/"):
+            return schema
+        node = self.document
+        for token in ref[2:].split("/"):
+            node = node[token.replace("~1", "/").replace("~0", "~")]
+        return node
+
+    @staticmethod
+    def _type_values(option: dict) -> list:
+        declared = option.get("properties", {}).get("type", {})
+        if "const" in declared:
+            return [declared["const"]]
+        return list(declared.get("enum", []))
+
+    def _matching_branch(self, instance: object, options: list[dict]) -> int | None:
+        if isinstance(instance, dict) and "type" in instance:
+            typed = [i for i, option in enumerate(options) if instance["type"] in self._type_values(option)]
+            if typed:
+                return typed[0]
+            if any(self._type_values(option) for option in options):
+                return None
+        if instance is not None:
+            not_null = [i for i, option in enumerate(options) if option.get("type") != "null"]
+            if len(not_null) == 1:
+                return not_null[0]
+        return None
+
+    def _no_branch(self, error: ValidationError, options: list[dict]) -> str:
+        allowed = sorted({value for option in options for value in self._type_values(option)},
+                         key=lambda value: (type(value).__name__, value))
+        kind = error.instance["type"]
+        return f"{_where(error.absolute_path)}: no branch of the union accepts type {kind!r} (allowed: {allowed})"
+
+    @staticmethod
+    def _branch_name(option: dict, index: int) -> str:
+        ref = option.get("$ref")
+        return ref.rsplit("/", 1)[-1] if ref else f"#{index}"

@@ -1,0 +1,123 @@
+"""``python -m rules yz`` and ``python -m rules odds yz``: JSON, text, --faces order and errors."""
+
+import json
+from fractions import Fraction
+
+import pytest
+
+import rules.cli
+from rules.yearzero import YzRoll
+
+
+@pytest.fixture
+def run(monkeypatch, capsys):
+    """Run the CLI with only the Year Zero commands registered; return (exit code, stdout, stderr)."""
+    monkeypatch.setattr(rules.cli, "SYSTEMS", ("yearzero",))
+
+    def invoke(*argv):
+        code = rules.cli.main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return invoke
+
+
+def run_json(run, *argv):
+    code, out, err = run(*argv, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_roll_json_shape_and_faces_order(run):
+    data = run_json(run, *"yz --attribute 2 --skill 1 --gear 1 --artifact d10 --faces 6,1,3,4,9".split())
+    assert data["system"] == "yearzero" and data["kind"] == "roll"
+    assert data["input"] == {"attribute": 2, "skill": 1, "gear": 1, "artifacts": ["d10"], "push": False}
+    assert [(d["face"], d["role"], d["sides"]) for d in data["dice"]] == [
+        (6, "base", 6), (1, "base", 6), (3, "base", 6), (4, "gear", 6), (9, "artifact", 10),
+    ]  # fmt: skip
+    reading = data["reading"]
+    assert reading["successes"] == 3 and reading["success"] is True
+    assert reading["base_banes"] == 1 and reading["reroll_indices"] == [2, 3]
+    assert reading["willpower_gained"] == 0 and "first" not in data and "pushed" not in data
+    before = data["odds"]["before_roll"]
+    assert before["success_first_roll"]["exact"] == str(1 - Fraction(5, 6) ** 4 * Fraction(5, 10))
+    assert data["odds"]["push_this_roll"]["success_after_push"] == {"exact": "1/1", "float": 1.0}
+
+
+def test_push_json_holds_both_rolls_damage_and_willpower(run):
+    argv = "yz --attribute 2 --skill 1 --gear 1 --artifact d8 --push --faces 6,3,1,4,5,2,1,7"
+    data = run_json(run, *argv.split())
+    assert data["kind"] == "push" and data["input"]["push"] is True
+    assert [d["face"] for d in data["dice"]] == [6, 3, 1, 4, 5, 2, 1, 7]  # every die, in --faces order
+    assert [d["face"] for d in data["first"]["dice"]] == [6, 3, 1, 4, 5]
+    assert [d["face"] for d in data["pushed"]["dice"]] == [6, 2, 1, 1, 7]
+    assert data["pushed"]["reading"]["rerolled"] == [1, 3, 4]
+    assert data["first"]["reading"]["successes"] == 1 and data["pushed"]["reading"]["successes"] == 2
+    assert data["damage"] == {"attribute": 1, "gear": 1}
+    assert data["willpower_gained"] == 1
+    assert data["reading"] == data["pushed"]["reading"]
+    # the made roll: pushing 3 (base), 4 (gear), 5 (d8) with a 6 already kept -> success is certain
+    assert data["odds"]["push_this_roll"]["success_after_push"]["exact"] == "1/1"
+
+
+def test_pushed_json_rebuilds_through_the_library(run):
+    data = run_json(run, "yz", "--attribute", "1", "--push", "--faces", "4,6")
+    assert data["pushed"]["reading"]["success"] is True
+    stored = {"attribute": 1, "skill": 0, "gear": 0, "artifacts": [], "faces": [6], "first_faces": [4]}
+    assert YzRoll.from_dict(stored).reading_as_dict() == data["reading"]
+
+
+def test_text_summary(run):
+    code, out, _ = run("yz", "--attribute", "1", "--skill", "1", "--push", "--faces", "1,3,6")
+    assert code == 0
+    assert "First roll: base [1 3] -> 0 successes" in out
+    assert "Pushed: base [1 6] -> 1 success;" in out and "Willpower +1" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ("yz --attribute 1 --skill 1 --push --faces 6,1", "Nothing to push: every die shows 6 or 1"),
+        ("yz --attribute 1 --artifact d8 --artifact d8 --artifact d8 --artifact d8", "4 Artifact dice given"),
+        ("yz --artifact d20", "Artifact die 'd20' is not one of d8"),
+        ("yz", "at least one die"),
+        ("yz --attribute 11", "Attribute 11 is out of range"),
+        ("yz --attribute 1 --faces 6,6", "2 faces given, but the roll used 1"),
+        ("yz --attribute 1 --push --faces 3", "Not enough faces"),
+        ("odds yz --base 3 --skill 1", "either --base or --attribute"),
+        ("odds yz --base 3 --faces 6", "1 faces given, but the roll used 0"),
+    ],
+)
+def test_errors_exit_2_with_the_message(run, argv, message):
+    code, out, err = run(*argv.split())
+    assert code == 2 and out == ""
+    assert message in err
+
+
+def test_odds_json_beyond_roll_bounds(run):
+    data = run_json(run, "odds", "yz", "--base", "25", "--gear", "5", "--artifact", "d12")
+    assert data["system"] == "yearzero" and data["kind"] == "odds"
+    assert data["input"] == {"base": 25, "gear": 5, "artifacts": ["d12"]}
+    assert data["dice"] == [] and data["reading"] == {}
+    first = 1 - Fraction(5, 6) ** 30 * Fraction(5, 12)
+    assert data["odds"]["success_first_roll"]["exact"] == f"{first.numerator}/{first.denominator}"
+    after = 1 - Fraction(13, 18) ** 30 * Fraction(5, 12) ** 2
+    assert data["odds"]["success_after_push"]["exact"] == f"{after.numerator}/{after.denominator}"
+
+
+def test_odds_from_attribute_and_skill_and_text(run):
+    data = run_json(run, "odds", "yz", "--attribute", "1")
+    assert data["odds"]["success_first_roll"] == {"exact": "1/6", "float": 1 / 6}
+    code, out, _ = run("odds", "yz", "--attribute", "1")
+    assert code == 0 and "success first roll: 1/6" in out
+
+
+def test_help_text_mentions_order(monkeypatch, capsys):
+    monkeypatch.setattr(rules.cli, "SYSTEMS", ("yearzero",))
+    with pytest.raises(SystemExit):
+        rules.cli.main(["yz", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert (
+        "--faces order: the base dice (Attribute + Skill), then the gear dice, then the Artifact dice" in out
+    )
+    assert "With --push, the new faces of the rerolled dice follow" in out
