@@ -174,6 +174,7 @@ async def main(path, user_ids):
             result = await db.rolls.claim_push(roll_id, user_id, '{"by": "child"}', 1, now, lifetime)
             if result.claimed:
                 won.append(roll_id)
+            await asyncio.sleep(0.001)  # let the other process in: SQLite's busy wait is not fair
         print(json.dumps(won), flush=True)
 
 asyncio.run(main(sys.argv[1], json.loads(sys.argv[3])))
@@ -191,7 +192,11 @@ async def test_two_processes_claim_each_roll_once(tmp_path: Path):
         assert (await child.stdout.readline()).strip() == b"ready"
         child.stdin.write(b"go\n")
         await child.stdin.drain()
-        ours = [roll_id for roll_id, user_id in rolls if (await claim(db, roll_id, user_id)).claimed]
+        ours = []
+        for roll_id, user_id in rolls:  # the child goes the other way: the two meet somewhere in between
+            if (await claim(db, roll_id, user_id)).claimed:
+                ours.append(roll_id)
+            await asyncio.sleep(0.001)
         theirs = json.loads(await child.stdout.readline())
         assert await child.wait() == 0
         assert sorted(ours + theirs) == [roll_id for roll_id, _ in rolls]

@@ -176,7 +176,8 @@ class FakeDiscord(Interactions):
         if waiter not in done:
             waiter.cancel()
             if self._bot_task in done:
-                task, self._bot_task, self.bot = self._bot_task, None, None
+                bot, task, self._bot_task, self.bot = self.bot, self._bot_task, None, None
+                await bot.close()
                 task.result()
                 raise RuntimeError(f"the bot stopped while waiting for {what}")
             raise TimeoutError(f"timed out waiting for {what}")

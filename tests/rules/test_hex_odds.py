@@ -1,7 +1,6 @@
 """Exact HEX odds, checked with == against icepool and against brute force over every face sequence."""
 
 import itertools
-import time
 from collections import Counter
 from fractions import Fraction
 from functools import cache, partial
@@ -268,13 +267,3 @@ def test_odds_as_dict_uses_exact_strings_and_floats():
     contest = odds_for_contest(1, 1).as_dict()
     assert contest["acting_wins"]["exact"] == "31/36" and contest["opposing_size"] == 1
     assert odds_for_cast(2, 1, opposing=1).as_dict()["opposing_size"] == 1
-
-
-def test_thirty_against_thirty_is_quick_from_a_cold_cache():
-    from rules import hex_odds
-
-    for cached in (hex_odds._contest_odds, hex_odds.success_counts, hex_odds.at_least_counts):
-        cached.cache_clear()
-    start = time.perf_counter()
-    odds_for_contest(30, 30)
-    assert time.perf_counter() - start < 0.05

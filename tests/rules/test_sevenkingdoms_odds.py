@@ -1,6 +1,5 @@
 """Exact Seven Kingdoms odds against icepool and against brute-force enumeration of every face."""
 
-import time
 from collections import Counter
 from fractions import Fraction
 from itertools import product
@@ -114,16 +113,10 @@ def test_success_and_complication_equal_icepool(pool, difficulty):
     assert odds.complication == failing - failing_without_one
 
 
-def test_the_benchmark_query_is_exact_and_fast_on_a_cold_cache():
-    from rules import sevenkingdoms_odds
-
-    sevenkingdoms_odds._kept_sum_counts.cache_clear()
-    sevenkingdoms_odds.odds_for_test.cache_clear()
+def test_the_benchmark_query_is_exact():
+    """Speed is measured in bench/odds.py; here only the answer of that worst case is checked."""
     pool = SkPool(10, 10, discard=3)
-    start = time.perf_counter()
     odds = odds_for_test(pool, "Hard")
-    elapsed = time.perf_counter() - start
-    assert elapsed < 0.1  # a few ms at most even on a busy machine: 6**20 outcomes are never enumerated
     assert odds.distribution == icepool_results(pool)
     assert sum(odds.degrees) == 1 and odds.success == sum(odds.degrees[1:])
 
