@@ -8,13 +8,18 @@ paragraph on stderr, without a traceback; the token never appears in a message o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import sys
-from typing import TextIO
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, TextIO
 
 from bot.settings import Settings, SettingsError, load_settings
 from bot.storage import StorageError, check_database_path, probe_database
+
+if TYPE_CHECKING:
+    from bot.client import RollkeeperBot
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -58,35 +63,46 @@ def _fail(message: str, code: int, secrets: tuple[str, ...] = ()) -> int:
     return code
 
 
-def _stop_on_signals(stop: asyncio.Event) -> None:
+@contextlib.contextmanager
+def _signals_set(stop: asyncio.Event) -> Iterator[None]:
+    """While inside, SIGINT and SIGTERM set stop (where the platform allows; else Ctrl+C cancels the run)."""
     loop = asyncio.get_running_loop()
+    installed = []
     for number in (signal.SIGINT, signal.SIGTERM):
         try:
             loop.add_signal_handler(number, stop.set)
-        except (NotImplementedError, RuntimeError):  # not on this platform: Ctrl+C still cancels the run
-            return
+        except (NotImplementedError, RuntimeError):
+            break
+        installed.append(number)
+    try:
+        yield
+    finally:
+        for number in installed:
+            loop.remove_signal_handler(number)
 
 
-async def serve(settings: Settings) -> None:
+async def serve(settings: Settings, bot: RollkeeperBot | None = None) -> None:
     """Run the bot until Discord closes it or a SIGINT/SIGTERM arrives; close bot and database either way."""
-    from bot.client import RollkeeperBot  # here, not at the top: settings errors answer before discord loads
+    if bot is None:
+        # Imported here, not at the top: a settings error is answered before discord.py loads.
+        from bot.client import RollkeeperBot
 
-    bot = RollkeeperBot(settings)
+        bot = RollkeeperBot(settings)
     stop = asyncio.Event()
-    _stop_on_signals(stop)
-    async with bot:
-        runner = asyncio.create_task(bot.start(settings.discord_token), name="rollkeeper")
-        stopper = asyncio.create_task(stop.wait(), name="rollkeeper-signals")
-        await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
-        if not runner.done():
-            _log.info("Shutting down")
-            await bot.close()
-        stopper.cancel()
-        await runner
+    with _signals_set(stop):
+        async with bot:
+            runner = asyncio.create_task(bot.start(settings.discord_token), name="rollkeeper")
+            stopper = asyncio.create_task(stop.wait(), name="rollkeeper-signals")
+            await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            if not runner.done():
+                _log.info("Shutting down")
+                await bot.close()
+            stopper.cancel()
+            await runner
 
 
 def _run(settings: Settings) -> int:
-    import discord  # loaded by serve() already; imported here for its exception types
+    import discord  # for its exception types; only now, once the settings are known to be good
 
     secrets = (settings.discord_token,)
     try:

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 from types import TracebackType
 
+from bot.storage.errors import StorageBusy, StorageUnavailable
 from bot.storage.extended import ExtendedTests
 from bot.storage.meta import Meta
 from bot.storage.migrations import Migration, migrate, schema_version
@@ -38,14 +39,18 @@ class Database:
     ) -> Database:
         """Open (creating if needed) and migrate the database at path.
 
-        Raises StorageUnavailable naming the path when it cannot be opened, StorageError when its schema is
-        newer than this code.
+        Raises StorageUnavailable naming the path when it cannot be opened or stays locked, StorageError when
+        its schema is newer than this code.
         """
         store = await Store.connect(Path(path), busy_timeout_ms)
         try:
             await migrate(store, migrations)
-        except BaseException:
+        except BaseException as error:
             await store.close()
+            if isinstance(error, StorageBusy):
+                raise StorageUnavailable(
+                    store.path, "another program kept it locked past the busy timeout"
+                ) from error
             raise
         return cls(store)
 

@@ -6,10 +6,12 @@ the tree's sync replaced by a recorder.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -20,7 +22,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from bot.__main__ import configure_logging
+from bot.__main__ import configure_logging, serve
 from bot.client import CommandSync, RollkeeperBot, command_definitions_hash
 from bot.settings import Settings
 from bot.storage import Database
@@ -267,3 +269,25 @@ async def test_a_missing_extension_stops_the_start(tmp_path: Path):
     with pytest.raises(commands.ExtensionNotFound):
         await bot.setup_hook()
     await bot.close()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+async def test_sigterm_closes_the_bot_and_the_database(tmp_path: Path, caplog: pytest.LogCaptureFixture):
+    bot = RollkeeperBot(settings_for(tmp_path), extensions=(), application_id=4242)
+    bot.tree.sync = SyncRecorder()  # type: ignore[method-assign]
+    opened: list[Database] = []
+
+    async def start(token: str) -> None:  # like Client.start: set up, then run until closed
+        assert token == SECRET
+        await bot.setup_hook()
+        opened.append(bot.db)
+        os.kill(os.getpid(), signal.SIGTERM)
+        while not bot.is_closed():
+            await asyncio.sleep(0.01)
+
+    bot.start = start  # type: ignore[method-assign]
+    with caplog.at_level(logging.INFO, logger="bot"):
+        await asyncio.wait_for(serve(bot.settings, bot), timeout=10)
+    assert bot.is_closed() and opened[0].store.closed
+    assert "Shutting down" in caplog.text
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL  # the handler is gone with the run

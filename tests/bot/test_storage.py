@@ -1,4 +1,4 @@
-"""Storage against real SQLite files: opening, PRAGMAs, migrations, locks, Willpower, extended tests, meta."""
+"""Storage in real SQLite files: opening, PRAGMAs, migrations, locks, extended tests, meta."""
 
 from __future__ import annotations
 
@@ -10,8 +10,6 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from bot.errors import PlayerError
 from bot.storage import (
@@ -19,7 +17,6 @@ from bot.storage import (
     InvalidValue,
     Migration,
     NoSuchExtendedTest,
-    NotEnoughWillpower,
     StorageBusy,
     StorageError,
     StorageUnavailable,
@@ -214,6 +211,20 @@ async def test_locked_database_is_busy_and_nothing_is_written(db: Database, held
     assert (await db.willpower.add(G, U, 3)).after == 3  # and the connection works again
 
 
+async def test_a_database_locked_at_start_up_is_named(tmp_path: Path):
+    path = tmp_path / "db.sqlite3"
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("PRAGMA journal_mode = WAL")
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StorageUnavailable, match="locked") as caught:
+            await Database.open(path, busy_timeout_ms=100)
+        assert str(path) in str(caught.value)
+    finally:
+        other.rollback()
+        other.close()
+
+
 async def test_a_short_lock_is_waited_out(tmp_path: Path):
     async with await Database.open(tmp_path / "db.sqlite3", busy_timeout_ms=3000) as database:
         other = sqlite3.connect(database.path, isolation_level=None)
@@ -221,86 +232,6 @@ async def test_a_short_lock_is_waited_out(tmp_path: Path):
         asyncio.get_running_loop().call_later(0.1, other.rollback)
         assert (await database.willpower.add(G, U, 2)).after == 2
         other.close()
-
-
-# --- Willpower ------------------------------------------------------------------------------------
-
-
-async def test_willpower_starts_at_zero_and_clamps_at_ten(db: Database):
-    assert await db.willpower.get(G, U) == 0
-    first = await db.willpower.add(G, U, 7)
-    second = await db.willpower.add(G, U, 7)
-    assert (first.before, first.after, first.lost) == (0, 7, 0)
-    assert (second.before, second.after, second.lost, second.gained) == (7, 10, 4, 3)
-    assert await db.willpower.get(G, U) == 10
-    assert await db.willpower.get(G, U + 1) == 0 and await db.willpower.get(G + 1, U) == 0
-
-
-async def test_spend_refusal_changes_nothing(db: Database):
-    await db.willpower.set(G, U, 2)
-    with pytest.raises(NotEnoughWillpower) as caught:
-        await db.willpower.spend(G, U, 3)
-    assert str(caught.value) == "You have 2 Willpower; you cannot spend 3."
-    assert await db.willpower.get(G, U) == 2
-    spent = await db.willpower.spend(G, U, 2)
-    assert (spent.before, spent.after) == (2, 0)
-    with pytest.raises(NotEnoughWillpower, match="You have 0 Willpower"):
-        await db.willpower.spend(G, U, 1)
-
-
-@pytest.mark.parametrize(
-    ("call", "amount"), [("set", 11), ("set", -1), ("spend", 0), ("add", -2), ("set", 2.5)]
-)
-async def test_bad_amounts_are_refused_before_sql(db: Database, call: str, amount):
-    with pytest.raises(InvalidValue):
-        await getattr(db.willpower, call)(G, U, amount)
-    assert await db.willpower.get(G, U) == 0
-
-
-async def test_the_table_itself_refuses_values_outside_zero_to_ten(db: Database):
-    await db.willpower.set(G, U, 10)
-    with sqlite3.connect(db.path) as other, pytest.raises(sqlite3.IntegrityError, match="CHECK"):
-        other.execute("UPDATE willpower SET points = 11")
-    assert await db.willpower.get(G, U) == 10
-
-
-async def test_concurrent_changes_are_all_counted(db: Database):
-    await db.willpower.set(G, U, 10)
-    spends = await asyncio.gather(*(db.willpower.spend(G, U, 1) for _ in range(10)), return_exceptions=False)
-    assert sorted(change.after for change in spends) == list(range(10))
-    gains = await asyncio.gather(*(db.willpower.add(G, U, 1) for _ in range(15)))
-    assert sum(change.gained for change in gains) == 10 and sum(change.lost for change in gains) == 5
-
-
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.tuples(st.sampled_from(["add", "spend", "set"]), st.integers(0, 12)), max_size=12))
-def test_willpower_follows_a_clamped_model(tmp_path: Path, steps):
-    async def run() -> None:
-        path = tmp_path / f"model-{time.monotonic_ns()}.sqlite3"
-        async with await Database.open(path) as database:
-            model = 0
-            for call, amount in steps:
-                model = await _step(database, model, call, amount)
-                assert await database.willpower.get(G, U) == model
-
-    asyncio.run(run())
-
-
-async def _step(database: Database, model: int, call: str, amount: int) -> int:
-    """Apply one step to the database and return what the model says the total now is."""
-    if call == "add":
-        change = await database.willpower.add(G, U, amount)
-        assert change.lost == max(0, model + amount - 10)
-        return min(10, model + amount)
-    if call == "spend" and 1 <= amount <= model:
-        await database.willpower.spend(G, U, amount)
-        return model - amount
-    if call == "set" and amount <= 10:
-        await database.willpower.set(G, U, amount)
-        return amount
-    with pytest.raises(PlayerError):
-        await getattr(database.willpower, call)(G, U, amount)
-    return model
 
 
 # --- extended tests -------------------------------------------------------------------------------

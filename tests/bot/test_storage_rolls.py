@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Database, PushRefusal, RollState, StorageBusy
+from bot.storage import Database, InvalidValue, PushRefusal, RollState, StorageBusy
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
@@ -117,6 +117,14 @@ async def test_refusals_say_why_and_change_nothing(db: Database):
     assert not_yours.refusal is PushRefusal.NOT_YOURS and not_yours.roll.user_id == U
     assert await states(db) == before
     assert await db.willpower.get(G, U) == 2 and await db.willpower.get(G, OTHER) == 0
+
+
+async def test_a_bad_gain_rolls_the_claim_back(db: Database):
+    roll_id = await db.rolls.create(G, C, U, FIRST, NOW)
+    with pytest.raises(InvalidValue):
+        await claim(db, roll_id, gain=-1)
+    assert (await db.rolls.get(roll_id)).state is RollState.PENDING
+    assert (await claim(db, roll_id, gain=1)).claimed
 
 
 async def test_someone_else_is_refused_even_before_the_roller_pushes(db: Database):
