@@ -21,8 +21,11 @@ import aiosqlite
 
 from bot.storage.errors import StorageBusy, StorageUnavailable
 
-DEFAULT_BUSY_TIMEOUT_MS = 5000
-"""How long a statement waits for another connection's lock before giving up (PRAGMA busy_timeout)."""
+DEFAULT_BUSY_TIMEOUT_MS = 2000
+"""How long a statement waits for another connection's lock before giving up (PRAGMA busy_timeout).
+
+Under Discord's 3-second window for the first answer: a roll is stored before it is answered, so a write that
+waits longer would leave the player with "This interaction failed" instead of our "try again" message."""
 
 Params = Mapping[str, Any] | Iterable[Any]
 

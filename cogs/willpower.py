@@ -1,0 +1,83 @@
+"""/willpower: each player's Willpower Points in this server, 0-10, changed atomically in SQLite."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import RollkeeperBot
+from bot.errors import PlayerError
+from bot.storage import MAX_WILLPOWER
+
+ONLY_YOUR_OWN = "You can see only your own Willpower; a game master (Manage Server) can see anyone's."
+
+
+def _is_game_master(interaction: discord.Interaction) -> bool:
+    permissions = getattr(interaction, "permissions", None)
+    return bool(permissions and permissions.manage_guild)
+
+
+@app_commands.guild_only()
+class WillpowerCommands(commands.GroupCog, group_name="willpower"):
+    """See, spend or set Willpower Points (Year Zero)."""
+
+    def __init__(self, bot: RollkeeperBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="show")
+    async def show(self, interaction: discord.Interaction, player: discord.Member | None = None) -> None:
+        """See your Willpower Points (a game master may look at anyone's).
+
+        Parameters
+        ----------
+        player: Whose Willpower to see (game masters only; default yourself).
+        """
+        who = player or interaction.user
+        if who.id != interaction.user.id and not _is_game_master(interaction):
+            raise PlayerError(ONLY_YOUR_OWN)
+        points = await self.bot.db.willpower.get(interaction.guild_id, who.id)
+        name = "You have" if who.id == interaction.user.id else f"{who.display_name} has"
+        await interaction.response.send_message(
+            f"{name} **{points}** Willpower (at most {MAX_WILLPOWER}).", ephemeral=True
+        )
+
+    @app_commands.command(name="spend")
+    async def spend(
+        self, interaction: discord.Interaction, points: app_commands.Range[int, 1, MAX_WILLPOWER] = 1
+    ) -> None:
+        """Spend your Willpower Points, for a talent say.
+
+        Parameters
+        ----------
+        points: How many Willpower Points to spend (1-10).
+        """
+        change = await self.bot.db.willpower.spend(interaction.guild_id, interaction.user.id, points)
+        await interaction.response.send_message(
+            f"{interaction.user.mention} spends **{points}** Willpower: {change.before} → **{change.after}**."
+        )
+
+    @app_commands.command(name="set")
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def set_points(
+        self, interaction: discord.Interaction, player: discord.Member,
+        points: app_commands.Range[int, 0, MAX_WILLPOWER],
+    ) -> None:
+        """Set a player's Willpower Points (game masters: Manage Server).
+
+        Parameters
+        ----------
+        player: The player whose Willpower to set.
+        points: Their new Willpower (0-10).
+        """
+        change = await self.bot.db.willpower.set(interaction.guild_id, player.id, points)
+        await interaction.response.send_message(
+            f"{player.mention}'s Willpower is now **{change.after}** (was {change.before}), "
+            f"set by {interaction.user.mention}."
+        )
+
+
+async def setup(bot: RollkeeperBot) -> None:
+    await bot.add_cog(WillpowerCommands(bot))
