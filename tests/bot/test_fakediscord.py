@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 from typing import Literal
 
 import discord
@@ -15,7 +16,9 @@ from tests.fakediscord.limits import check_limits
 
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
 PUT_GLOBAL = "/applications/{application_id}/commands"
-HELLO = discord.Embed(title="Hello", description="A constant embed.", colour=0x2F3136).add_field(name="a", value="b")
+HELLO = discord.Embed(title="Hello", description="A constant embed.", colour=0x2F3136).add_field(
+    name="a", value="b"
+)
 
 
 class Counter(discord.ui.DynamicItem[discord.ui.Button], template=r"count:(?P<n>[0-9]+)"):
@@ -26,7 +29,9 @@ class Counter(discord.ui.DynamicItem[discord.ui.Button], template=r"count:(?P<n>
         self.n = n
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match) -> Counter:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match
+    ) -> Counter:
         return cls(int(match["n"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -45,12 +50,32 @@ class Vote(discord.ui.View):
         self.votes += 1
         await interaction.response.edit_message(content=f"{self.votes} vote(s)", view=self)
 
+    @discord.ui.button(label="Close", custom_id="close")
+    async def close(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.defer()
+        await interaction.message.edit(content="closed", view=None)
+        await interaction.followup.send("closed it", ephemeral=True)
+
 
 class TinyBot(commands.Bot):
     def __init__(self, *, sync: bool = True, intents: discord.Intents | None = None) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=intents or discord.Intents.default())
         self.sync, self.callbacks = sync, []
-        for command in (hello, secret, slow, vote, counter, big, roll, config, pick):
+        for command in (
+            hello,
+            secret,
+            slow,
+            later,
+            sheet,
+            perms,
+            vote,
+            counter,
+            big,
+            roll,
+            config,
+            pick,
+            dice,
+        ):
             self.tree.add_command(command)
 
     async def setup_hook(self) -> None:
@@ -80,6 +105,27 @@ async def slow(interaction: discord.Interaction) -> None:
 
 
 @app_commands.command()
+async def sheet(interaction: discord.Interaction) -> None:
+    """Answer with a file (discord.py switches to multipart/form-data with payload_json)."""
+    await interaction.response.send_message(
+        "your sheet", file=discord.File(io.BytesIO(b"HP 10"), "sheet.txt")
+    )
+
+
+@app_commands.command()
+async def perms(interaction: discord.Interaction) -> None:
+    """Report whether the bot may embed links here."""
+    await interaction.response.send_message(f"embed_links={interaction.app_permissions.embed_links}")
+
+
+@app_commands.command()
+async def later(interaction: discord.Interaction) -> None:
+    """Think privately, then edit the answer in place."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    await interaction.edit_original_response(content="edited")
+
+
+@app_commands.command()
 async def vote(interaction: discord.Interaction) -> None:
     """A message with a button."""
     await interaction.response.send_message("no votes yet", view=Vote())
@@ -88,7 +134,9 @@ async def vote(interaction: discord.Interaction) -> None:
 @app_commands.command()
 async def counter(interaction: discord.Interaction) -> None:
     """A message with a dynamic (restart-proof) button."""
-    await interaction.response.send_message("counting", view=discord.ui.View(timeout=None).add_item(Counter(0)))
+    await interaction.response.send_message(
+        "counting", view=discord.ui.View(timeout=None).add_item(Counter(0))
+    )
 
 
 @app_commands.command()
@@ -104,10 +152,23 @@ async def big(interaction: discord.Interaction, how: Literal["description", "tot
 
 
 @app_commands.command()
-async def roll(interaction: discord.Interaction, count: app_commands.Range[int, 1, 20], who: discord.Member) -> None:
+async def roll(
+    interaction: discord.Interaction, count: app_commands.Range[int, 1, 20], who: discord.Member
+) -> None:
     """Echo typed options, after a pause so that answers interleave."""
     await asyncio.sleep(0.01 * (count % 3))
     await interaction.response.send_message(f"{who.name} rolled {count} for {interaction.user.name}")
+
+
+dice = app_commands.Group(name="dice", description="Dice in a group.")
+
+
+@dice.command(name="roll")
+async def dice_roll(
+    interaction: discord.Interaction, sides: int, where: discord.TextChannel | None = None
+) -> None:
+    """A subcommand with a channel option (resolved data)."""
+    await interaction.response.send_message(f"d{sides} in #{where.name if where else '-'}")
 
 
 @app_commands.command()
@@ -151,7 +212,9 @@ async def fake_discord(fake_discord: FakeDiscord) -> FakeDiscord:
 async def test_slash_round_trip_is_validated_and_parsed_by_discord_py(fake_discord, bot):
     reply = await fake_discord.slash("hello", user=ALICE)
     assert reply.type == 4 and not reply.ephemeral
-    assert reply.embed["title"] == "Hello" and reply.embed["fields"] == [{"name": "a", "value": "b", "inline": True}]
+    assert reply.embed["title"] == "Hello" and reply.embed["fields"] == [
+        {"name": "a", "value": "b", "inline": True}
+    ]
     [callback] = fake_discord.requests_to("POST", CALLBACK)
     assert callback.status == 200 and callback.query == {"with_response": "1"}
     assert callback.body["data"]["embeds"][0]["title"] == "Hello"
@@ -177,9 +240,46 @@ async def test_deferred_answer_then_followups(fake_discord, bot):
     assert len(fake_discord.requests_to("POST", "/webhooks/{webhook_id}/{webhook_token}")) == 2
 
 
+async def test_deferred_answer_edited_in_place(fake_discord, bot):
+    reply = await fake_discord.slash("later")
+    assert reply.type == 5 and reply.ephemeral and not reply.loading
+    assert reply.content == "edited" and reply.followups == [] and len(reply.edits) == 1
+
+
+async def test_multipart_answer_with_a_file(fake_discord, bot):
+    reply = await fake_discord.slash("sheet")
+    [callback] = reply.requests
+    assert [(file["filename"], file["size"]) for file in callback.files] == [("sheet.txt", len(b"HP 10"))]
+    assert callback.body["data"]["attachments"] == [{"id": 0, "filename": "sheet.txt"}]
+    assert reply.content == "your sheet" and reply.message["attachments"][0]["filename"] == "sheet.txt"
+
+
+async def test_bot_permissions_reach_the_bot(fake_discord, bot):
+    assert (await fake_discord.slash("perms")).content == "embed_links=True"
+    fake_discord.bot_permissions &= ~discord.Permissions(embed_links=True).value
+    assert (await fake_discord.slash("perms")).content == "embed_links=False"
+
+
+async def test_dm_invocation(fake_discord, bot):
+    reply = await fake_discord.slash("hello", dm=True)
+    assert "guild_id" not in reply.interaction and reply.embed["title"] == "Hello"
+
+
+async def test_click_then_edit_through_the_channel_route(fake_discord, bot):
+    reply = await fake_discord.slash("vote")
+    click = await fake_discord.click(reply, "close", user=BOB)
+    assert click.type == 6 and click.message is reply.message
+    assert reply.content == "closed" and reply.components == []
+    [edit] = fake_discord.requests_to("PATCH", "/channels/{channel_id}/messages/{message_id}")
+    assert edit.status == 200 and reply.edits == [{"message_id": int(reply.message["id"]), "body": edit.body}]
+    assert click.followups[0]["content"] == "closed it" and click.followups[0]["flags"] & 64
+    with pytest.raises(CannotInvoke, match="has no component"):
+        await fake_discord.click(reply, "vote")
+
+
 async def test_button_click_updates_the_message(fake_discord, bot):
     reply = await fake_discord.slash("vote")
-    assert [c["label"] for c in reply.components[0]["components"]] == ["Vote"]
+    assert [c["label"] for c in reply.components[0]["components"]] == ["Vote", "Close"]
     click = await fake_discord.click(reply, label="Vote", user=BOB)
     assert click.type == 7 and click.message["id"] == reply.message["id"]
     assert reply.content == "1 vote(s)" and reply.message["edited_timestamp"] is not None
@@ -193,19 +293,28 @@ async def test_dynamic_button_works_after_a_restart(fake_discord, bot):
     click = await fake_discord.click(reply, "count:0", user=BOB)
     assert click.type == 7
     assert click.components[0]["components"][0]["custom_id"] == "count:1"
-    assert (await fake_discord.click(reply, label="Count 1")).components[0]["components"][0]["label"] == "Count 2"
+    assert (await fake_discord.click(reply, label="Count 1")).components[0]["components"][0][
+        "label"
+    ] == "Count 2"
     assert len(fake_discord.requests_to("PUT", PUT_GLOBAL)) == 1
 
 
 async def test_command_sync_is_recorded_and_validated(fake_discord, bot, discord_spec):
     [put] = fake_discord.requests_to("PUT", PUT_GLOBAL)
     assert put.status == 200 and put.path == f"/applications/{fake_discord.application_id}/commands"
-    names = {"hello", "secret", "slow", "vote", "counter", "big", "roll", "config", "pick"}
+    names = {command.name for command in bot.tree.get_commands()}
+    assert len(names) == 13
     assert {command["name"] for command in put.body} == names
     assert {command["name"] for command in fake_discord.commands()} == names
+    with pytest.raises(discord.Forbidden):  # a guild the bot is not in
+        await bot.tree.sync(guild=discord.Object(id=1))
     bad = [{"name": "Bad Name!", "description": "d" * 101, "type": 1}]
-    assert discord_spec.check("PUT", PUT_GLOBAL, bad) == ["$[0].description: too long: 101 characters (maxLength 100)"]
-    assert "$[0].name: 'Bad Name!' is not a lowercase chat-input name" in check_limits("PUT", PUT_GLOBAL, bad)[0]
+    assert discord_spec.check("PUT", PUT_GLOBAL, bad) == [
+        "$[0].description: too long: 101 characters (maxLength 100)"
+    ]
+    assert (
+        "$[0].name: 'Bad Name!' is not a lowercase chat-input name" in check_limits("PUT", PUT_GLOBAL, bad)[0]
+    )
 
 
 async def test_an_invalid_body_is_caught_and_named(fake_discord, bot):
@@ -229,10 +338,12 @@ async def test_an_invalid_body_is_caught_and_named(fake_discord, bot):
 
 async def test_fifty_concurrent_interactions_are_each_answered_once(fake_discord, bot):
     players = [FakeUser(f"player{index}") for index in range(50)]
-    replies = await asyncio.gather(*(
-        fake_discord.slash("roll", {"count": index % 20 + 1, "who": BOB}, user=player)
-        for index, player in enumerate(players)
-    ))
+    replies = await asyncio.gather(
+        *(
+            fake_discord.slash("roll", {"count": index % 20 + 1, "who": BOB}, user=player)
+            for index, player in enumerate(players)
+        )
+    )
     for index, (player, reply) in enumerate(zip(players, replies, strict=True)):
         assert len(reply.callbacks) == 1 and not reply.rejected
         assert reply.content == f"bob rolled {index % 20 + 1} for {player.name}"
@@ -251,6 +362,16 @@ async def test_discord_client_rules_are_enforced_before_sending(fake_discord, bo
     assert (await fake_discord.slash("config", user=GM)).content == "configured"
 
 
+async def test_subcommand_with_a_channel_option(fake_discord, bot):
+    reply = await fake_discord.slash("dice roll", {"sides": 6, "where": fake_discord.channel})
+    assert reply.content == "d6 in #general"
+    assert (await fake_discord.slash("dice roll", {"sides": 8})).content == "d8 in #-"
+    with pytest.raises(CannotInvoke, match="no subcommand 'push'"):
+        await fake_discord.slash("dice push")
+    with pytest.raises(CannotInvoke, match="needs a subcommand"):
+        await fake_discord.slash("dice")
+
+
 async def test_autocomplete_and_modal(fake_discord, bot):
     choices = await fake_discord.autocomplete("pick", {"system": "he"}, focused="system")
     assert choices.type == 8 and [c["value"] for c in choices.choices] == ["hex", "heroic"]
@@ -262,13 +383,13 @@ async def test_autocomplete_and_modal(fake_discord, bot):
 
 async def test_raw_hostile_payload_and_unserved_routes_are_visible(fake_discord, bot):
     data = {"id": "1", "name": "no-such-command", "type": 1, "options": []}
-    reply = await fake_discord.send_interaction(
-        fake_discord.payload(2, data, fake_discord._place(ALICE, None, None, False)), expect_answer=False
-    )
+    reply = await fake_discord.send_interaction(fake_discord.payload(2, data, user=BOB), expect_answer=False)
     assert reply.callbacks == [] and reply.parse_error is None
     fake_discord.take_bot_errors()
     with pytest.raises(discord.NotFound):
-        await bot.http.request(discord.http.Route("GET", "/guilds/{guild_id}/bans", guild_id=fake_discord.guild.id))
+        await bot.http.request(
+            discord.http.Route("GET", "/guilds/{guild_id}/bans", guild_id=fake_discord.guild.id)
+        )
     [violation] = fake_discord.take_violations()
     assert violation.template == "/guilds/{guild_id}/bans" and "not served" in violation.problem
 

@@ -1,6 +1,21 @@
 """A fake Discord on 127.0.0.1 that drives the real discord.py through its own parsing and HTTP path.
 
-See harness.FakeDiscord for the entry point and tests/bot/test_fakediscord.py for worked examples.
+Usage (the `fake_discord` fixture in tests/conftest.py does the `async with` and checks at teardown)::
+
+    async def test_roll(fake_discord):
+        await fake_discord.run(make_bot())                  # setup_hook ran, guilds arrived
+        reply = await fake_discord.slash("yz roll", {"base": 3}, user=ALICE)
+        assert reply.type == 4 and "Success" in reply.text
+        pushed = await fake_discord.click(reply, label="Push", user=ALICE)
+        assert pushed.type == 7                             # the message was updated in place
+
+A Reply holds the callback (`type`, `data`, `flags`), the original `message` as Discord stores it (live),
+`followups`, `edits`, `ephemeral`, `embeds`/`embed`, `content`, `text`, `modal`, `choices`, and every
+request made with the interaction's token. `slash`/`click` raise CannotInvoke when Discord's own client
+would refuse (unregistered command, unknown option, value out of range, missing permission, disabled
+button). Every body the bot sends is validated against Discord's OpenAPI description plus the limits it
+cannot express; violations are answered 400 like Discord does and listed in `fake.violations`.
+See tests/bot/test_fakediscord.py for worked examples.
 """
 
 from tests.fakediscord.harness import FakeDiscord

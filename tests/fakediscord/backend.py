@@ -26,8 +26,15 @@ NOT_FOR_THIS_INTERACTION = error(400, 50035, "Invalid interaction response type 
 class Backend:
     """The fake's whole state; REST handlers and the harness both work on it."""
 
-    def __init__(self, *, guilds: list[FakeGuild], bot_user: FakeUser, application_id: int,
-                 validator: SpecValidator, reject_invalid: bool) -> None:
+    def __init__(
+        self,
+        *,
+        guilds: list[FakeGuild],
+        bot_user: FakeUser,
+        application_id: int,
+        validator: SpecValidator,
+        reject_invalid: bool,
+    ) -> None:
         self.new_id = Snowflakes()
         self.guilds = {guild.id: guild for guild in guilds}
         self.bot_user = bot_user
@@ -63,8 +70,12 @@ class Backend:
         """Where the bot's answer goes, and which interaction it answers."""
         interaction = reply.interaction
         guild_id = interaction.get("guild_id")
-        return {"channel_id": int(interaction["channel_id"]), "guild_id": int(guild_id) if guild_id else None,
-                "interaction": interaction, "trigger": self._modal_opener(interaction)}
+        return {
+            "channel_id": int(interaction["channel_id"]),
+            "guild_id": int(guild_id) if guild_id else None,
+            "interaction": interaction,
+            "trigger": self._modal_opener(interaction),
+        }
 
     def _modal_opener(self, interaction: dict) -> dict | None:
         """For a modal submit: the interaction whose answer opened that modal."""
@@ -86,8 +97,14 @@ class Backend:
         if reply.callbacks:
             return ALREADY_ACKNOWLEDGED
         kind, data = body.get("type"), body.get("data") or {}
-        handler = {4: self._send, 5: self._defer, 6: self._update, 7: self._update, 8: self._record,
-                   9: self._record}.get(kind)
+        handler = {
+            4: self._send,
+            5: self._defer,
+            6: self._update,
+            7: self._update,
+            8: self._record,
+            9: self._record,
+        }.get(kind)
         if handler is None:
             return NOT_FOR_THIS_INTERACTION
         outcome = handler(reply, kind, data, files)
@@ -161,7 +178,9 @@ class Backend:
         reply.followup_ids.append(int(self._own(reply, message)["id"]))
         return 200, message
 
-    def _webhook_message(self, application_id: int, token: str, message_id: str) -> tuple[Reply, dict] | Result:
+    def _webhook_message(
+        self, application_id: int, token: str, message_id: str
+    ) -> tuple[Reply, dict] | Result:
         reply = self._acknowledged(application_id, token)
         if reply is None:
             return UNKNOWN_WEBHOOK
@@ -175,8 +194,9 @@ class Backend:
         found = self._webhook_message(application_id, token, message_id)
         return found if isinstance(found[0], int) else (200, found[1])
 
-    def edit_webhook_message(self, application_id: int, token: str, message_id: str, body: dict,
-                             files: list[dict]) -> Result:
+    def edit_webhook_message(
+        self, application_id: int, token: str, message_id: str, body: dict, files: list[dict]
+    ) -> Result:
         found = self._webhook_message(application_id, token, message_id)
         if isinstance(found[0], int):
             return found
@@ -208,7 +228,8 @@ class Backend:
         if found is None:
             return UNKNOWN_CHANNEL
         body = {key: value for key, value in body.items() if key != "flags"} | {
-            "flags": (body.get("flags") or 0) & ~EPHEMERAL}
+            "flags": (body.get("flags") or 0) & ~EPHEMERAL
+        }
         return 200, self.store.create(body, channel_id=channel_id, guild_id=found[0].id, files=files)
 
     def get_message(self, channel_id: int, message_id: int) -> Result:

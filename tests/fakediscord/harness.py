@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from collections.abc import Iterable
 
 import discord
@@ -25,7 +26,7 @@ from tests.fakediscord.interactions import Interactions
 from tests.fakediscord.records import Request, Violation
 from tests.fakediscord.server import API, RestApi
 from tests.fakediscord.spec import SpecValidator
-from tests.fakediscord.world import FakeChannel, FakeGuild, FakeUser
+from tests.fakediscord.world import BOT_PERMISSIONS, FakeChannel, FakeGuild, FakeUser
 
 INTERACTION_CREATE = "INTERACTION_CREATE"
 
@@ -44,15 +45,33 @@ class _ErrorLog(logging.Handler):
 class FakeDiscord(Interactions):
     """A fake Discord (REST + gateway) on a random port of 127.0.0.1, and the controls to drive a bot."""
 
-    def __init__(self, *, guilds: Iterable[FakeGuild] = (), bot_user: FakeUser | None = None,
-                 application_id: int | None = None, reject_invalid: bool = True, allowed_intents: int = 0,
-                 timeout: float = 5.0, validator: SpecValidator | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        guilds: Iterable[FakeGuild] = (),
+        bot_user: FakeUser | None = None,
+        application_id: int | None = None,
+        reject_invalid: bool = True,
+        allowed_intents: int = 0,
+        timeout: float = 5.0,
+        validator: SpecValidator | None = None,
+    ) -> None:
         bot_user = bot_user or FakeUser("rollkeeper", bot=True)
-        self.backend = Backend(guilds=list(guilds) or [FakeGuild()], bot_user=bot_user,
-                               application_id=application_id or bot_user.id, validator=validator or SpecValidator.shared(),
-                               reject_invalid=reject_invalid)
+        guilds = list(guilds) or [FakeGuild()]
+        channel_ids = [channel.id for guild in guilds for channel in guild.channels]
+        if len(set(channel_ids)) != len(channel_ids) or len({g.id for g in guilds}) != len(guilds):
+            raise ValueError("guild and channel ids must be unique: give same-named channels explicit ids")
+        self.backend = Backend(
+            guilds=guilds,
+            bot_user=bot_user,
+            application_id=application_id or bot_user.id,
+            validator=validator or SpecValidator.shared(),
+            reject_invalid=reject_invalid,
+        )
         self.gateway = Gateway(self.backend, allowed_intents=allowed_intents)
         self.timeout = timeout
+        self.bot_permissions = BOT_PERMISSIONS
+        """app_permissions of every interaction (the bot's rights in the channel); tests may lower it."""
         self.bot: discord.Client | None = None
         self._bot_task: asyncio.Task | None = None
         self._runner: web.AppRunner | None = None
@@ -113,23 +132,31 @@ class FakeDiscord(Interactions):
         return taken
 
     def assert_clean(self) -> None:
-        """Fail with a readable list if the bot sent anything Discord would refuse or discord.py logged errors."""
+        """Fail, listing them, if the bot sent anything Discord would refuse or discord.py logged errors."""
         problems = [f"  {violation}" for violation in self.violations]
-        problems += [f"  discord.py logged: {record.getMessage()} ({record.exc_info and record.exc_info[1]!r})"
-                     for record in self.bot_errors]
+        problems += [
+            f"  discord.py logged: {record.getMessage()} ({record.exc_info and record.exc_info[1]!r})"
+            for record in self.bot_errors
+        ]
         assert not problems, "the bot misbehaved towards Discord:\n" + "\n".join(problems)
 
     # -- lifecycle ------------------------------------------------------------------------------------
 
     async def __aenter__(self) -> FakeDiscord:
+        if isinstance(discord.http.Route.BASE, str) and discord.http.Route.BASE.startswith(
+            "http://127.0.0.1"
+        ):
+            raise RuntimeError(
+                "another FakeDiscord is active: they patch discord.py globally, use one at a time"
+            )
         app = web.Application(middlewares=[(rest := RestApi(self.backend)).middleware])
         app.router.add_get("/ws", self.gateway.handle)
         app.add_routes(rest.routes())
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]
+        listener = socket.create_server(("127.0.0.1", 0))
+        port = listener.getsockname()[1]
+        await web.SockSite(self._runner, listener).start()
         self.backend.gateway_url = f"ws://127.0.0.1:{port}/ws"
         self._saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
         discord.http.Route.BASE = f"http://127.0.0.1:{port}{API}"
@@ -147,11 +174,13 @@ class FakeDiscord(Interactions):
             if self._runner is not None:
                 await self._runner.cleanup()
 
-    async def run(self, bot: discord.Client, token: str = "fake-token", *, guild_ready_timeout: float = 0.01
-                  ) -> discord.Client:
-        """Start `bot.start(token)` in a task; return once setup_hook ran and the guilds arrived (on_ready)."""
+    async def run(
+        self, bot: discord.Client, token: str = "fake-token", *, guild_ready_timeout: float = 0.01
+    ) -> discord.Client:
+        """Start `bot.start(token)` in a task; return once setup_hook ran and the guilds arrived."""
         if self._bot_task is not None:
             raise RuntimeError("a bot is already running: await fake.stop() first")
+        # discord.py waits guild_ready_timeout (2 s by default) after the last GUILD_CREATE before on_ready.
         bot._connection.guild_ready_timeout = guild_ready_timeout
         self._hook_interactions(bot)
         self.gateway.identified.clear()
@@ -171,8 +200,9 @@ class FakeDiscord(Interactions):
 
     async def _until(self, awaitable, what: str) -> None:
         waiter = asyncio.ensure_future(awaitable)
-        done, _ = await asyncio.wait({waiter, self._bot_task}, timeout=self.timeout,
-                                     return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait(
+            {waiter, self._bot_task}, timeout=self.timeout, return_when=asyncio.FIRST_COMPLETED
+        )
         if waiter not in done:
             waiter.cancel()
             if self._bot_task in done:

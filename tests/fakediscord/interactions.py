@@ -7,8 +7,15 @@ import copy
 import logging
 from typing import TYPE_CHECKING
 
-from tests.fakediscord.invoke import (CannotInvoke, Place, base_payload, check_access, command_data,
-                                      find_component, modal_data)
+from tests.fakediscord.invoke import (
+    CannotInvoke,
+    Place,
+    base_payload,
+    check_access,
+    command_data,
+    find_component,
+    modal_data,
+)
 from tests.fakediscord.records import Reply
 from tests.fakediscord.world import ALICE, FakeChannel, FakeGuild, FakeUser
 
@@ -27,10 +34,19 @@ class Interactions:
     timeout: float
     guild: FakeGuild
     bot_errors: list[logging.LogRecord]
+    bot_permissions: int
 
-    async def slash(self, command: str, options: dict | None = None, *, user: FakeUser = ALICE,
-                    guild: FakeGuild | None = None, channel: FakeChannel | None = None, dm: bool = False,
-                    expect_answer: bool = True) -> Reply:
+    async def slash(
+        self,
+        command: str,
+        options: dict | None = None,
+        *,
+        user: FakeUser = ALICE,
+        guild: FakeGuild | None = None,
+        channel: FakeChannel | None = None,
+        dm: bool = False,
+        expect_answer: bool = True,
+    ) -> Reply:
         """Invoke `/command` ("yz roll" for a subcommand) with options typed as the bot registered them.
 
         Raises CannotInvoke when Discord's client would refuse (unregistered command, unknown/missing option,
@@ -39,19 +55,36 @@ class Interactions:
         place = self._place(user, guild, channel, dm)
         found = self._registered(command, place)
         data = command_data(found, command.split()[1:], options or {}, place)
-        return await self.send_interaction(self.payload(APPLICATION_COMMAND, data, place),
-                                           expect_answer=expect_answer)
+        return await self.send_interaction(
+            self._payload(APPLICATION_COMMAND, data, place), expect_answer=expect_answer
+        )
 
-    async def autocomplete(self, command: str, options: dict, focused: str, *, user: FakeUser = ALICE,
-                           guild: FakeGuild | None = None, dm: bool = False) -> Reply:
+    async def autocomplete(
+        self,
+        command: str,
+        options: dict,
+        focused: str,
+        *,
+        user: FakeUser = ALICE,
+        guild: FakeGuild | None = None,
+        dm: bool = False,
+    ) -> Reply:
         """Ask for the choices of option `focused` while the user types; `reply.choices` holds the answer."""
         place = self._place(user, guild, None, dm)
         found = self._registered(command, place)
         data = command_data(found, command.split()[1:], options, place, focused=focused)
-        return await self.send_interaction(self.payload(AUTOCOMPLETE, data, place))
+        return await self.send_interaction(self._payload(AUTOCOMPLETE, data, place))
 
-    async def click(self, message: Reply | dict | int, custom_id: str | None = None, *, label: str | None = None,
-                    values: list[str] | None = None, user: FakeUser = ALICE, expect_answer: bool = True) -> Reply:
+    async def click(
+        self,
+        message: Reply | dict | int,
+        custom_id: str | None = None,
+        *,
+        label: str | None = None,
+        values: list[str] | None = None,
+        user: FakeUser = ALICE,
+        expect_answer: bool = True,
+    ) -> Reply:
         """Click a button (by custom_id or label) or pick select `values` on a stored message.
 
         `message` is a Reply (its original response), a message dict, or a message id.
@@ -64,7 +97,7 @@ class Interactions:
         if values is not None:
             data["values"] = values
         place = self._place_of(stored, user)
-        payload = self.payload(COMPONENT, data, place) | {"message": copy.deepcopy(stored)}
+        payload = self._payload(COMPONENT, data, place) | {"message": copy.deepcopy(stored)}
         return await self.send_interaction(payload, expect_answer=expect_answer)
 
     async def submit(self, modal_reply: Reply, values: dict[str, str], *, user: FakeUser = ALICE) -> Reply:
@@ -73,51 +106,76 @@ class Interactions:
             raise CannotInvoke(f"the bot opened no modal: {modal_reply.describe()}")
         interaction = modal_reply.interaction
         place = Place(user, self.backend.guilds.get(int(interaction.get("guild_id") or 0)), None)
-        payload = self.payload(MODAL_SUBMIT, modal_data(modal_reply.modal, values), place)
+        payload = self._payload(MODAL_SUBMIT, modal_data(modal_reply.modal, values), place)
         if "message" in interaction:
             payload["message"] = interaction["message"]
         return await self.send_interaction(payload)
 
-    def payload(self, kind: int, data: dict, place: Place) -> dict:
+    def payload(
+        self,
+        kind: int,
+        data: dict,
+        *,
+        user: FakeUser = ALICE,
+        guild: FakeGuild | None = None,
+        channel: FakeChannel | None = None,
+        dm: bool = False,
+    ) -> dict:
         """A fresh INTERACTION_CREATE payload (new id and token): the starting point for hand-made ones."""
-        return base_payload(kind, data, place, interaction_id=self.backend.new_id(),
-                            application_id=self.backend.application_id)
+        return self._payload(kind, data, self._place(user, guild, channel, dm))
 
-    async def send_interaction(self, payload: dict, *, wait: bool = True, expect_answer: bool = True,
-                               timeout: float | None = None) -> Reply:
-        """Push a raw INTERACTION_CREATE and wait until discord.py's handlers for it finished.
-
-        With expect_answer, fail (AssertionError with the whole story) if the bot did not acknowledge it.
-        """
+    async def send_interaction(
+        self, payload: dict, *, wait: bool = True, expect_answer: bool = True, timeout: float | None = None
+    ) -> Reply:
+        """Push a raw INTERACTION_CREATE; unless wait=False, settle it (see `settle`)."""
         session = self.gateway.session
         if session is None or session.closed:
             raise RuntimeError("no bot is connected: await fake.run(bot) first")
-        reply = Reply(interaction=payload, store=self.backend.store,
-                      handled=asyncio.get_running_loop().create_future())
+        reply = Reply(
+            interaction=payload, store=self.backend.store, handled=asyncio.get_running_loop().create_future()
+        )
+        reply.errors_from = len(self.bot_errors)
         self.backend.track(reply)
-        errors_before = len(self.bot_errors)
         await session.dispatch("INTERACTION_CREATE", payload)
         if wait:
-            await self._settle(reply, timeout or self.timeout)
-            reply.errors = self.bot_errors[errors_before:]
-            if expect_answer and not reply.callbacks:
-                raise AssertionError("the bot did not answer:\n" + reply.describe())
+            await self.settle(reply, expect_answer=expect_answer, timeout=timeout)
         return reply
 
-    async def _settle(self, reply: Reply, timeout: float) -> None:
+    async def settle(
+        self, reply: Reply, *, expect_answer: bool = True, timeout: float | None = None
+    ) -> Reply:
+        """Wait until discord.py parsed the interaction and the handler tasks it started have finished.
+
+        With expect_answer, fail (AssertionError with the whole story) if the bot did not acknowledge it.
+        """
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        deadline = loop.time() + (timeout or self.timeout)
         try:
-            tasks = await asyncio.wait_for(asyncio.shield(reply.handled), timeout)
+            tasks = await asyncio.wait_for(asyncio.shield(reply.handled), deadline - loop.time())
         except TimeoutError:
             raise AssertionError("discord.py never parsed the interaction:\n" + reply.describe()) from None
         if tasks:
             await asyncio.wait(tasks, timeout=max(deadline - loop.time(), 0.01))
         if not reply.callbacks and reply.parse_error is None:
+            grace = min(0.2, max(deadline - loop.time(), 0.01))
             try:  # handlers done but no answer yet: the bot may answer from a task of its own
-                await asyncio.wait_for(reply.answered.wait(), timeout=min(0.2, max(deadline - loop.time(), 0.01)))
+                await asyncio.wait_for(reply.answered.wait(), timeout=grace)
             except TimeoutError:
                 pass
+        reply.errors = self.bot_errors[reply.errors_from :]
+        if expect_answer and not reply.callbacks:
+            raise AssertionError("the bot did not answer:\n" + reply.describe())
+        return reply
+
+    def _payload(self, kind: int, data: dict, place: Place) -> dict:
+        return base_payload(
+            kind,
+            data,
+            place,
+            interaction_id=self.backend.new_id(),
+            application_id=self.backend.application_id,
+            app_permissions=self.bot_permissions,
+        )
 
     # -- helpers --------------------------------------------------------------------------------------
 
@@ -125,6 +183,10 @@ class Interactions:
         if dm:
             return Place(user, None, None)
         guild = guild or self.guild
+        if self.backend.guilds.get(guild.id) is not guild:
+            raise ValueError(f"guild {guild.name!r} is not part of this FakeDiscord")
+        if channel is not None and guild.find_channel(channel.id) is None:
+            raise ValueError(f"channel {channel.name!r} is not in guild {guild.name!r}")
         return Place(user, guild, channel or guild.channel)
 
     def _place_of(self, message: dict, user: FakeUser) -> Place:
@@ -138,7 +200,9 @@ class Interactions:
         found = self.backend.commands.find(name, place.guild.id if place.guild else None)
         if found is None:
             known = sorted({c["name"] for scope in self.backend.commands.scopes.values() for c in scope})
-            raise CannotInvoke(f"/{name} is not registered with Discord (did the bot sync?); registered: {known}")
+            raise CannotInvoke(
+                f"/{name} is not registered with Discord (did the bot sync?); registered: {known}"
+            )
         check_access(found, place)
         return found
 

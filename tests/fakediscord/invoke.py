@@ -6,7 +6,7 @@ import secrets
 from dataclasses import dataclass
 
 from tests.fakediscord.limits import walk_components
-from tests.fakediscord.world import ADMINISTRATOR, BOT_PERMISSIONS, FakeChannel, FakeGuild, FakeUser
+from tests.fakediscord.world import ADMINISTRATOR, FakeChannel, FakeGuild, FakeUser
 
 SUBCOMMAND, GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
@@ -26,7 +26,9 @@ class Place:
     channel: FakeChannel | None
 
 
-def base_payload(kind: int, data: dict, place: Place, *, interaction_id: int, application_id: int) -> dict:
+def base_payload(
+    kind: int, data: dict, place: Place, *, interaction_id: int, application_id: int, app_permissions: int
+) -> dict:
     """The fields every INTERACTION_CREATE carries."""
     payload = {
         "id": str(interaction_id),
@@ -35,7 +37,7 @@ def base_payload(kind: int, data: dict, place: Place, *, interaction_id: int, ap
         "data": data,
         "token": f"fake-{interaction_id}-{secrets.token_urlsafe(12)}",
         "version": 1,
-        "app_permissions": str(BOT_PERMISSIONS),
+        "app_permissions": str(app_permissions),
         "locale": "en-US",
         "entitlements": [],
         "attachment_size_limit": 10 * 1024 * 1024,
@@ -43,16 +45,24 @@ def base_payload(kind: int, data: dict, place: Place, *, interaction_id: int, ap
     guild, user = place.guild, place.user
     if guild is None:
         dm_id = user.id + 7
-        payload.update(user=user.payload(), channel_id=str(dm_id), context=1,
-                       channel={"id": str(dm_id), "type": 1, "recipients": [user.payload()], "flags": 0},
-                       authorizing_integration_owners={"0": str(user.id)})
+        payload.update(
+            user=user.payload(),
+            channel_id=str(dm_id),
+            context=1,
+            channel={"id": str(dm_id), "type": 1, "recipients": [user.payload()], "flags": 0},
+            authorizing_integration_owners={"0": str(user.id)},
+        )
         return payload
     channel = place.channel or guild.channel
     payload.update(
-        guild_id=str(guild.id), guild_locale="en-US", context=0,
+        guild_id=str(guild.id),
+        guild_locale="en-US",
+        context=0,
         guild={"id": str(guild.id), "locale": "en-US", "features": []},
-        channel_id=str(channel.id), channel=channel.payload(guild.id, permissions=user.permissions),
-        member=user.member_payload(), authorizing_integration_owners={"0": str(guild.id)},
+        channel_id=str(channel.id),
+        channel=channel.payload(guild.id, permissions=user.permissions),
+        member=user.member_payload(),
+        authorizing_integration_owners={"0": str(guild.id)},
     )
     return payload
 
@@ -60,7 +70,9 @@ def base_payload(kind: int, data: dict, place: Place, *, interaction_id: int, ap
 def check_access(command: dict, place: Place) -> None:
     """Discord hides a command from members without its default_member_permissions, and from DMs if barred."""
     name = command["name"]
-    if place.guild is None and (command.get("dm_permission") is False or 1 not in (command.get("contexts") or [1])):
+    if place.guild is None and (
+        command.get("dm_permission") is False or 1 not in (command.get("contexts") or [1])
+    ):
         raise CannotInvoke(f"/{name} cannot be used in DMs")
     needed = command.get("default_member_permissions")
     if place.guild is not None and needed is not None:
@@ -69,8 +81,10 @@ def check_access(command: dict, place: Place) -> None:
             raise CannotInvoke(f"{place.user.name} cannot see /{name}: it needs permissions {needed}")
 
 
-def command_data(command: dict, path: list[str], options: dict, place: Place, focused: str | None = None) -> dict:
-    """The `data` of a chat-input (or autocomplete) interaction, options typed as the command registered them."""
+def command_data(
+    command: dict, path: list[str], options: dict, place: Place, focused: str | None = None
+) -> dict:
+    """The `data` of a chat-input (or autocomplete) interaction, options typed as registered."""
     definitions, wrap = command.get("options") or [], []
     for name in path:
         found = next((o for o in definitions if o["name"] == name and o["type"] in (SUBCOMMAND, GROUP)), None)
@@ -92,13 +106,18 @@ def command_data(command: dict, path: list[str], options: dict, place: Place, fo
     return data
 
 
-def _leaf_options(name: str, definitions: list[dict], options: dict, place: Place, resolved: dict,
-                  focused: str | None) -> list[dict]:
+def _leaf_options(
+    name: str, definitions: list[dict], options: dict, place: Place, resolved: dict, focused: str | None
+) -> list[dict]:
     by_name = {o["name"]: o for o in definitions}
     unknown = set(options) - set(by_name)
     if unknown:
         raise CannotInvoke(f"/{name} has no option(s) {sorted(unknown)}; it has {sorted(by_name)}")
-    missing = [o["name"] for o in definitions if o.get("required") and o["name"] not in options and o["name"] != focused]
+    missing = [
+        o["name"]
+        for o in definitions
+        if o.get("required") and o["name"] not in options and o["name"] != focused
+    ]
     if missing and focused is None:
         raise CannotInvoke(f"/{name} needs option(s) {missing}")
     result = []
@@ -107,8 +126,13 @@ def _leaf_options(name: str, definitions: list[dict], options: dict, place: Plac
         if key == focused:
             result.append({"name": key, "type": definition["type"], "value": str(value), "focused": True})
         else:
-            result.append({"name": key, "type": definition["type"],
-                           "value": _option_value(definition, value, place, resolved)})
+            result.append(
+                {
+                    "name": key,
+                    "type": definition["type"],
+                    "value": _option_value(definition, value, place, resolved),
+                }
+            )
     return result
 
 
@@ -124,10 +148,14 @@ def _option_value(definition: dict, value: object, place: Place, resolved: dict)
     if kind == CHANNEL:
         if not isinstance(value, FakeChannel) or place.guild is None:
             raise CannotInvoke(f"option {name!r} takes a FakeChannel of the guild")
-        resolved.setdefault("channels", {})[str(value.id)] = value.payload(place.guild.id, permissions=place.user.permissions)
+        resolved.setdefault("channels", {})[str(value.id)] = value.payload(
+            place.guild.id, permissions=place.user.permissions
+        )
         return str(value.id)
     if kind in (ROLE, MENTIONABLE, ATTACHMENT):
-        raise CannotInvoke(f"option {name!r} (type {kind}): build the payload by hand and use send_interaction")
+        raise CannotInvoke(
+            f"option {name!r} (type {kind}): build the payload by hand and use send_interaction"
+        )
     value = _scalar(kind, name, value)
     _check_bounds(definition, value)
     return value
@@ -145,7 +173,9 @@ def _scalar(kind: int, name: str, value: object) -> object:
 def _check_bounds(definition: dict, value: object) -> None:
     name, choices = definition["name"], definition.get("choices")
     if choices and value not in [choice["value"] for choice in choices]:
-        raise CannotInvoke(f"option {name!r}: {value!r} is not one of the choices {[c['value'] for c in choices]}")
+        raise CannotInvoke(
+            f"option {name!r}: {value!r} is not one of the choices {[c['value'] for c in choices]}"
+        )
     low, high = definition.get("min_value"), definition.get("max_value")
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         if (low is not None and value < low) or (high is not None and value > high):
@@ -164,9 +194,14 @@ def find_component(message: dict, custom_id: str | None, label: str | None) -> d
         if label is not None and component.get("label") == label:
             break
     else:
-        present = [(c.get("label"), c.get("custom_id")) for c, _ in walk_components(message.get("components") or [], "")
-                   if c.get("custom_id")]
-        raise CannotInvoke(f"message {message['id']} has no component {custom_id or label!r}; it has {present}")
+        present = [
+            (c.get("label"), c.get("custom_id"))
+            for c, _ in walk_components(message.get("components") or [], "")
+            if c.get("custom_id")
+        ]
+        raise CannotInvoke(
+            f"message {message['id']} has no component {custom_id or label!r}; it has {present}"
+        )
     if component.get("disabled"):
         raise CannotInvoke(f"component {custom_id or label!r} is disabled")
     if not component.get("custom_id"):
@@ -176,10 +211,15 @@ def find_component(message: dict, custom_id: str | None, label: str | None) -> d
 
 def modal_data(modal: dict, values: dict[str, str]) -> dict:
     """The data of a modal submit: the modal's inputs, in their rows or labels, with the user's text."""
+
     def fill(component: dict) -> dict:
         if component.get("type") == 4:
-            return {"type": 4, "id": component.get("id", 0), "custom_id": component["custom_id"],
-                    "value": values.get(component["custom_id"], component.get("value") or "")}
+            return {
+                "type": 4,
+                "id": component.get("id", 0),
+                "custom_id": component["custom_id"],
+                "value": values.get(component["custom_id"], component.get("value") or ""),
+            }
         filled = {"type": component["type"], "id": component.get("id", 0)}
         if "components" in component:
             filled["components"] = [fill(child) for child in component["components"]]

@@ -54,8 +54,12 @@ def check_command_limits(template: str | None, body: object) -> list[str]:
     if template not in COMMAND_ROUTES:
         return []
     commands = body if isinstance(body, list) else [body]
-    return [problem for index, command in enumerate(commands) if isinstance(command, dict)
-            and command.get("type", 1) == 1 for problem in _named_problems(command, f"$[{index}]")]
+    return [
+        problem
+        for index, command in enumerate(commands)
+        if isinstance(command, dict) and command.get("type", 1) == 1
+        for problem in _named_problems(command, f"$[{index}]")
+    ]
 
 
 def _named_problems(item: dict, where: str) -> list[str]:
@@ -74,8 +78,11 @@ def _named_problems(item: dict, where: str) -> list[str]:
 
 def message_problems(message: dict, where: str, *, creates: bool, files: int = 0) -> list[str]:
     """Embed and component limits of one message body."""
-    problems = [problem for index, embed in enumerate(message.get("embeds") or []) for problem in
-                embed_problems(embed, f"{where}.embeds[{index}]")]
+    problems = [
+        problem
+        for index, embed in enumerate(message.get("embeds") or [])
+        for problem in embed_problems(embed, f"{where}.embeds[{index}]")
+    ]
     total = sum(embed_length(embed) for embed in message.get("embeds") or [])
     if total > EMBED_TOTAL:
         problems.append(f"{where}.embeds: {total} characters in all embeds together (limit {EMBED_TOTAL})")
@@ -89,15 +96,22 @@ def message_problems(message: dict, where: str, *, creates: bool, files: int = 0
 def embed_length(embed: dict) -> int:
     """Characters Discord counts toward the 6000 total."""
     fields = embed.get("fields") or []
-    parts = [embed.get("title"), embed.get("description"), (embed.get("footer") or {}).get("text"),
-             (embed.get("author") or {}).get("name")]
+    parts = [
+        embed.get("title"),
+        embed.get("description"),
+        (embed.get("footer") or {}).get("text"),
+        (embed.get("author") or {}).get("name"),
+    ]
     parts += [field.get(key) for field in fields for key in ("name", "value")]
     return sum(len(part) for part in parts if isinstance(part, str))
 
 
 def embed_problems(embed: dict, where: str) -> list[str]:
-    problems = [f"{where}.{key}: {len(embed[key])} characters (limit {limit})"
-                for key, limit in EMBED_LIMITS.items() if isinstance(embed.get(key), str) and len(embed[key]) > limit]
+    problems = [
+        f"{where}.{key}: {len(embed[key])} characters (limit {limit})"
+        for key, limit in EMBED_LIMITS.items()
+        if isinstance(embed.get(key), str) and len(embed[key]) > limit
+    ]
     fields = embed.get("fields") or []
     if len(fields) > MAX_FIELDS:
         problems.append(f"{where}.fields: {len(fields)} fields (limit {MAX_FIELDS})")

@@ -51,6 +51,7 @@ class Reply:
     followup_ids: list[int] = field(default_factory=list)
     original_id: int | None = None
     errors: list[logging.LogRecord] = field(default_factory=list)
+    errors_from: int = 0
     parse_error: BaseException | None = None
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     handled: asyncio.Future | None = None
@@ -70,7 +71,7 @@ class Reply:
 
     @property
     def type(self) -> int | None:
-        """The callback type: 4 message, 5 deferred message, 6 deferred update, 7 update, 8 choices, 9 modal."""
+        """Callback type: 4 message, 5 deferred message, 6 deferred update, 7 update, 8 choices, 9 modal."""
         return self.callback["type"] if self.callback else None
 
     @property
@@ -133,7 +134,9 @@ class Reply:
     def describe(self) -> str:
         """A short account for assertion messages."""
         lines = [f"interaction {self.id} (type {self.interaction['type']}, {_label(self.interaction)})"]
-        lines += [f"  callback {callback['type']}: {str(callback.get('data'))[:300]}" for callback in self.callbacks]
+        lines += [
+            f"  callback {callback['type']}: {str(callback.get('data'))[:300]}" for callback in self.callbacks
+        ]
         lines += [f"  rejected {request}: {str(request.body)[:300]}" for request in self.rejected]
         lines += [f"  request {request} -> {request.status}" for request in self.requests]
         lines += [f"  bot error: {record.getMessage()} {_exc_text(record)}" for record in self.errors]

@@ -22,7 +22,9 @@ def respond(result: Result) -> web.Response:
     status, payload = result
     if status == 204:
         return web.Response(status=204)
-    return web.Response(status=status, body=json.dumps(payload).encode(), headers={"Content-Type": "application/json"})
+    return web.Response(
+        status=status, body=json.dumps(payload).encode(), headers={"Content-Type": "application/json"}
+    )
 
 
 async def read_body(request: web.Request) -> tuple[object, list[dict]]:
@@ -35,8 +37,14 @@ async def read_body(request: web.Request) -> tuple[object, list[dict]]:
                 body = json.loads(await part.text())
             elif part.name and (match := FILE_FIELD.fullmatch(part.name)):
                 data = await part.read()
-                files.append({"index": int(match[1]), "filename": part.filename, "size": len(data),
-                              "content_type": part.headers.get("Content-Type")})
+                files.append(
+                    {
+                        "index": int(match[1]),
+                        "filename": part.filename,
+                        "size": len(data),
+                        "content_type": part.headers.get("Content-Type"),
+                    }
+                )
         return body, files
     if request.can_read_body:
         text = await request.text()
@@ -74,7 +82,7 @@ class RestApi:
         """Record the request, validate its body against the spec and the limits, then answer."""
         if not request.path.startswith(API):
             return await handler(request)
-        path = request.path[len(API):]
+        path = request.path[len(API) :]
         body, files = await read_body(request)
         template = self.backend.validator.template_for(path)
         record = Request(request.method, path, template, dict(request.query), body, files)
@@ -99,24 +107,30 @@ class RestApi:
         if record.template is None or not isinstance(response, web.Response) or not response.body:
             return
         answer = json.loads(response.body)
-        for problem in self.backend.validator.check_response(record.method, record.template, response.status, answer):
-            self.backend.fake_problems.append(f"{record.method} {record.template} -> {response.status}: {problem}")
+        for problem in self.backend.validator.check_response(
+            record.method, record.template, response.status, answer
+        ):
+            self.backend.fake_problems.append(
+                f"{record.method} {record.template} -> {response.status}: {problem}"
+            )
 
     def _problems(self, record: Request) -> list[str]:
         if record.template is None or record.body is None:
             return []
         problems = self.backend.validator.check(record.method, record.template, record.body)
         located = {problem.split(":", 1)[0] for problem in problems}
-        problems += [problem for problem in check_limits(record.method, record.template, record.body,
-                                                         files=len(record.files))
-                     if problem.split(":", 1)[0] not in located]
+        problems += [
+            problem
+            for problem in check_limits(record.method, record.template, record.body, files=len(record.files))
+            if problem.split(":", 1)[0] not in located
+        ]
         for problem in problems:
             self.backend.violations.append(Violation(record.method, record.path, record.template, problem))
         return problems
 
     async def not_served(self, request: web.Request) -> web.Response:
         """Anything the fake does not implement: recorded as a violation so the gap is visible."""
-        path = request.path[len(API):] if request.path.startswith(API) else request.path
+        path = request.path[len(API) :] if request.path.startswith(API) else request.path
         template = self.backend.validator.template_for(path)
         problem = "route not served by the fake Discord (404)"
         self.backend.violations.append(Violation(request.method, path, template, problem))
@@ -125,21 +139,47 @@ class RestApi:
     # -- identity -------------------------------------------------------------------------------------
 
     async def me(self, request: web.Request) -> web.Response:
-        return respond((200, self.backend.bot_user.payload() | {"verified": True, "mfa_enabled": False, "locale": "en-US"}))
+        return respond(
+            (
+                200,
+                self.backend.bot_user.payload() | {"verified": True, "mfa_enabled": False, "locale": "en-US"},
+            )
+        )
 
     async def application(self, request: web.Request) -> web.Response:
         backend = self.backend
         owner = next(iter(backend.guilds.values())).owner
-        return respond((200, {
-            "id": str(backend.application_id), "name": backend.bot_user.name, "description": "", "icon": None,
-            "type": None, "bot_public": False, "bot_require_code_grant": False, "owner": owner.payload(),
-            "team": None, "verify_key": "0" * 64, "flags": 0, "flags_new": "0", "redirect_uris": [],
-            "interactions_endpoint_url": None, "role_connections_verification_url": None, "rpc_origins": [],
-            "approximate_guild_count": len(backend.guilds), "approximate_user_install_count": 0,
-            "approximate_user_authorization_count": 0, "explicit_content_filter": 0,
-            "eligible_oauth2_scopes": ["bot", "applications.commands"], "tags": [],
-            "bot": backend.bot_user.payload(), "summary": "",
-        }))
+        return respond(
+            (
+                200,
+                {
+                    "id": str(backend.application_id),
+                    "name": backend.bot_user.name,
+                    "description": "",
+                    "icon": None,
+                    "type": None,
+                    "bot_public": False,
+                    "bot_require_code_grant": False,
+                    "owner": owner.payload(),
+                    "team": None,
+                    "verify_key": "0" * 64,
+                    "flags": 0,
+                    "flags_new": "0",
+                    "redirect_uris": [],
+                    "interactions_endpoint_url": None,
+                    "role_connections_verification_url": None,
+                    "rpc_origins": [],
+                    "approximate_guild_count": len(backend.guilds),
+                    "approximate_user_install_count": 0,
+                    "approximate_user_authorization_count": 0,
+                    "explicit_content_filter": 0,
+                    "eligible_oauth2_scopes": ["bot", "applications.commands"],
+                    "tags": [],
+                    "bot": backend.bot_user.payload(),
+                    "summary": "",
+                },
+            )
+        )
 
     async def gateway(self, request: web.Request) -> web.Response:
         limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
@@ -151,6 +191,8 @@ class RestApi:
         if int(request.match_info["app"]) != self.backend.application_id:
             return respond(error(403, 50001, "Missing Access"))
         scope = int(request.match_info["guild"]) if "guild" in request.match_info else None
+        if scope is not None and scope not in self.backend.guilds:
+            return respond(error(403, 50001, "Missing Access"))
         registry = self.backend.commands
         if request.method == "GET":
             return respond((200, registry.list(scope)))
@@ -164,13 +206,17 @@ class RestApi:
 
     async def callback(self, request: web.Request) -> web.Response:
         info = request.match_info
-        return respond(self.backend.callback(int(info["interaction"]), info["token"], request[BODY] or {},
-                                             request[FILES]))
+        return respond(
+            self.backend.callback(
+                int(info["interaction"]), info["token"], request[BODY] or {}, request[FILES]
+            )
+        )
 
     async def followup(self, request: web.Request) -> web.Response:
         info = request.match_info
-        return respond(self.backend.followup(int(info["app"]), info["token"], request[BODY] or {},
-                                             request[FILES]))
+        return respond(
+            self.backend.followup(int(info["app"]), info["token"], request[BODY] or {}, request[FILES])
+        )
 
     async def webhook_message(self, request: web.Request) -> web.Response:
         info, backend = request.match_info, self.backend
@@ -178,8 +224,9 @@ class RestApi:
         if request.method == "GET":
             return respond(backend.get_webhook_message(app, token, message))
         if request.method == "PATCH":
-            return respond(backend.edit_webhook_message(app, token, message, request[BODY] or {},
-                                                        request[FILES]))
+            return respond(
+                backend.edit_webhook_message(app, token, message, request[BODY] or {}, request[FILES])
+            )
         if request.method == "DELETE":
             return respond(backend.delete_webhook_message(app, token, message))
         return await self.not_served(request)

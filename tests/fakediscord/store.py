@@ -10,7 +10,7 @@ from tests.fakediscord.world import FakeUser, now_iso
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
-EDITABLE = ("content", "embeds", "components", "allowed_mentions", "poll")
+EDITABLE = ("content", "embeds", "components", "poll")
 
 
 class MessageStore:
@@ -28,8 +28,17 @@ class MessageStore:
     def get(self, message_id: int) -> dict | None:
         return self.messages.get(message_id)
 
-    def create(self, body: dict, *, channel_id: int, guild_id: int | None, files: list[dict] = (),
-               interaction: dict | None = None, trigger: dict | None = None, flags: int = 0) -> dict:
+    def create(
+        self,
+        body: dict,
+        *,
+        channel_id: int,
+        guild_id: int | None,
+        files: list[dict] = (),
+        interaction: dict | None = None,
+        trigger: dict | None = None,
+        flags: int = 0,
+    ) -> dict:
         """Store a new message written by the bot from a request body and return it."""
         message_id = self._new_id()
         message = {
@@ -65,6 +74,7 @@ class MessageStore:
                 message[key] = copy.deepcopy(body[key]) if body[key] is not None else _empty(key)
         for embed in message["embeds"]:
             embed.setdefault("type", "rich")
+        message["components"] = _without_nulls(message["components"])
         _number_components(message["components"])
         if files or "attachments" in body:
             message["attachments"] = _attachments(body.get("attachments") or [], files, self._new_id)
@@ -98,6 +108,8 @@ def _metadata(interaction: dict) -> dict:
     name = (interaction.get("data") or {}).get("name")
     if name:
         metadata["name"] = name
+    if interaction["type"] == 3:
+        metadata["interacted_message_id"] = interaction["message"]["id"]
     return metadata
 
 
@@ -112,6 +124,15 @@ def _interaction_fields(interaction: dict, application_id: int, trigger: dict | 
         "application_id": str(application_id),
         "interaction_metadata": metadata,
     }
+
+
+def _without_nulls(value: object) -> object:
+    """Discord leaves unset component fields out of the messages it returns (no `"id": null` emoji)."""
+    if isinstance(value, dict):
+        return {key: _without_nulls(item) for key, item in value.items() if item is not None}
+    if isinstance(value, list):
+        return [_without_nulls(item) for item in value]
+    return value
 
 
 def _number_components(components: list) -> None:
@@ -133,7 +154,7 @@ def _attachments(declared: list[dict], files: list[dict], new_id: Callable[[], i
         upload = uploaded.get(int(entry.get("id", -1)))
         filename = entry.get("filename") or (upload or {}).get("filename", "file")
         attachment_id = new_id()
-        result.append({
+        attachment = {
             "id": str(attachment_id),
             "filename": filename,
             "size": (upload or {}).get("size", 0),
@@ -141,7 +162,8 @@ def _attachments(declared: list[dict], files: list[dict], new_id: Callable[[], i
             "proxy_url": f"https://media.example.invalid/attachments/{attachment_id}/{filename}",
             "content_type": (upload or {}).get("content_type"),
             "description": entry.get("description"),
-        })
+        }
+        result.append({key: value for key, value in attachment.items() if value is not None})
     return result
 
 
@@ -162,7 +184,11 @@ class CommandRegistry:
     def upsert(self, scope: int | None, command: dict) -> dict:
         """Create or replace one command (POST)."""
         stored = self._stored(scope, command)
-        kept = [c for c in self.scopes.get(scope, []) if (c["name"], c["type"]) != (stored["name"], stored["type"])]
+        kept = [
+            c
+            for c in self.scopes.get(scope, [])
+            if (c["name"], c["type"]) != (stored["name"], stored["type"])
+        ]
         self.scopes[scope] = [*kept, stored]
         return copy.deepcopy(stored)
 
@@ -185,7 +211,9 @@ class CommandRegistry:
         key = (scope, stored["name"], stored["type"])
         if key not in self._ids:
             self._ids[key] = self._new_id()
-        stored.update(id=str(self._ids[key]), application_id=str(self._application_id), version=str(self._new_id()))
+        stored.update(
+            id=str(self._ids[key]), application_id=str(self._application_id), version=str(self._new_id())
+        )
         if scope is not None:
             stored["guild_id"] = str(scope)
         if stored.get("default_member_permissions") is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import discord
@@ -140,12 +140,15 @@ class FakeGuild:
 
     name: str = "Test Guild"
     id: int = 0
-    channels: tuple[FakeChannel, ...] = field(default=(FakeChannel("general"),))
+    channels: tuple[FakeChannel, ...] = ()
     owner: FakeUser = FakeUser("owner", permissions=ADMINISTRATOR)
 
     def __post_init__(self) -> None:
         if not self.id:
             object.__setattr__(self, "id", _stable_id(self.name, 3))
+        if not self.channels:
+            general = FakeChannel("general", id=_stable_id(f"{self.name}/general", 2))
+            object.__setattr__(self, "channels", (general,))
 
     @property
     def channel(self) -> FakeChannel:
@@ -169,7 +172,10 @@ class FakeGuild:
                 "flags": 0,
             }
 
-        return [role(self.id, "@everyone", MEMBER_PERMISSIONS, 0), role(self.bot_role_id, "bot", BOT_PERMISSIONS, 1)]
+        return [
+            role(self.id, "@everyone", MEMBER_PERMISSIONS, 0),
+            role(self.bot_role_id, "bot", BOT_PERMISSIONS, 1),
+        ]
 
     def create_payload(self, bot_user: FakeUser) -> dict:
         """The GUILD_CREATE event data."""
