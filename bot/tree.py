@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import PlayerError
+from bot.options import raw_options_problem
 from rules.errors import RulesError
 
 _log = logging.getLogger(__name__)
@@ -140,6 +141,21 @@ def reports_errors(
 
 class RollkeeperTree(app_commands.CommandTree):
     """The bot's command tree (pass as ``tree_cls``): failed commands get a private answer."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Refuse, privately, a command whose raw options do not fit its declarations (crafted payloads)."""
+        if interaction.type is not discord.InteractionType.application_command:
+            return True
+        try:
+            problem = raw_options_problem(self, interaction.data)
+        except Exception:  # a fault in this guard must not cost the player an answer: discord.py goes on
+            _log.exception("Could not check the options of %s", _describe(interaction))
+            return True
+        if problem is None:
+            return True
+        _log.info("Refused %s: %s", _describe(interaction), problem)
+        await send_private(interaction, problem)
+        return False
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         await report_error(interaction, error)
