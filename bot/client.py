@@ -7,6 +7,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import re
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -18,7 +19,7 @@ from discord.ext import commands
 
 from bot.settings import Settings
 from bot.storage import DEFAULT_BUSY_TIMEOUT_MS, Database, StorageBusy
-from bot.tree import RollkeeperTree
+from bot.tree import RollkeeperTree, send_private
 
 _log = logging.getLogger(__name__)
 
@@ -28,6 +29,7 @@ EXTENSIONS = ("cogs.hex", "cogs.yearzero", "cogs.heroic", "cogs.sevenkingdoms", 
 INVITE_PERMISSIONS = discord.Permissions(send_messages=True, embed_links=True)
 INVITE_SCOPES = ("bot", "applications.commands")
 PURGE_INTERVAL = timedelta(hours=1)
+STALE_BUTTON = "This button no longer works: it may be from an older roll. Roll again."
 
 
 class CommandSync(StrEnum):
@@ -73,6 +75,7 @@ class RollkeeperBot(commands.Bot):
         self.dynamic_item_types = tuple(dynamic_items)
         self._busy_timeout_ms = busy_timeout_ms
         self._clock = clock
+        self._dynamic_templates: dict[re.Pattern[str], type[discord.ui.DynamicItem[Any]]] = {}
         self._db: Database | None = None
         self._purge_task: asyncio.Task[None] | None = None
         self._invite_logged = False
@@ -92,6 +95,36 @@ class RollkeeperBot(commands.Bot):
         """The link that adds the bot to a server with exactly the permissions it needs."""
         client_id = self.application_id or (self.user.id if self.user else 0)
         return discord.utils.oauth_url(client_id, permissions=INVITE_PERMISSIONS, scopes=INVITE_SCOPES)
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().add_dynamic_items(*items)
+        self._dynamic_templates.update({item.__discord_ui_compiled_template__: item for item in items})
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().remove_dynamic_items(*items)
+        for item in items:
+            self._dynamic_templates.pop(item.__discord_ui_compiled_template__, None)
+
+    def listens_for(self, custom_id: str) -> bool:
+        """True when a registered DynamicItem or a persistent view takes clicks on this custom_id."""
+        if any(template.fullmatch(custom_id) for template in self._dynamic_templates):
+            return True
+        return any(
+            getattr(item, "custom_id", None) == custom_id
+            for view in self.persistent_views
+            for item in view.walk_children()
+        )
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer a click nothing listens for (a malformed or foreign custom_id): else "interaction failed".
+
+        Buttons of in-memory views are not seen here: rollkeeper's buttons are DynamicItems.
+        """
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = (interaction.data or {}).get("custom_id")
+        if not isinstance(custom_id, str) or not self.listens_for(custom_id):
+            await send_private(interaction, STALE_BUTTON)
 
     async def setup_hook(self) -> None:
         """Open and migrate the database, purge old rolls, load the cogs and buttons, sync the commands."""

@@ -30,9 +30,8 @@ class WillpowerCommands(commands.GroupCog, group_name="willpower"):
     async def show(self, interaction: discord.Interaction, player: discord.Member | None = None) -> None:
         """See your Willpower Points (a game master may look at anyone's).
 
-        Parameters
-        ----------
-        player: Whose Willpower to see (game masters only; default yourself).
+        Args:
+            player: Whose Willpower to see (game masters only; default yourself).
         """
         who = player or interaction.user
         if who.id != interaction.user.id and not _is_game_master(interaction):
@@ -49,17 +48,17 @@ class WillpowerCommands(commands.GroupCog, group_name="willpower"):
     ) -> None:
         """Spend your Willpower Points, for a talent say.
 
-        Parameters
-        ----------
-        points: How many Willpower Points to spend (1-10).
+        Args:
+            points: How many Willpower Points to spend (1-10).
         """
         change = await self.bot.db.willpower.spend(interaction.guild_id, interaction.user.id, points)
         await interaction.response.send_message(
             f"{interaction.user.mention} spends **{points}** Willpower: {change.before} → **{change.after}**."
         )
 
+    # Discord applies default_member_permissions to top-level commands only, and every player needs
+    # /willpower show and spend: so everyone sees /willpower set, and this check is what refuses it.
     @app_commands.command(name="set")
-    @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
     async def set_points(
         self, interaction: discord.Interaction, player: discord.Member,
@@ -67,10 +66,9 @@ class WillpowerCommands(commands.GroupCog, group_name="willpower"):
     ) -> None:
         """Set a player's Willpower Points (game masters: Manage Server).
 
-        Parameters
-        ----------
-        player: The player whose Willpower to set.
-        points: Their new Willpower (0-10).
+        Args:
+            player: The player whose Willpower to set.
+            points: Their new Willpower (0-10).
         """
         change = await self.bot.db.willpower.set(interaction.guild_id, player.id, points)
         await interaction.response.send_message(

@@ -29,7 +29,6 @@ _log = logging.getLogger(__name__)
 
 PUSH_TEMPLATE = r"rk:yz:push:(?P<roll>[0-9]{1,19})"
 NO_ROLL_TO_PUSH = "You have no roll to push in this channel: roll with /yz first (a roll stays pushable for a while)."
-STALE_BUTTON = "This button no longer works. Roll again with /yz."
 
 Artifact = Literal["d8", "d10", "d12"]
 Note = app_commands.Range[str, 1, 200]
@@ -112,16 +111,15 @@ class YearZero(commands.Cog):
     ) -> None:
         """Roll Attribute + Skill base dice, gear dice and Artifact Dice; push with the button.
 
-        Parameters
-        ----------
-        attribute: The Attribute's current score: that many base dice (0-10).
-        skill: The Skill level: that many more base dice (0-10).
-        gear: The gear bonus: that many gear dice (0-10).
-        artifact: An Artifact Die: d8 Mighty, d10 Epic, d12 Legendary.
-        artifact2: A second Artifact Die.
-        artifact3: A third Artifact Die.
-        private: Show the roll only to you.
-        note: A few words shown on the roll (what it is for).
+        Args:
+            attribute: The Attribute's current score: that many base dice (0-10).
+            skill: The Skill level: that many more base dice (0-10).
+            gear: The gear bonus: that many gear dice (0-10).
+            artifact: An Artifact Die: d8 Mighty, d10 Epic, d12 Legendary.
+            artifact2: A second Artifact Die.
+            artifact3: A third Artifact Die.
+            private: Show the roll only to you.
+            note: A few words shown on the roll (what it is for).
         """
         artifacts = tuple(a for a in (artifact, artifact2, artifact3) if a)
         roll = roll_yz(attribute, skill, gear, artifacts, self.dice)
@@ -156,7 +154,7 @@ class YearZero(commands.Cog):
         rolls = self.bot.db.rolls
         stored = await rolls.get(roll_id)
         if stored is None:
-            raise PlayerError(PushRefusal.UNKNOWN.message)
+            raise PlayerError((await rolls.refusal_for_missing(roll_id)).message)
         first, note, private = read_payload(stored)
         pushed = push(first, self.dice)
         claim = await rolls.claim_push(
@@ -182,15 +180,6 @@ class YearZero(commands.Cog):
             await channel.get_partial_message(stored.message_id).edit(view=None)
         except discord.HTTPException as failure:
             _log.info("Could not remove the Push button of roll %s: %s", stored.id, failure)
-
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Answer clicks on buttons that match no live template (malformed or foreign custom_ids)."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        custom_id = (interaction.data or {}).get("custom_id")
-        if not isinstance(custom_id, str) or re.fullmatch(PUSH_TEMPLATE, custom_id) is None:
-            await send_private(interaction, STALE_BUTTON)
 
 
 async def setup(bot: RollkeeperBot) -> None:

@@ -196,6 +196,12 @@ class YearZeroRolls:
         row = await self._store.fetch_one("SELECT * FROM yz_rolls WHERE id = ?", (roll_id,))
         return _roll(row) if row else None
 
+    async def refusal_for_missing(self, roll_id: int) -> PushRefusal:
+        """Why `get` found no roll with this id: EXPIRED when the id was given once (purged since), else UNKNOWN."""
+        if not _storable_id(roll_id):
+            return PushRefusal.UNKNOWN
+        return await _missing_reason(self._store, roll_id)
+
     async def latest_pending(
         self, guild_id: int, channel_id: int, user_id: int, now: datetime, lifetime: timedelta
     ) -> YearZeroRoll | None:
@@ -254,7 +260,7 @@ async def _refusal(transaction: Transaction, roll_id: int, user_id: int, oldest:
     return PushClaim(roll, PushRefusal.EXPIRED)
 
 
-async def _missing_reason(transaction: Transaction, roll_id: int) -> PushRefusal:
+async def _missing_reason(transaction: Store | Transaction, roll_id: int) -> PushRefusal:
     """A missing id at or below the highest ever given was purged (expired); any other was never a roll."""
     row = await transaction.fetch_one("SELECT seq FROM sqlite_sequence WHERE name = 'yz_rolls'")
     highest = int(row["seq"]) if row else 0

@@ -1,26 +1,467 @@
-"""/yz, the Push button and /push, end to end through discord.py against the fake Discord."""
+"""/yz, the Push button and /push, end to end through discord.py against the fake Discord, on a real SQLite file.
+
+Faces are read in the rules' order: base dice (Attribute + Skill), gear dice, then Artifact dice; a push rerolls
+the dice it may reroll in that same order. Expected readings below are worked out by hand from RULES.md section 2.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import sqlite3
+from contextlib import closing
+from datetime import UTC, datetime, timedelta
+
+import discord
 import pytest
 
+from bot.client import STALE_BUTTON
+from bot.storage import Database, PushRefusal
+from cogs.yearzero import NO_ROLL_TO_PUSH, read_payload
 from rules.dice import FixedDice
-from tests.fakediscord import ALICE, BOB
+from rules.yearzero import push
+from tests.bot.payloads import click_payload, slash_payload
+from tests.fakediscord import ALICE, BOB, GM, FakeChannel, FakeDiscord, FakeGuild, Reply
 
 YZ = ("cogs.yearzero", "cogs.willpower")
+TAVERN = FakeChannel("tavern")
+GUILD = FakeGuild("Forbidden Lands", channels=(FakeChannel("general"), TAVERN))
+EDIT_CHANNEL_MESSAGE = "/channels/{channel_id}/messages/{message_id}"
+EPHEMERAL = 64
+NOT_YOURS = PushRefusal.NOT_YOURS.message
+ALREADY_PUSHED = PushRefusal.ALREADY_PUSHED.message
 
 
-def use_faces(bot, *faces: int) -> None:
-    bot.get_cog("YearZero").dice = FixedDice(faces)
+class Constant:
+    """A dice source that always shows the same face (enough faces for any number of pushes)."""
+
+    def __init__(self, face: int) -> None:
+        self.face = face
+
+    def roll(self, sides: int) -> int:
+        return self.face
 
 
-async def test_roll_then_push_by_the_roller(start_bot, fake_discord):
+@pytest.fixture
+async def fake_discord(discord_spec):
+    """The shared fake, in a server with two channels (#general, where interactions happen, and #tavern)."""
+    async with FakeDiscord(guilds=[GUILD], validator=discord_spec) as fake:
+        yield fake
+        await fake.stop()
+        fake.assert_clean()
+
+
+def any_faces(bot) -> None:
+    """Dice for pushes that will be refused: the cog rolls a push before it tries to claim it."""
+    bot.get_cog("YearZero").dice = Constant(6)
+
+
+def use_faces(bot, *faces: int) -> FixedDice:
+    dice = FixedDice(faces)
+    bot.get_cog("YearZero").dice = dice
+    return dice
+
+
+async def roll(fake: FakeDiscord, bot, faces, *, user=ALICE, channel=None, **options) -> Reply:
+    """/yz with these faces (every face used), options attribute/skill/... as the player types them."""
+    dice = use_faces(bot, *faces)
+    reply = await fake.slash("yz", options, user=user, channel=channel)
+    dice.finish()
+    return reply
+
+
+def buttons(message: dict) -> list[dict]:
+    return [button for row in message["components"] for button in row["components"]]
+
+
+def field(embed: dict, name: str) -> str:
+    return next(item["value"] for item in embed["fields"] if item["name"] == name)
+
+
+def rows(db_path) -> list[dict]:
+    with closing(sqlite3.connect(db_path)) as connection:
+        connection.row_factory = sqlite3.Row
+        return [dict(row) for row in connection.execute("SELECT * FROM yz_rolls ORDER BY id")]
+
+
+def willpower(db_path, user=ALICE) -> int | None:
+    with closing(sqlite3.connect(db_path)) as connection:
+        found = connection.execute(
+            "SELECT points FROM willpower WHERE guild_id = ? AND user_id = ?", (GUILD.id, user.id)
+        ).fetchone()
+    return found[0] if found else None
+
+
+def snapshot(db_path) -> tuple:
+    with closing(sqlite3.connect(db_path)) as connection:
+        return tuple(
+            tuple(connection.execute(f"SELECT * FROM {table} ORDER BY 1, 2"))
+            for table in ("yz_rolls", "willpower")
+        )
+
+
+def private_answer(reply: Reply) -> str:
+    """The text of an ephemeral type-4 answer (a refusal or an error), failing if it is anything else."""
+    assert reply.type == 4 and reply.flags & EPHEMERAL and not reply.embeds, reply.describe()
+    assert reply.errors == [], reply.describe()
+    return reply.content
+
+
+def embed_length(embed: dict) -> int:
+    """Characters Discord counts towards its 6000 per embed."""
+    parts = [embed.get("title"), embed.get("description"), (embed.get("author") or {}).get("name")]
+    parts.append((embed.get("footer") or {}).get("text"))
+    parts += [text for item in embed.get("fields", []) for text in (item["name"], item["value"])]
+    return sum(len(part) for part in parts if part)
+
+
+# -- rolling -----------------------------------------------------------------------------------------
+
+
+async def test_roll_shows_the_dice_the_outcome_and_a_push_button(start_bot, fake_discord, db_path):
     bot = await start_bot(extensions=YZ)
-    use_faces(bot, 6, 1, 3, 4, 2, 5)
-    reply = await fake_discord.slash("yz", {"attribute": 3, "skill": 2, "gear": 1}, user=ALICE)
+    reply = await roll(
+        fake_discord, bot, [6, 1, 3, 4, 2, 5], attribute=3, skill=2, gear=1, note="Climbing the wall"
+    )
     assert reply.type == 4 and not reply.ephemeral
-    assert "1 success" in reply.embed["description"]
-    use_faces(bot, 1, 1, 6, 1)
-    pushed = await fake_discord.click(reply, label="Push", user=ALICE)
+    embed = reply.embed
+    assert embed["title"] == "Year Zero · Attribute 3 + Skill 2 + Gear 1"
+    assert embed["author"]["name"] == "Alice"
+    assert embed["description"].startswith("> Climbing the wall\n**1 success**")
+    assert "reroll 4 dice" in embed["description"]
+    assert field(embed, "Dice") == "Base: `6`⚔ `1`☠ `3` `4` `2`\nGear: `5`"
+    assert field(embed, "Odds").startswith("Chance: ")
+    [button] = buttons(reply.message)
+    [stored] = rows(db_path)
+    assert button["label"] == "Push" and button["custom_id"] == f"rk:yz:push:{stored['id']}"
+    assert stored["state"] == "pending" and stored["user_id"] == ALICE.id
+    assert stored["channel_id"] == GUILD.channel.id and stored["message_id"] == int(reply.message["id"])
+
+
+async def test_a_roll_with_nothing_to_push_has_no_button_and_stores_nothing(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    reply = await roll(fake_discord, bot, [6, 1, 6], attribute=2, skill=1)
+    assert "**2 successes**" in reply.embed["description"]
+    assert "Nothing to push" in reply.embed["description"]
+    assert reply.components == [] and rows(db_path) == []
+    scored = await roll(fake_discord, bot, [1, 6], attribute=1, skill=0, artifact="d8")
+    assert scored.components == [] and rows(db_path) == []
+
+
+async def test_artifact_dice_score_by_the_table_show_no_bane_and_reroll_only_when_blank(
+    start_bot, fake_discord, db_path
+):
+    bot = await start_bot(extensions=YZ)
+    options = {"attribute": 2, "skill": 0, "artifact": "d8", "artifact2": "d10", "artifact3": "d12"}
+    # base 3 and 6, d8 shows 8 (2), d10 shows 1 (nothing, and no bane), d12 shows 12 (4): 7 successes.
+    reply = await roll(fake_discord, bot, [3, 6, 8, 1, 12], **options)
+    embed = reply.embed
+    assert embed["title"] == "Year Zero · Attribute 2 + Skill 0 + d8 Mighty + d10 Epic + d12 Legendary"
+    assert "**7 successes**" in embed["description"] and "Banes" not in embed["description"]
+    assert field(embed, "Dice") == "Base: `3` `6`⚔\nArtifact: `d8:8`⚔×2 `d10:1` `d12:12`⚔×4"
+    assert "reroll 2 dice" in embed["description"]
+    # The push rerolls the base 3 (to a 1: a bane) and the blank d10 (to a 10: 3 successes).
+    dice = use_faces(bot, 1, 10)
+    pushed = await fake_discord.click(reply, label="Push")
+    dice.finish()
     assert pushed.type == 7
-    print(pushed.embed)
+    assert field(pushed.embed, "Pushed") == "Base: ↻`1`☠ `6`⚔\nArtifact: `d8:8`⚔×2 ↻`d10:10`⚔×3 `d12:12`⚔×4"
+    assert "**10 successes after the push**" in pushed.embed["description"]
+    assert "Attribute damage: **1**" in pushed.embed["description"]
+    assert willpower(db_path) == 1
+
+
+async def test_bad_inputs_get_a_private_error_and_store_nothing(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    empty = await fake_discord.slash("yz", {"attribute": 0, "skill": 0, "gear": 0})
+    assert "at least one die" in private_answer(empty)
+    # Past Discord's own checks (bounds, choices), as a hostile client could send them:
+    for unchecked in ({"attribute": 11}, {"skill": -1}, {"gear": 99}, {"artifact": "d20"}):
+        payload = slash_payload(
+            fake_discord, "yz", {"attribute": 1, "skill": 1, "gear": 1, "artifact": "d8"}, **unchecked
+        )
+        any_faces(bot)
+        answer = await fake_discord.send_interaction(payload)
+        [name] = unchecked
+        assert f"`{name}` must be" in private_answer(answer)
+    assert rows(db_path) == [] and willpower(db_path) is None
+
+
+async def test_a_private_roll_is_ephemeral_and_its_push_too(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    reply = await roll(fake_discord, bot, [2, 3], attribute=1, skill=1, private=True)
+    assert reply.flags & EPHEMERAL and [b["label"] for b in buttons(reply.message)] == ["Push"]
+    use_faces(bot, 6, 1)
+    pushed = await fake_discord.click(reply, label="Push")
+    assert pushed.type == 7 and pushed.message is reply.message and reply.flags & EPHEMERAL
+    assert field(pushed.embed, "Pushed") == "Base: ↻`6`⚔ ↻`1`☠" and reply.components == []
+    assert willpower(db_path) == 1
+
+    again = await roll(fake_discord, bot, [2, 3], attribute=1, skill=1, private=True)
+    use_faces(bot, 1, 1)
+    by_command = await fake_discord.slash("push")
+    assert by_command.type == 4 and by_command.flags & EPHEMERAL
+    assert field(by_command.embed, "Pushed") == "Base: ↻`1`☠ ↻`1`☠"
+    assert fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE) == []  # an ephemeral message has no route
+    assert buttons(again.message)  # the private first roll keeps its (now refusing) button
+    assert willpower(db_path) == 3
+
+
+# -- the push ----------------------------------------------------------------------------------------
+
+
+async def test_push_by_the_roller_edits_the_same_message(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    reply = await roll(fake_discord, bot, [6, 1, 3, 4, 2, 5], attribute=3, skill=2, gear=1, note="The gate")
+    dice = use_faces(bot, 1, 1, 6, 1)
+    pushed = await fake_discord.click(reply, label="Push")
+    dice.finish()
+    assert pushed.type == 7 and pushed.message is reply.message and not reply.ephemeral
+    assert reply.components == [] and len(pushed.edits) == 1
+    embed = reply.embed
+    assert embed["title"] == "Year Zero · pushed · Attribute 3 + Skill 2 + Gear 1"
+    assert field(embed, "First roll") == "Base: `6`⚔ `1`☠ `3` `4` `2`\nGear: `5`"
+    assert field(embed, "Pushed") == "Base: `6`⚔ `1`☠ ↻`1`☠ ↻`1`☠ ↻`6`⚔\nGear: ↻`1`☠"
+    assert embed["description"].splitlines() == [
+        "> The gate",
+        "**2 successes after the push**",
+        "☠ Attribute damage: **3**",
+        "☠ Gear bonus −1",
+        "Willpower +3 (now 3)",
+    ]
+    [stored] = rows(db_path)
+    assert stored["state"] == "pushed" and json.loads(stored["pushed_payload"])["faces"] == [6, 1, 1, 1, 6, 1]
+    assert willpower(db_path) == 3
+
+
+async def test_willpower_gained_is_clamped_at_ten_and_the_loss_is_shown(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    await fake_discord.slash("willpower set", {"player": ALICE, "points": 9}, user=GM)
+    reply = await roll(fake_discord, bot, [2, 3, 4], attribute=2, skill=1)
+    use_faces(bot, 1, 1, 1)
+    pushed = await fake_discord.click(reply, label="Push")
+    assert "Willpower +3 (now 10) — 2 points lost: Willpower never exceeds 10" in pushed.embed["description"]
+    assert willpower(db_path) == 10
+
+
+async def test_someone_else_is_refused_privately_and_the_roll_stays_pushable(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    reply = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
+    before, shown = snapshot(db_path), json.dumps(reply.message)
+    use_faces(bot, 1, 1)
+    refused = await fake_discord.click(reply, label="Push", user=BOB)
+    assert private_answer(refused) == NOT_YOURS
+    assert refused.message is not reply.message and json.dumps(reply.message) == shown
+    assert snapshot(db_path) == before
+    pushed = await fake_discord.click(reply, label="Push", user=ALICE)
+    assert pushed.type == 7 and willpower(db_path) == 2 and willpower(db_path, BOB) is None
+
+
+async def test_fifty_simultaneous_clicks_push_exactly_once(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    reply = await roll(fake_discord, bot, [2, 3, 4], attribute=3, skill=0)
+    bot.get_cog("YearZero").dice = Constant(1)  # every push rerolls three 1s: 3 Willpower
+    clicks = await asyncio.gather(*(fake_discord.click(reply, label="Push") for _ in range(50)))
+    updates = [click for click in clicks if click.type == 7]
+    assert len(updates) == 1 and "Willpower +3 (now 3)" in updates[0].embed["description"]
+    refusals = [private_answer(click) for click in clicks if click.type != 7]
+    assert refusals == [ALREADY_PUSHED] * 49
+    assert willpower(db_path) == 3 and [row["state"] for row in rows(db_path)] == ["pushed"]
+
+
+async def test_a_click_racing_push_pushes_once(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    for round_number in range(1, 5):
+        reply = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
+        bot.get_cog("YearZero").dice = Constant(1)
+        click, command = await asyncio.gather(
+            fake_discord.click(reply, label="Push"), fake_discord.slash("push")
+        )
+        winners = [answer for answer in (click, command) if answer.embeds]
+        [loser] = [answer for answer in (click, command) if not answer.embeds]
+        assert len(winners) == 1 and "pushed" in winners[0].embed["title"]
+        assert private_answer(loser) in (ALREADY_PUSHED, NO_ROLL_TO_PUSH)
+        assert willpower(db_path) == 2 * round_number
+    assert {row["state"] for row in rows(db_path)} == {"pushed"}
+
+
+async def test_a_second_database_connection_racing_the_bot_claims_once(start_bot, fake_discord, db_path):
+    """Two processes on one file: a second Database claims through the bot's storage while the bot is clicked."""
+    bot = await start_bot(extensions=YZ)
+    other = await Database.open(db_path)
+    try:
+        for round_number in range(1, 4):
+            reply = await roll(fake_discord, bot, [2, 3], attribute=1, skill=1)
+            bot.get_cog("YearZero").dice = Constant(1)
+            stored = await other.rolls.latest_pending(
+                GUILD.id, GUILD.channel.id, ALICE.id, datetime.now(UTC), timedelta(hours=1)
+            )
+            first, _, _ = read_payload(stored)
+            pushed = push(first, Constant(1))
+            text = json.dumps(pushed.as_dict())
+
+            async def claim(roll_id=stored.id, text=text, gain=pushed.willpower_gained):
+                return await other.rolls.claim_push(
+                    roll_id, ALICE.id, text, gain, datetime.now(UTC), timedelta(hours=1)
+                )
+
+            results = await asyncio.gather(
+                *(fake_discord.click(reply, label="Push") for _ in range(10)), *(claim() for _ in range(10))
+            )
+            clicks, claims = results[:10], results[10:]
+            won = [c for c in clicks if c.type == 7] + [c for c in claims if c.claimed]
+            assert len(won) == 1
+            assert all(private_answer(c) == ALREADY_PUSHED for c in clicks if c.type != 7)
+            assert all(c.refusal is PushRefusal.ALREADY_PUSHED for c in claims if not c.claimed)
+            assert willpower(db_path) == 2 * round_number
+    finally:
+        await other.close()
+
+
+async def test_push_command_pushes_the_latest_roll_and_takes_the_button_off(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    older = await roll(fake_discord, bot, [2, 2], attribute=2, skill=0)
+    latest = await roll(fake_discord, bot, [6, 3, 4], attribute=2, skill=1)
+    dice = use_faces(bot, 1, 6)
+    pushed = await fake_discord.slash("push")
+    dice.finish()
+    assert pushed.type == 4 and not pushed.ephemeral
+    assert field(pushed.embed, "First roll") == "Base: `6`⚔ `3` `4`"
+    assert field(pushed.embed, "Pushed") == "Base: `6`⚔ ↻`1`☠ ↻`6`⚔"
+    [edit] = fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE)
+    assert edit.status == 200 and edit.path == f"/channels/{GUILD.channel.id}/messages/{latest.message['id']}"
+    assert latest.components == [] and "pushed" not in latest.embed["title"]  # the first roll stays shown
+    assert buttons(older.message)  # superseded, but nobody edits it
+    assert [row["state"] for row in rows(db_path)] == ["superseded", "pushed"] and willpower(db_path) == 1
+    assert private_answer(await fake_discord.slash("push")) == NO_ROLL_TO_PUSH
+
+
+async def test_push_command_with_nothing_pending_is_a_clear_private_error(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    assert private_answer(await fake_discord.slash("push")) == NO_ROLL_TO_PUSH
+    await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, user=BOB)
+    await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, channel=TAVERN)
+    before = snapshot(db_path)
+    assert private_answer(await fake_discord.slash("push")) == NO_ROLL_TO_PUSH  # BOB's, and in another channel
+    assert snapshot(db_path) == before
+
+
+async def test_the_button_works_after_a_restart(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    reply = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
+    restarted = await start_bot(extensions=YZ)
+    assert restarted is not bot and bot.is_closed()
+    use_faces(restarted, 1, 6)
+    pushed = await fake_discord.click(reply, label="Push")
+    assert pushed.type == 7 and field(pushed.embed, "Pushed") == "Base: ↻`1`☠ ↻`6`⚔"
+    assert willpower(db_path) == 1
+
+
+async def test_a_newer_roll_in_the_same_channel_supersedes(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    first = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
+    second = await roll(fake_discord, bot, [4, 5], attribute=2, skill=0)
+    elsewhere = await roll(fake_discord, bot, [4, 5], attribute=2, skill=0, channel=TAVERN)
+    bobs = await roll(fake_discord, bot, [4, 5], attribute=2, skill=0, user=BOB)
+    before = snapshot(db_path)
+    any_faces(bot)
+    assert private_answer(await fake_discord.click(first, label="Push")) == PushRefusal.SUPERSEDED.message
+    assert snapshot(db_path) == before and buttons(first.message)
+    for reply, user in ((second, ALICE), (elsewhere, ALICE), (bobs, BOB)):
+        use_faces(bot, 6, 6)
+        assert (await fake_discord.click(reply, label="Push", user=user)).type == 7
+
+
+async def test_a_roll_with_nothing_to_push_supersedes_too(start_bot, fake_discord):
+    bot = await start_bot(extensions=YZ)
+    first = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
+    await roll(fake_discord, bot, [6, 1], attribute=2, skill=0)
+    any_faces(bot)
+    assert private_answer(await fake_discord.click(first, label="Push")) == PushRefusal.SUPERSEDED.message
+    assert private_answer(await fake_discord.slash("push")) == NO_ROLL_TO_PUSH
+
+
+async def test_an_expired_roll_is_refused_then_purged_at_start_up(start_bot, fake_discord, db_path):
+    now = [datetime(2030, 1, 1, 12, tzinfo=UTC)]
+    lifetime = {"PUSH_LIFETIME_HOURS": "0.5"}
+    bot = await start_bot(extensions=YZ, clock=lambda: now[0], **lifetime)
+    old = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
+    now[0] += timedelta(minutes=29)
+    fresh = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, channel=TAVERN)
+    now[0] += timedelta(minutes=2)  # old is 31 minutes old, fresh 2
+    before = snapshot(db_path)
+    any_faces(bot)
+    assert private_answer(await fake_discord.click(old, label="Push")) == PushRefusal.EXPIRED.message
+    assert private_answer(await fake_discord.slash("push")) == NO_ROLL_TO_PUSH
+    assert snapshot(db_path) == before
+
+    bot = await start_bot(extensions=YZ, clock=lambda: now[0], **lifetime)
+    assert [row["channel_id"] for row in rows(db_path)] == [TAVERN.id]  # the old roll was purged
+    any_faces(bot)
+    assert private_answer(await fake_discord.click(old, label="Push")) == PushRefusal.EXPIRED.message
+    use_faces(bot, 6, 6)
+    assert (await fake_discord.click(fresh, label="Push")).type == 7
+
+
+async def test_hostile_and_stale_clicks_get_a_private_answer_and_change_nothing(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    reply = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
+    [stored] = rows(db_path)
+    before, shown = snapshot(db_path), json.dumps(reply.message)
+    answers = {
+        "rk:yz:push:999999": PushRefusal.UNKNOWN.message,
+        "rk:yz:push:0": PushRefusal.UNKNOWN.message,
+        f"rk:yz:push:{2**63}": PushRefusal.UNKNOWN.message,  # 19 digits, past SQLite's integers
+        "rk:yz:push:" + "9" * 25: STALE_BUTTON,
+        "rk:yz:push:abc": STALE_BUTTON,
+        "rk:yz:push:": STALE_BUTTON,
+        "vote": STALE_BUTTON,
+    }
+    for custom_id, expected in answers.items():
+        any_faces(bot)
+        answer = await fake_discord.send_interaction(click_payload(fake_discord, reply, custom_id))
+        assert private_answer(answer) == expected, custom_id
+    foreign = click_payload(fake_discord, reply, f"rk:yz:push:{stored['id']}", user=BOB)
+    assert private_answer(await fake_discord.send_interaction(foreign)) == NOT_YOURS
+    assert snapshot(db_path) == before and json.dumps(reply.message) == shown
+    assert fake_discord.bot_errors == []
+
+
+class OtherButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rk:other:(?P<n>[0-9]+)"):
+    """Another cog's restart-proof button: the bot's answer for unknown clicks must leave it alone."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label="Other", custom_id=f"rk:other:{n}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match) -> OtherButton:
+        return cls(int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("other", ephemeral=True)
+
+
+async def test_another_cogs_button_is_answered_once_by_its_own_handler(start_bot, fake_discord):
+    bot = await start_bot(extensions=YZ)
+    reply = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
+    bot.add_dynamic_items(OtherButton)
+    answer = await fake_discord.send_interaction(click_payload(fake_discord, reply, "rk:other:7"))
+    assert private_answer(answer) == "other" and len(answer.callbacks) == 1 and answer.rejected == []
+    bot.remove_dynamic_items(OtherButton)
+    gone = await fake_discord.send_interaction(click_payload(fake_discord, reply, "rk:other:7"))
+    assert private_answer(gone) == STALE_BUTTON
+
+
+async def test_the_biggest_pushed_roll_fits_in_one_embed(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    options = {"attribute": 10, "skill": 10, "gear": 10, "artifact": "d12", "artifact2": "d12", "artifact3": "d12"}
+    reply = await roll(fake_discord, bot, [3] * 33, **options, note="n" * 200)
+    dice = use_faces(bot, *[1] * 30, 12, 12, 12)
+    pushed = await fake_discord.click(reply, label="Push")
+    dice.finish()
+    embed = pushed.embed
+    assert embed_length(embed) <= 6000 and "footer" not in embed  # nothing was left out
+    assert field(embed, "Pushed").count("↻") == 33 and field(embed, "Pushed").count("☠") == 30
+    assert "**12 successes after the push**" in embed["description"]
+    assert "Willpower +20 (now 10) — 10 points lost" in embed["description"]
+    assert willpower(db_path) == 10
