@@ -7,7 +7,7 @@ import discord
 from bot.render.common import Card, Colour, embed, percent, plural, token, tokens
 from rules.dice import Role
 from rules.hex import Hazard, HexPlain, HexResult, HexSide, Outcome
-from rules.hex_odds import HexCastOdds, HexContestOdds, HexTestOdds
+from rules.hex_odds import HexCastOdds, HexContestOdds, HexPlainOdds, HexTestOdds
 
 _ROLE_LABEL = {Role.HAZARD: "Hazard", Role.AFFINITY: "Affinity", Role.CONTROL: "Control", Role.BASE: "Pool"}
 
@@ -81,19 +81,23 @@ def render_result(result: HexResult, odds_text: str | None, roller=None, note=No
     return embed(card, roller, note)
 
 
-def render_plain(result: HexPlain, roller=None, note=None) -> discord.Embed:
+def render_plain(result: HexPlain, roller=None, note=None, odds_text: str | None = None) -> discord.Embed:
     line = tokens(token(die, success=die.face == 6) for die in result.dice)
     card = Card(
         f"HEX plain roll · {len(result.dice)} dice (no Hazard Dice)",
         plural(result.successes, "success", "successes"),
         Colour.NEUTRAL,
         [("Dice", line)],
+        odds_text,
     )
     return embed(card, roller, note)
 
 
-def odds_line(odds: HexTestOdds | HexContestOdds | HexCastOdds) -> str:
+def odds_line(odds: HexTestOdds | HexContestOdds | HexCastOdds | HexPlainOdds) -> str:
     """The exact odds of the roll as it was asked, before the dice fell."""
+    if isinstance(odds, HexPlainOdds):
+        expected = float(odds.expected_successes)
+        return f"At least one 6: {percent(odds.at_least_one)} · expected 6s: {expected:.2f}"
     if isinstance(odds, HexContestOdds):
         return f"Chance to win: {percent(odds.acting_wins)} · Mishap: {percent(odds.acting_mishap)}"
     if isinstance(odds, HexCastOdds):

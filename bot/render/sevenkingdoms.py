@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+
 import discord
 
-from bot.render.common import Card, Colour, embed, percent, plural, token, tokens
+from bot.render.common import DESCRIPTION, Card, Colour, embed, percent, plural, token, tokens
 from rules.dice import Die, Fate, Role
 from rules.sevenkingdoms import ExtendedProgress, SkCompetition, SkPool, SkTest, difficulty_name
-from rules.sevenkingdoms_odds import SkTestOdds
+from rules.sevenkingdoms_odds import SkCompetitionOdds, SkTestOdds
 
 
 def pool_text(pool: SkPool) -> str:
@@ -61,7 +64,7 @@ def outcome_text(test: SkTest) -> tuple[str, discord.Colour]:
     return f"{test.failure.capitalize()} failure — result {test.result}, {test.shortfall} below", colour
 
 
-def render_test(test: SkTest, odds: SkTestOdds | None, roller=None, note=None, extra: str | None = None):
+def _test_card(test: SkTest, odds: SkTestOdds | None, extra: str | None = None) -> Card:
     outcome, colour = outcome_text(test)
     details = []
     if test.complication:
@@ -70,7 +73,7 @@ def render_test(test: SkTest, odds: SkTestOdds | None, roller=None, note=None, e
         details.append(f"Injuries: −{test.pool.injuries} from the result.")
     if extra:
         details.append(extra)
-    card = Card(
+    return Card(
         f"Seven Kingdoms {test.kind} test · {pool_text(test.pool)} vs {difficulty_text(test)}",
         outcome,
         colour,
@@ -78,7 +81,24 @@ def render_test(test: SkTest, odds: SkTestOdds | None, roller=None, note=None, e
         odds_line(odds) if odds is not None else None,
         "\n".join(details) or None,
     )
-    return embed(card, roller, note)
+
+
+def render_test(test: SkTest, odds: SkTestOdds | None, roller=None, note=None, extra: str | None = None):
+    return embed(_test_card(test, odds, extra), roller, note)
+
+
+def render_extended(
+    test: SkTest, odds: SkTestOdds | None, name: str, gained: int, needed: int, added: int, completed: bool,
+    roller=None, note=None,
+) -> discord.Embed:
+    """One roll of an extended test: the test as usual, what it added, the task's progress bar."""
+    extra = f"Progress +{plural(added, 'degree')}." if added else "No progress this time."
+    if completed:
+        extra += f"\n🏁 **{name} is complete!**"
+    card = _test_card(test, odds, extra)
+    title = f"Seven Kingdoms extended test · {name} · {pool_text(test.pool)} vs {difficulty_text(test)}"
+    fields = [*card.fields, ("Progress", progress_line(name, gained, needed))]
+    return embed(replace(card, title=title, fields=fields), roller, note)
 
 
 def odds_line(odds: SkTestOdds) -> str | None:
@@ -87,11 +107,22 @@ def odds_line(odds: SkTestOdds) -> str | None:
     return f"Chance: {percent(odds.success)} · expected degrees: {float(odds.expected_degrees):.2f}"
 
 
-def render_competition(competition: SkCompetition, roller=None, note=None) -> discord.Embed:
-    if competition.winner is None:
-        outcome = "No winner: nobody has a test die"
-    elif competition.tie:
+def competition_odds_line(competition: SkCompetition, odds: SkCompetitionOdds) -> str:
+    """Each participant's chance to win outright (input order), then the chance of a tie at the top."""
+    chances = [
+        f"{competitor.name} {percent(chance)}"
+        for competitor, chance in zip(competition.competitors, odds.win, strict=True)
+    ]
+    return " · ".join([*chances, f"tie {percent(odds.tie)}"])
+
+
+def render_competition(
+    competition: SkCompetition, roller=None, note=None, odds: SkCompetitionOdds | None = None
+) -> discord.Embed:
+    if competition.tie:
         outcome = f"Tie at the top: {', '.join(competition.tied)}"
+    elif competition.winner is None:
+        outcome = "No winner: nobody has a test die"
     elif competition.degrees:
         outcome = (
             f"{competition.winner} wins — by {competition.margin} ({competition.degree_name}, "
@@ -110,12 +141,42 @@ def render_competition(competition: SkCompetition, roller=None, note=None) -> di
         outcome,
         Colour.PARTIAL if competition.tie else Colour.NEUTRAL,
         fields,
+        competition_odds_line(competition, odds) if odds is not None else None,
     )
     return embed(card, roller, note)
 
 
+BAR_MARKS = 20
+
+
+def progress_line(name: str, gained: int, needed: int) -> str:
+    """A task's progress bar: one mark per degree, scaled down to 20 marks (full only when complete)."""
+    width = min(needed, BAR_MARKS)
+    filled = min(gained, needed) * width // needed
+    bar = "▰" * filled + "▱" * (width - filled)
+    state = "complete!" if gained >= needed else f"{needed - gained} to go"
+    return f"**{name}**: {bar} {gained}/{needed} — {state}"
+
+
 def progress_text(progress: ExtendedProgress) -> str:
-    filled = min(progress.gained, progress.needed)
-    bar = "▰" * min(filled, 20) + "▱" * min(progress.needed - filled, max(0, 20 - filled))
-    state = "complete!" if progress.complete else f"{progress.remaining} to go"
-    return f"**{progress.name}**: {bar} {progress.gained}/{progress.needed} — {state}"
+    return progress_line(progress.name, progress.gained, progress.needed)
+
+
+def render_tasks(tasks: Sequence[tuple[str, int, int]]) -> discord.Embed:
+    """The extended tests of a channel, one progress bar each: (name, gained, needed)."""
+    done = sum(gained >= needed for _, gained, needed in tasks)
+    summary = f"{plural(len(tasks), 'task')}, {done} complete" if tasks else "No extended tests here"
+    lines = _fitting([progress_line(*task) for task in tasks], DESCRIPTION - 200)
+    if not tasks:
+        lines.append("Start one with /test extended, giving the task and the degrees it needs.")
+    return embed(Card("Extended tests in this channel", summary, Colour.NEUTRAL, details="\n".join(lines)))
+
+
+def _fitting(lines: list[str], room: int) -> list[str]:
+    """As many whole lines as fit in room characters, then how many were left out."""
+    kept: list[str] = []
+    for index, line in enumerate(lines):
+        if sum(len(k) + 1 for k in kept) + len(line) > room:
+            return [*kept, f"… and {len(lines) - index} more"]
+        kept.append(line)
+    return kept

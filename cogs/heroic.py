@@ -1,0 +1,85 @@
+"""``/heroic``: a Heroic Roll, 2d6 (or d12, d20) + Skill against a Target Number.
+
+The target is exactly one of a named difficulty, a TN, or the opposing Skill (``versus``); the rules raise
+the error when none or several are given. The cog rolls with ``rules.heroic``, takes the exact odds from
+``rules.heroic_odds`` and answers with ``bot.render.heroic``'s embed.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.render import heroic as render
+from rules.dice import DiceSource, SystemDice
+from rules.heroic import DAMAGE_MAX, SKILL_MAX, TN_MAX, TN_MIN, Difficulty, Kind, Variant, roll_heroic
+from rules.heroic_odds import odds_for_heroic
+
+Skill = app_commands.Range[int, 0, SKILL_MAX]
+TargetNumber = app_commands.Range[int, TN_MIN, TN_MAX]
+Damage = app_commands.Range[int, 0, DAMAGE_MAX]
+Note = app_commands.Range[str, 1, 200]
+
+KINDS = (Kind.TASK, Kind.ATTACK, Kind.BLOCK, Kind.PARRY, Kind.SHIELD_BLOCK, Kind.DODGE, Kind.RESIST_MAGIC,
+         Kind.SPELL)
+
+
+def _kind_label(kind: Kind) -> str:
+    """'Parry/Fend (Sword-Play)' for a reaction, 'Attack' for the others."""
+    reaction = kind.reaction
+    if reaction is None:
+        return kind.value.replace("_", " ").capitalize()
+    return f"Reaction: {reaction.name} ({reaction.skill})"
+
+
+DIFFICULTY_CHOICES = [
+    app_commands.Choice(name=f"{d.label} (TN {d.tn(Variant.TWO_D6)}, d20 {d.tn(Variant.D20)})", value=d.value)
+    for d in Difficulty
+]
+DICE_CHOICES = [
+    app_commands.Choice(name="2d6 + Skill", value=Variant.TWO_D6.value),
+    app_commands.Choice(name="d12 + Skill", value=Variant.D12.value),
+    app_commands.Choice(name="d20 + Skill", value=Variant.D20.value),
+]
+KIND_CHOICES = [app_commands.Choice(name=_kind_label(kind), value=kind.value) for kind in KINDS]
+
+
+class Heroic(commands.Cog):
+    """Heroic Rolls: Crits and Fumbles whatever the TN; a tie with the TN succeeds with a complication."""
+
+    def __init__(self, bot: commands.Bot, dice: DiceSource | None = None) -> None:
+        self.bot = bot
+        self.dice: DiceSource = dice or SystemDice()
+
+    @app_commands.command(name="heroic", description="A Heroic Roll: 2d6 (or d12, d20) + Skill against a Target Number")
+    @app_commands.guild_only()
+    @app_commands.choices(difficulty=DIFFICULTY_CHOICES, dice=DICE_CHOICES, kind=KIND_CHOICES)
+    @app_commands.describe(
+        skill="The Hero's Skill, 0-30",
+        difficulty="A named difficulty (give exactly one of difficulty, tn or versus)",
+        tn="A Target Number given outright, 1-60 (instead of difficulty or versus)",
+        versus="Opposed or reaction roll: the opposing Skill, 0-30; TN = 7 + it (9 + it with a d20)",
+        dice="Which dice: 2d6 (default), d12 or d20",
+        kind="What the roll is for: it decides what a Crit or a Fumble means (default task)",
+        damage="The damage at stake, 0-9999, for an attack or a reaction: the doubled figure is shown",
+        private="Show the result only to you",
+        note="A note shown on the result, e.g. what the roll is for",
+    )
+    async def heroic(
+        self, interaction: discord.Interaction, skill: Skill, difficulty: str | None = None,
+        tn: TargetNumber | None = None, versus: Skill | None = None, dice: str = Variant.TWO_D6.value,
+        kind: str = Kind.TASK.value, damage: Damage | None = None, private: bool = False,
+        note: Note | None = None,
+    ) -> None:
+        """Roll, read and show a Heroic Roll with its exact odds."""
+        roll = roll_heroic(
+            skill, self.dice, difficulty=difficulty, tn=tn, versus=versus, variant=dice, kind=kind, damage=damage
+        )
+        odds = odds_for_heroic(roll.skill, roll.tn, roll.variant)
+        embed = render.render_roll(roll, odds, interaction.user, note)
+        await interaction.response.send_message(embed=embed, ephemeral=private)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Heroic(bot))

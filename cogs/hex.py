@@ -1,0 +1,125 @@
+"""``/hex test|contest|cast|plain``: HEX rolls from the AEGIS options.
+
+Each command builds the pool, asks ``rules.hex_odds`` for the exact odds and ``rules.hex`` for the roll,
+and answers with ``bot.render.hex``'s embed. A rules error (a Specialty above its Skill, a voluntary
+nullified pool) is raised and answered privately by the tree.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.render import hex as render
+from rules.dice import DiceSource, SystemDice
+from rules.hex import MAX_DV, MAX_POOL, MAX_RISK, HexPool, roll_cast, roll_contest, roll_plain, roll_test
+from rules.hex_odds import odds_for_cast, odds_for_contest, odds_for_plain, odds_for_test
+
+Rating = app_commands.Range[int, 0, 12]
+Bonus = app_commands.Range[int, 0, 3]
+Complications = app_commands.Range[int, 0, 20]
+Risk = app_commands.Range[int, 0, MAX_RISK]
+PoolDice = app_commands.Range[int, 0, MAX_POOL]
+DamageValue = app_commands.Range[int, 0, MAX_DV]
+Note = app_commands.Range[str, 1, 200]
+
+DESCRIPTIONS = {
+    "attribute": "Attribute, 0-12 (humans 1-6; 7 and up is supernatural)",
+    "skill": "Skill, 0-12 (0: untrained, the Attribute alone plus any E/G/I dice)",
+    "specialty": "Specialty dice, 0 up to the Skill (none while the Skill is 0)",
+    "environment": "Environment dice, 0-3 (normally 0 or 1)",
+    "gear": "Gear dice, 0-3 (normally 0 or 1; superior gear may stack)",
+    "ingenuity": "Ingenuity dice, 0-3 (normally 0 or 1)",
+    "complications": "Complications, 0-20: each removes one die (the pool may end at 0 or below)",
+    "required": "A required Test (e.g. imposed by an Injury): with no dice left it fails instead of being refused",
+    "advancement": "Spend a banked Advancement: automatic success, nothing rolled, no Mishap",
+    "dv": "Damage Value: on a success, damage = DV + Margin of Success",
+    "risk": "Casting Risk, 0-5: Control dice = min(Risk, pool - 1), beside one Affinity die",
+    "private": "Show the result only to you",
+    "note": "A note shown on the result, e.g. what the roll is for",
+}
+CONTEST_OPPOSING = "The opposing pool's dice count, 0-45 (0: nullified, it cannot win)"
+CAST_OPPOSING = "Resisted: the opposing pool's dice count, 0-45 (leave empty if unresisted)"
+POOL = ("attribute", "skill", "specialty", "environment", "gear", "ingenuity", "complications")
+COMMON = ("advancement", "dv", "private", "note")
+
+
+def describe(*names: str, **extra: str):
+    """app_commands.describe for the named options of DESCRIPTIONS, plus any given here."""
+    return app_commands.describe(**{name: DESCRIPTIONS[name] for name in names}, **extra)
+
+
+class Hex(commands.Cog):
+    """HEX: a d6 success pool; each 6 is a success, Hazard Dice bring Mishaps."""
+
+    hex_group = app_commands.Group(
+        name="hex", description="HEX: roll a d6 pool, each 6 a success, with Hazard Dice", guild_only=True
+    )
+
+    def __init__(self, bot: commands.Bot, dice: DiceSource | None = None) -> None:
+        self.bot = bot
+        self.dice: DiceSource = dice or SystemDice()
+
+    @staticmethod
+    async def _answer(interaction: discord.Interaction, result_embed: discord.Embed, private: bool) -> None:
+        await interaction.response.send_message(embed=result_embed, ephemeral=private)
+
+    @hex_group.command(name="test", description="An uncontested Test: one 6 succeeds; Hazard Dice may bring a Mishap")
+    @describe(*POOL, "required", *COMMON)
+    async def hex_test(
+        self, interaction: discord.Interaction, attribute: Rating, skill: Rating = 0, specialty: Rating = 0,
+        environment: Bonus = 0, gear: Bonus = 0, ingenuity: Bonus = 0, complications: Complications = 0,
+        required: bool = False, advancement: bool = False, dv: DamageValue | None = None,
+        private: bool = False, note: Note | None = None,
+    ) -> None:
+        pool = HexPool(attribute, skill, specialty, environment, gear, ingenuity, complications)
+        odds = odds_for_test(pool, required=required, advancement=advancement)
+        result = roll_test(pool, self.dice, required=required, advancement=advancement, dv=dv)
+        embed = render.render_result(result, render.odds_line(odds), interaction.user, note)
+        await self._answer(interaction, embed, private)
+
+    @hex_group.command(name="contest", description="A Contest: the opposition wins only with strictly more 6s")
+    @describe(*POOL, *COMMON, opposing=CONTEST_OPPOSING)
+    async def hex_contest(
+        self, interaction: discord.Interaction, attribute: Rating, opposing: PoolDice, skill: Rating = 0,
+        specialty: Rating = 0, environment: Bonus = 0, gear: Bonus = 0, ingenuity: Bonus = 0,
+        complications: Complications = 0, advancement: bool = False, dv: DamageValue | None = None,
+        private: bool = False, note: Note | None = None,
+    ) -> None:
+        pool = HexPool(attribute, skill, specialty, environment, gear, ingenuity, complications)
+        odds = odds_for_contest(pool, opposing, advancement=advancement)
+        result = roll_contest(pool, opposing, self.dice, advancement=advancement, dv=dv)
+        embed = render.render_result(result, render.odds_line(odds), interaction.user, note)
+        await self._answer(interaction, embed, private)
+
+    @hex_group.command(name="cast", description="A magical casting at a Risk, resisted by an opposing pool or not")
+    @describe(*POOL, "risk", "required", *COMMON, opposing=CAST_OPPOSING)
+    async def hex_cast(
+        self, interaction: discord.Interaction, attribute: Rating, risk: Risk = 0, skill: Rating = 0,
+        specialty: Rating = 0, environment: Bonus = 0, gear: Bonus = 0, ingenuity: Bonus = 0,
+        complications: Complications = 0, opposing: PoolDice | None = None, required: bool = False,
+        advancement: bool = False, dv: DamageValue | None = None, private: bool = False,
+        note: Note | None = None,
+    ) -> None:
+        pool = HexPool(attribute, skill, specialty, environment, gear, ingenuity, complications)
+        flags = {"required": required, "advancement": advancement, "opposing": opposing}
+        odds = odds_for_cast(pool, risk, **flags)
+        result = roll_cast(pool, risk, self.dice, dv=dv, **flags)
+        embed = render.render_result(result, render.odds_line(odds), interaction.user, note)
+        await self._answer(interaction, embed, private)
+
+    @hex_group.command(name="plain", description="A no-Mishap roll (Initiative, Hit Location, Armor): counts 6s")
+    @describe("private", "note", dice="How many dice to roll, 1-45")
+    async def hex_plain(
+        self, interaction: discord.Interaction, dice: app_commands.Range[int, 1, MAX_POOL],
+        private: bool = False, note: Note | None = None,
+    ) -> None:
+        odds = odds_for_plain(dice)
+        result = roll_plain(dice, self.dice)
+        embed = render.render_plain(result, interaction.user, note, render.odds_line(odds))
+        await self._answer(interaction, embed, private)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Hex(bot))

@@ -1,0 +1,246 @@
+"""``/test basic|conflict|competition|extended|progress|clear``: Seven Kingdoms tests.
+
+A pool is given as options (``rank``, ``bonus``, ``discard``) or in the seed's notation (``pool: 3D+2B-1P``),
+never both; ``wounds``, ``pool_penalty``, ``injuries`` and ``aid`` go with either. An extended test is a
+named task of the channel: the first roll gives ``needed`` (the degrees it takes), every roll after adds its
+degrees of success (stored in SQLite per channel, surviving restarts), ``restart`` starts it over, and
+``/test progress`` lists the channel's tasks. Everything is checked and rolled before anything is written,
+so a refused roll changes nothing.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import PlayerError
+from bot.render import sevenkingdoms as render
+from bot.storage import ExtendedTask, ExtendedTests, NoSuchExtendedTest
+from bot.storage.extended import task_name
+from rules.dice import DiceSource, SystemDice
+from rules.sevenkingdoms import (
+    DIFFICULTIES,
+    MAX_TARGET,
+    NOTATION_HINT,
+    ExtendedProgress,
+    SkPool,
+    advance,
+    parse_participants,
+    parse_pool,
+    resolve_difficulty,
+    roll_competition,
+    roll_test,
+)
+from rules.sevenkingdoms_odds import competition_odds, odds_for_test
+
+Rank = app_commands.Range[int, 0, 10]
+Discard = app_commands.Range[int, 0, 20]
+Target = app_commands.Range[int, 0, MAX_TARGET]
+Notation = app_commands.Range[str, 2, 40]
+Note = app_commands.Range[str, 1, 200]
+TaskName = app_commands.Range[str, 1, 100]
+Needed = app_commands.Range[int, 1, 50]
+
+DIFFICULTY_CHOICES = [
+    app_commands.Choice(name=f"{name} ({number}{'+' if name == 'Heroic' else ''}, minimum rank {rank})", value=name)
+    for name, number, rank in DIFFICULTIES
+]
+DESCRIPTIONS = {
+    "rank": "Ability rank, 0-10: that many test dice (or give the whole pool instead)",
+    "bonus": "Bonus dice from a trained specialty, 0-10",
+    "pool": f"The pool in the seed's notation instead of rank/bonus/discard: {NOTATION_HINT}",
+    "discard": "Discard penalty dice, 0-20: the highest dice rolled are discarded",
+    "wounds": "Wounds, 0-10: each removes one test die before the roll",
+    "pool_penalty": "Pool penalties, 0-10: each removes one test die before the roll",
+    "injuries": "Injuries, 0-10: each subtracts 1 from the result",
+    "aid": "A helper aids you: +1 bonus die (one helper at most)",
+    "difficulty": "A named difficulty (give a difficulty or a target number)",
+    "target": "A difficulty number, 0-60, instead of a named difficulty",
+    "private": "Show the result only to you",
+    "note": "A note shown on the result, e.g. what the roll is for",
+}
+POOL = ("rank", "bonus", "pool", "discard", "wounds", "pool_penalty", "injuries", "aid")
+LAST = ("private", "note")
+
+
+def describe(*names: str, **extra: str):
+    """app_commands.describe for the named options of DESCRIPTIONS, plus any given here."""
+    return app_commands.describe(**{name: DESCRIPTIONS[name] for name in names}, **extra)
+
+
+def build_pool(
+    notation: str | None, rank: int | None, bonus: int | None, discard: int | None, *, wounds: int,
+    pool_penalty: int, injuries: int, aid: bool,
+) -> SkPool:
+    """The pool from the notation or from rank/bonus/discard (not both), with the penalties and aid."""
+    extras = {"wounds": wounds, "pool_penalty": pool_penalty, "injuries": injuries, "aid": aid}
+    if notation is not None:
+        if any(value is not None for value in (rank, bonus, discard)):
+            raise PlayerError(
+                "Give the pool either as `pool` (like 3D+2B-1P) or as `rank`, `bonus` and `discard`, not both."
+            )
+        return parse_pool(notation, **extras)
+    if rank is None:
+        raise PlayerError("Give your ability `rank`, or the whole `pool` like 3D+2B-1P.")
+    return SkPool(rank, bonus or 0, discard=discard or 0, **extras)
+
+
+def _where(interaction: discord.Interaction) -> tuple[int, int]:
+    """(guild id, channel id): extended tests are kept per channel of a server."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise PlayerError("Extended tests live in a server's channels, not in direct messages.")
+    return interaction.guild_id, interaction.channel_id
+
+
+class SevenKingdoms(commands.Cog):
+    """Seven Kingdoms tests: test, bonus and penalty dice, degrees of success."""
+
+    test_group = app_commands.Group(
+        name="test", description="Seven Kingdoms tests: test, bonus and penalty dice, degrees", guild_only=True
+    )
+
+    def __init__(self, bot: commands.Bot, dice: DiceSource | None = None) -> None:
+        self.bot = bot
+        self.dice: DiceSource = dice or SystemDice()
+
+    @property
+    def _extended(self) -> ExtendedTests:
+        return self.bot.db.extended
+
+    @test_group.command(name="basic", description="A basic test against a difficulty: success and degrees")
+    @describe(*POOL, "difficulty", "target", *LAST)
+    @app_commands.choices(difficulty=DIFFICULTY_CHOICES)
+    async def basic(
+        self, interaction: discord.Interaction, rank: Rank | None = None, difficulty: str | None = None,
+        target: Target | None = None, bonus: Rank | None = None, pool: Notation | None = None,
+        discard: Discard | None = None, wounds: Rank = 0, pool_penalty: Rank = 0, injuries: Rank = 0,
+        aid: bool = False, private: bool = False, note: Note | None = None,
+    ) -> None:
+        sk_pool = build_pool(
+            pool, rank, bonus, discard, wounds=wounds, pool_penalty=pool_penalty, injuries=injuries, aid=aid
+        )
+        number = resolve_difficulty(difficulty, target)
+        odds = odds_for_test(sk_pool, number, kind="basic")
+        test = roll_test(sk_pool, self.dice, target=number, kind="basic")
+        embed = render.render_test(test, odds, interaction.user, note)
+        await interaction.response.send_message(embed=embed, ephemeral=private)
+
+    @test_group.command(name="conflict", description="A conflict test against the defender's Defense")
+    @describe(*POOL, *LAST, defense="The defender's Defense, 0-60: the difficulty (no minimum rank)")
+    async def conflict(
+        self, interaction: discord.Interaction, defense: Target, rank: Rank | None = None,
+        bonus: Rank | None = None, pool: Notation | None = None, discard: Discard | None = None,
+        wounds: Rank = 0, pool_penalty: Rank = 0, injuries: Rank = 0, aid: bool = False,
+        private: bool = False, note: Note | None = None,
+    ) -> None:
+        sk_pool = build_pool(
+            pool, rank, bonus, discard, wounds=wounds, pool_penalty=pool_penalty, injuries=injuries, aid=aid
+        )
+        odds = odds_for_test(sk_pool, defense, kind="conflict")
+        test = roll_test(sk_pool, self.dice, target=defense, kind="conflict")
+        embed = render.render_test(test, odds, interaction.user, note)
+        await interaction.response.send_message(embed=embed, ephemeral=private)
+
+    @test_group.command(name="competition", description="Everyone named rolls; the highest result wins")
+    @describe(
+        *LAST,
+        participants="Names and pools, separated by commas: Jaime 5D+2B, Brienne 4D+1B (2 to 25 of them)",
+    )
+    async def competition(
+        self, interaction: discord.Interaction, participants: app_commands.Range[str, 3, 2000],
+        private: bool = False, note: Note | None = None,
+    ) -> None:
+        entrants = parse_participants(participants)
+        odds = competition_odds([pool for _, pool in entrants])
+        result = roll_competition(entrants, self.dice)
+        embed = render.render_competition(result, interaction.user, note, odds)
+        await interaction.response.send_message(embed=embed, ephemeral=private)
+
+    @test_group.command(
+        name="extended",
+        description="Roll toward a named task of this channel: each success adds its degrees until done",
+    )
+    @describe(
+        *POOL, "difficulty", "target", *LAST,
+        task="The task's name (one per name in this channel)",
+        needed="Degrees the task takes, 1-50: required to start it; later rolls may leave it out",
+        restart="Start the task over at 0 (with a new `needed`, or the old one)",
+    )
+    @app_commands.choices(difficulty=DIFFICULTY_CHOICES)
+    async def extended(
+        self, interaction: discord.Interaction, task: TaskName, needed: Needed | None = None,
+        restart: bool = False, rank: Rank | None = None, difficulty: str | None = None,
+        target: Target | None = None, bonus: Rank | None = None, pool: Notation | None = None,
+        discard: Discard | None = None, wounds: Rank = 0, pool_penalty: Rank = 0, injuries: Rank = 0,
+        aid: bool = False, private: bool = False, note: Note | None = None,
+    ) -> None:
+        guild_id, channel_id = _where(interaction)
+        name = task_name(task)
+        sk_pool = build_pool(
+            pool, rank, bonus, discard, wounds=wounds, pool_penalty=pool_penalty, injuries=injuries, aid=aid
+        )
+        number = resolve_difficulty(difficulty, target)
+        stored = await self._extended.get(guild_id, channel_id, name)
+        before = _progress_before(name, stored, needed, restart)
+        odds = odds_for_test(sk_pool, number, kind="basic")
+        test = roll_test(sk_pool, self.dice, target=number, kind="basic")
+        added = advance(before, test).gained - before.gained
+        saved = await self._save(guild_id, channel_id, before, added, fresh=stored is None or restart)
+        completed = saved.complete and saved.progress - added < saved.needed
+        embed = render.render_extended(
+            test, odds, saved.name, saved.progress, saved.needed, added, completed, interaction.user, note
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=private)
+
+    async def _save(
+        self, guild_id: int, channel_id: int, before: ExtendedProgress, added: int, *, fresh: bool
+    ) -> ExtendedTask:
+        """Start the task at 0 when it is new or restarted, then add this roll's degrees (atomically)."""
+        if fresh:
+            await self._extended.start(guild_id, channel_id, before.name, before.needed)
+        return await self._extended.add(guild_id, channel_id, before.name, added)
+
+    @test_group.command(name="progress", description="Show the extended tests of this channel and their progress")
+    @describe("private")
+    async def progress(self, interaction: discord.Interaction, private: bool = False) -> None:
+        guild_id, channel_id = _where(interaction)
+        tasks = await self._extended.in_channel(guild_id, channel_id)
+        embed = render.render_tasks([(task.name, task.progress, task.needed) for task in tasks])
+        await interaction.response.send_message(embed=embed, ephemeral=private)
+
+    @test_group.command(name="clear", description="Forget an extended test of this channel")
+    @describe(task="The name of the task to forget")
+    async def clear(self, interaction: discord.Interaction, task: TaskName) -> None:
+        guild_id, channel_id = _where(interaction)
+        name = task_name(task)
+        if not await self._extended.clear(guild_id, channel_id, name):
+            raise NoSuchExtendedTest(name)
+        await interaction.response.send_message(f'Forgot the extended test "{name}" in this channel.')
+
+
+def _progress_before(name: str, stored: ExtendedTask | None, needed: int | None, restart: bool) -> ExtendedProgress:
+    """The task as this roll finds it: started (or restarted) here, or as stored. Raises when it cannot go on."""
+    if stored is not None and not restart:
+        if needed is not None and needed != stored.needed:
+            raise PlayerError(
+                f'"{stored.name}" already needs {stored.needed} degrees ({stored.progress} so far): '
+                f"set `restart` to start it over needing {needed}."
+            )
+        if stored.complete:
+            raise PlayerError(
+                f'"{stored.name}" is already complete ({stored.progress}/{stored.needed}): '
+                "set `restart` to start it over, or `/test clear` it."
+            )
+        return ExtendedProgress(stored.name, stored.needed, stored.progress)
+    needed = needed if needed is not None else stored.needed if stored is not None else None
+    if needed is None:
+        raise PlayerError(
+            f'There is no extended test "{name}" in this channel yet: start it by giving `needed`, '
+            "the degrees of success it takes."
+        )
+    return ExtendedProgress(stored.name if stored is not None else name, needed)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(SevenKingdoms(bot))

@@ -1,0 +1,153 @@
+"""/heroic end to end through the fake Discord, and the walk over every command of the rules cogs."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.dice import FixedDice
+from tests.fakediscord import CannotInvoke
+
+EPHEMERAL = 64
+STRING, INTEGER, SUBCOMMAND = 3, 4, 1
+MY_COGS = ("cogs.hex", "cogs.heroic", "cogs.sevenkingdoms")
+
+
+@pytest.fixture
+async def bot(start_bot):
+    return await start_bot(extensions=("cogs.heroic",))
+
+
+def use_faces(bot, *faces: int) -> FixedDice:
+    dice = FixedDice(list(faces))
+    bot.get_cog("Heroic").dice = dice
+    return dice
+
+
+def field(embed: dict, name: str) -> str:
+    return next(item["value"] for item in embed["fields"] if item["name"] == name)
+
+
+async def test_a_task_against_a_named_difficulty(fake_discord, bot):
+    dice = use_faces(bot, 4, 5)
+    reply = await fake_discord.slash("heroic", {"skill": 3, "difficulty": "easy"})
+    dice.finish()
+    embed = reply.embed
+    assert embed["title"] == "Heroic Roll · 2d6 + Skill 3 · task"
+    assert embed["description"] == "**Success**"
+    assert field(embed, "Dice") == "`4` `5` + Skill 3 = **12** vs TN 8 (Easy)"
+    # 2d6 + 3 reaches TN 8 with a natural 5 or more: 1 - 6/36 = 30/36 ≈ 83%; a natural 5 ties: 4/36 ≈ 11%
+    assert field(embed, "Odds") == "Chance: 83% · complication: 11% · crit: 3% · fumble: 3%"
+
+
+async def test_a_tie_with_the_tn_succeeds_with_a_complication(fake_discord, bot):
+    use_faces(bot, 3, 2)
+    reply = await fake_discord.slash("heroic", {"skill": 5, "tn": 10})
+    assert reply.embed["description"] == "**Success, with a complication**"
+    assert field(reply.embed, "Dice").endswith("= **10** vs TN 10")
+
+
+async def test_an_opposed_d20_roll_crits_on_a_natural_twenty(fake_discord, bot):
+    dice = use_faces(bot, 20)
+    reply = await fake_discord.slash("heroic", {"skill": 0, "versus": 25, "dice": "d20", "kind": "dodge"})
+    dice.finish()
+    embed = reply.embed
+    assert embed["title"] == "Heroic Roll · d20 + Skill 0 · reaction: Dodge (Agility)"
+    assert embed["description"].startswith("**Critical success!**")
+    assert "one free action" in embed["description"]
+    assert field(embed, "Dice") == "`20` + Skill 0 = **20** vs TN 34 (9 + opposing Skill 25)"
+
+
+async def test_a_fumbled_attack_rolls_the_combat_fumble_table(fake_discord, bot):
+    dice = use_faces(bot, 1, 1, 2)  # double 1, then the Combat Fumble d6: 2 injures an ally
+    reply = await fake_discord.slash("heroic", {"skill": 9, "difficulty": "basic", "kind": "attack", "damage": 7})
+    dice.finish()
+    description = reply.embed["description"]
+    assert description.startswith("**Fumble!**")
+    assert "injures an ally nearby for half damage. Half of 7 is 3.5." in description
+    assert "Combat Fumble table: `2`" in description and "Damage dealt: **0**" in description
+
+
+async def test_a_d12_crit_on_an_attack_doubles_the_damage(fake_discord, bot):
+    use_faces(bot, 12)
+    reply = await fake_discord.slash("heroic", {"skill": 1, "difficulty": "insane", "dice": "d12",
+                                                "kind": "attack", "damage": 6})
+    assert "2 × 6 = 12" in reply.embed["description"] and "Damage dealt: **12**" in reply.embed["description"]
+
+
+async def test_private_and_note(fake_discord, bot):
+    use_faces(bot, 6, 6)
+    reply = await fake_discord.slash("heroic", {"skill": 2, "tn": 9, "private": True, "note": "Climb the wall"})
+    assert reply.callback["data"]["flags"] == EPHEMERAL and reply.ephemeral
+    assert reply.embed["description"].startswith("> Climb the wall\n**Critical success!**")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"skill": 4}, "Give a target: a difficulty, a TN, or the opposing Skill (versus)"),
+        ({"skill": 4, "difficulty": "hard", "tn": 12}, "Give only one target, not difficulty and tn"),
+        ({"skill": 4, "tn": 12, "damage": 5}, "Damage counts only for an attack or a reaction"),
+        ({"skill": 4, "tn": 12, "kind": "spell", "damage": 5}, "Damage counts only for an attack or a reaction"),
+    ],
+)
+async def test_bad_inputs_are_answered_privately_and_roll_nothing(fake_discord, bot, options, message):
+    dice = use_faces(bot)
+    reply = await fake_discord.slash("heroic", options)
+    assert reply.ephemeral and message in reply.content and reply.embeds == []
+    dice.finish()
+
+
+async def test_discord_refuses_what_the_options_do_not_offer(fake_discord, bot):
+    with pytest.raises(CannotInvoke, match="outside"):
+        await fake_discord.slash("heroic", {"skill": 31, "tn": 10})
+    with pytest.raises(CannotInvoke, match="not one of the choices"):
+        await fake_discord.slash("heroic", {"skill": 3, "tn": 10, "dice": "d8"})
+    with pytest.raises(CannotInvoke, match="not one of the choices"):
+        await fake_discord.slash("heroic", {"skill": 3, "tn": 10, "kind": "reaction"})
+    with pytest.raises(CannotInvoke, match="cannot be used in DMs"):
+        await fake_discord.slash("heroic", {"skill": 3, "tn": 10}, dm=True)
+
+
+def leaf_options(command: dict):
+    """(path, option) for every option of a command, through its subcommands."""
+    for option in command.get("options") or []:
+        if option["type"] == SUBCOMMAND:
+            for inner in option.get("options") or []:
+                yield f"/{command['name']} {option['name']}", inner
+        else:
+            yield f"/{command['name']}", option
+
+
+async def test_every_command_and_option_is_described_and_bounded(fake_discord, start_bot):
+    await start_bot(extensions=MY_COGS)
+    commands = {command["name"]: command for command in fake_discord.commands()}
+    assert set(commands) == {"hex", "heroic", "test"}
+    subcommands = {name: {o["name"] for o in c.get("options") or [] if o["type"] == SUBCOMMAND}
+                   for name, c in commands.items()}
+    assert subcommands == {
+        "hex": {"test", "contest", "cast", "plain"},
+        "heroic": set(),
+        "test": {"basic", "conflict", "competition", "extended", "progress", "clear"},
+    }
+    walked = 0
+    for command in commands.values():
+        assert command["dm_permission"] is False, f"/{command['name']} must be guild-only"
+        assert command["description"] and command["description"] != "…"
+        for option in command.get("options") or []:
+            assert option["description"] and option["description"] != "…"
+        for path, option in leaf_options(command):
+            walked += 1
+            assert option["description"] and option["description"] != "…", f"{path} {option['name']}"
+            if option["type"] == INTEGER and not option.get("choices"):
+                assert "min_value" in option and "max_value" in option, f"{path} {option['name']}"
+            if option["type"] == STRING and not option.get("choices"):
+                assert "max_length" in option, f"{path} {option['name']}"
+    assert walked > 60
+    options_of: dict[str, set[str]] = {}
+    for command in commands.values():
+        for path, option in leaf_options(command):
+            options_of.setdefault(path, set()).add(option["name"])
+    rolls = set(options_of) - {"/test progress", "/test clear"}
+    assert len(rolls) == 9
+    for path in rolls:
+        assert {"private", "note"} <= options_of[path], path

@@ -1,0 +1,267 @@
+"""/test end to end through the fake Discord: basic, conflict, competition, and extended tests in SQLite."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.dice import FixedDice
+from tests.fakediscord import BOB, CannotInvoke, FakeChannel, FakeDiscord, FakeGuild
+
+EPHEMERAL = 64
+GENERAL, TAVERN = FakeChannel("general"), FakeChannel("tavern")
+
+
+@pytest.fixture
+async def fake_discord(discord_spec):
+    """The shared fixture's fake Discord, with a second channel in the server."""
+    async with FakeDiscord(guilds=[FakeGuild(channels=(GENERAL, TAVERN))], validator=discord_spec) as fake:
+        yield fake
+        await fake.stop()
+        fake.assert_clean()
+
+
+@pytest.fixture
+async def bot(start_bot):
+    return await start_bot(extensions=("cogs.sevenkingdoms",))
+
+
+def use_faces(bot, *faces: int) -> FixedDice:
+    dice = FixedDice(list(faces))
+    bot.get_cog("SevenKingdoms").dice = dice
+    return dice
+
+
+def field(embed: dict, name: str) -> str:
+    return next(item["value"] for item in embed["fields"] if item["name"] == name)
+
+
+async def stored_tasks(bot) -> list[tuple]:
+    """Every extended test in the database, whatever the channel."""
+    rows = await bot.db.store.fetch_all("SELECT * FROM extended_tests ORDER BY channel_id, name")
+    return [tuple(row) for row in rows]
+
+
+async def refused(fake_discord, bot, command: str, options: dict, message: str, **where) -> None:
+    """The command is answered privately with the message, rolls nothing and leaves the database as it was."""
+    before = await stored_tasks(bot)
+    dice = use_faces(bot)
+    reply = await fake_discord.slash(command, options, **where)
+    assert reply.ephemeral and reply.embeds == [], reply.describe()
+    assert message in reply.content
+    dice.finish()
+    assert await stored_tasks(bot) == before
+
+
+# Basic, conflict, competition -------------------------------------------------------------------------------
+
+
+async def test_a_basic_test_in_the_seeds_notation_discards_the_highest_and_keeps_the_best(fake_discord, bot):
+    dice = use_faces(bot, 6, 5, 1, 4, 2)  # three test dice, then two bonus dice
+    reply = await fake_discord.slash("test basic", {"pool": "3D+2B-1P", "difficulty": "Routine"}, user=BOB)
+    dice.finish()
+    embed = reply.embed
+    assert embed["title"] == "Seven Kingdoms basic test · 3D + 2B − 1P vs Routine (6)"
+    # the 6 is discarded; the best three left are 5 + 4 + 2 = 11, five above Routine: Great, 2 degrees
+    assert embed["description"] == "**Great success — 2 degrees (result 11, margin 5)**"
+    assert field(embed, "Dice") == "Kept: `5` `B4` `B2` · Discarded: ~~`6`~~ · Not kept: `1`"
+    assert field(embed, "Odds").startswith("Chance: ")
+    assert embed["author"]["name"] == "Bob" and not reply.ephemeral
+
+
+async def test_a_basic_test_from_options_with_penalties_aid_and_injuries(fake_discord, bot):
+    dice = use_faces(bot, 4, 3, 6)  # rank 3 less one wound: two test dice, then the aid die
+    options = {"rank": 3, "target": 10, "wounds": 1, "aid": True, "injuries": 1}
+    reply = await fake_discord.slash("test basic", options)
+    dice.finish()
+    embed = reply.embed
+    assert embed["title"] == "Seven Kingdoms basic test · 3D (aided, 1 wound, 1 injury) vs difficulty 10"
+    # kept: 6 and 4 = 10, less the injury = 9: one below 10, a marginal failure
+    assert embed["description"].startswith("**Marginal failure — result 9, 1 below**")
+    assert "Injuries: −1 from the result." in embed["description"]
+
+
+async def test_a_conflict_against_defense_shows_the_complication_of_a_one(fake_discord, bot):
+    dice = use_faces(bot, 1, 6)
+    reply = await fake_discord.slash("test conflict", {"rank": 2, "defense": 8, "note": "Sword against Brienne"})
+    dice.finish()
+    embed = reply.embed
+    assert embed["title"] == "Seven Kingdoms conflict test · 2D vs Defense 8"
+    assert embed["description"].startswith("> Sword against Brienne\n**Marginal failure — result 7, 1 below**")
+    assert "the Narrator may add a complication" in embed["description"]
+
+
+async def test_a_conflict_has_no_minimum_rank(fake_discord, bot):
+    use_faces(bot, 6)
+    reply = await fake_discord.slash("test conflict", {"rank": 1, "defense": 5})
+    assert reply.embed["description"].startswith("**Marginal success — 1 degree (result 6, margin 1)**")
+
+
+async def test_a_competition_ranks_everyone_with_their_chances(fake_discord, bot):
+    dice = use_faces(bot, 6, 5, 1, 3, 3)  # Jaime: 6 5 and a bonus 1; Brienne: 3 3
+    reply = await fake_discord.slash("test competition", {"participants": "Jaime 2D+1B, Brienne 2D"})
+    dice.finish()
+    embed = reply.embed
+    assert embed["title"] == "Seven Kingdoms competition · 2 participants"
+    assert embed["description"] == "**Jaime wins — by 5 (Great, 2 degrees)**"
+    assert field(embed, "1. Jaime · 2D + 1B").startswith("**11** Kept: `6` `5`")
+    assert field(embed, "2. Brienne · 2D").startswith("**6** Kept: `3` `3`")
+    odds = field(embed, "Odds")
+    assert odds.startswith("Jaime ") and " · Brienne " in odds and " · tie " in odds
+
+
+async def test_a_tie_at_the_top_is_shown_as_a_tie(fake_discord, bot):
+    use_faces(bot, 4, 4, 3, 2, 1)  # Arya 4, Sansa 4, Bran keeps the best of 3 2 1
+    reply = await fake_discord.slash("test competition", {"participants": "Arya 1D; Sansa 1D; Bran 1D+2B"})
+    assert reply.embed["description"] == "**Tie at the top: Arya, Sansa**"
+
+
+@pytest.mark.parametrize(
+    ("participants", "message"),
+    [
+        ("Jaime 5D+2B", "A competition needs 2 to 25 participants, not 1"),
+        ("Jaime, Brienne 4D", "Cannot read 'Jaime': write each participant like Jaime 5D + 2B"),
+        ("Jaime 5D, jaime 3D", "Two participants are named 'jaime'"),
+        ("Jaime 5D+2X, Brienne 4D", "Cannot read the pool"),
+        ("Jaime 11D, Brienne 4D", "Rank 11 is out of range"),
+        ("5D, Brienne 4D", "Participant 1 needs a name"),
+    ],
+)
+async def test_competition_text_that_cannot_be_read_is_refused(fake_discord, bot, participants, message):
+    await refused(fake_discord, bot, "test competition", {"participants": participants}, message)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"rank": 2, "pool": "2D+1B", "target": 5}, "not both"),
+        ({"bonus": 2, "target": 5}, "Give your ability `rank`, or the whole `pool`"),
+        ({"rank": 2}, "Give either a difficulty (like Hard) or a target number"),
+        ({"rank": 2, "difficulty": "Hard", "target": 15}, "not both or neither"),
+        ({"rank": 2, "difficulty": "Hard"}, "Rank 2 is below the minimum rank 3 for a Hard test"),
+        ({"pool": "2B", "target": 5}, "has no test dice (D)"),
+    ],
+)
+async def test_bad_test_options_are_refused_privately(fake_discord, bot, options, message):
+    await refused(fake_discord, bot, "test basic", options, message)
+
+
+async def test_discord_refuses_out_of_range_values_and_dms(fake_discord, bot):
+    with pytest.raises(CannotInvoke, match="outside"):
+        await fake_discord.slash("test basic", {"rank": 11, "target": 5})
+    with pytest.raises(CannotInvoke, match="not one of the choices"):
+        await fake_discord.slash("test basic", {"rank": 2, "difficulty": "Trivial"})
+    with pytest.raises(CannotInvoke, match="cannot be used in DMs"):
+        await fake_discord.slash("test progress", dm=True)
+
+
+async def test_automatic_and_no_test_die_roll_nothing(fake_discord, bot):
+    dice = use_faces(bot)
+    automatic = await fake_discord.slash("test basic", {"rank": 1, "difficulty": "Automatic", "private": True})
+    assert automatic.embed["description"] == "**Automatic success — no roll needed**" and automatic.ephemeral
+    assert automatic.callback["data"]["flags"] == EPHEMERAL
+    wounded = await fake_discord.slash("test basic", {"rank": 2, "wounds": 2, "difficulty": "Easy"})
+    assert wounded.embed["description"] == "**Fails — no test die remains, nothing to roll**"
+    dice.finish()
+
+
+# Extended tests ---------------------------------------------------------------------------------------------
+
+
+async def extended(fake_discord, bot, faces: list[int], **options):
+    dice = use_faces(bot, *faces)
+    reply = await fake_discord.slash("test extended", options)
+    assert reply.embeds, reply.describe()
+    dice.finish()
+    return reply.embed
+
+
+async def test_extended_progress_adds_degrees_survives_a_restart_and_announces_completion(
+    fake_discord, start_bot
+):
+    bot = await start_bot(extensions=("cogs.sevenkingdoms",))
+    first = await extended(fake_discord, bot, [2, 2, 1], task="Forge a blade", needed=5, rank=3,
+                           difficulty="Easy", note="At the smithy")
+    assert first["title"] == "Seven Kingdoms extended test · Forge a blade · 3D vs Easy (3)"
+    assert first["description"].startswith("> At the smithy\n**Marginal success — 1 degree")
+    assert "Progress +1 degree." in first["description"]
+    assert field(first, "Progress") == "**Forge a blade**: ▰▱▱▱▱ 1/5 — 4 to go"
+
+    bot = await start_bot(extensions=("cogs.sevenkingdoms",))  # a new process on the same database
+    second = await extended(fake_discord, bot, [6, 5, 4], task="forge a BLADE", rank=3, difficulty="Easy")
+    assert field(second, "Progress") == "**Forge a blade**: ▰▰▰▰▱ 4/5 — 1 to go"  # 15 vs 3: 3 degrees
+
+    failed = await extended(fake_discord, bot, [1, 2, 3], task="Forge a blade", rank=3, target=15)
+    assert "No progress this time." in failed["description"]
+    assert field(failed, "Progress") == "**Forge a blade**: ▰▰▰▰▱ 4/5 — 1 to go"
+
+    done = await extended(fake_discord, bot, [4, 4, 4], task="Forge a blade", needed=5, rank=3,
+                          difficulty="Easy")
+    assert "🏁 **Forge a blade is complete!**" in done["description"]
+    assert field(done, "Progress") == "**Forge a blade**: ▰▰▰▰▰ 6/5 — complete!"
+    assert await stored_tasks(bot) == [(fake_discord.guild.id, fake_discord.channel.id, "Forge a blade", 5, 6)]
+
+    await refused(fake_discord, bot, "test extended", {"task": "Forge a blade", "rank": 3, "target": 3},
+                  "is already complete (6/5): set `restart` to start it over")
+
+    listing = await fake_discord.slash("test progress")
+    assert listing.embed["description"] == (
+        "**1 task, 1 complete**\n**Forge a blade**: ▰▰▰▰▰ 6/5 — complete!"
+    )
+
+
+async def test_restart_starts_over_and_a_different_needed_asks_for_it(fake_discord, bot):
+    await extended(fake_discord, bot, [6, 6, 6], task="Siege", needed=10, rank=3, target=3)  # 4 degrees
+    await refused(fake_discord, bot, "test extended", {"task": "Siege", "needed": 8, "rank": 3, "target": 3},
+                  '"Siege" already needs 10 degrees (4 so far): set `restart` to start it over needing 8')
+    again = await extended(fake_discord, bot, [1, 1, 1], task="Siege", restart=True, rank=3, target=4)
+    assert field(again, "Progress") == "**Siege**: ▱▱▱▱▱▱▱▱▱▱ 0/10 — 10 to go"  # 3 vs 4: no progress
+    smaller = await extended(fake_discord, bot, [1, 1, 2], task="Siege", needed=2, restart=True, rank=3,
+                             target=4)
+    assert field(smaller, "Progress") == "**Siege**: ▰▱ 1/2 — 1 to go"
+
+
+async def test_bad_extended_input_creates_and_changes_nothing(fake_discord, bot):
+    new = {"task": "Climb the Wall", "rank": 2, "target": 6}
+    await refused(fake_discord, bot, "test extended", new,
+                  'There is no extended test "Climb the Wall" in this channel yet: start it by giving `needed`')
+    hard = {"task": "Climb the Wall", "needed": 3, "rank": 1, "difficulty": "Hard"}
+    await refused(fake_discord, bot, "test extended", hard, "Rank 1 is below the minimum rank 3 for a Hard test")
+    await refused(fake_discord, bot, "test extended", new | {"needed": 3, "target": 0},
+                  "An Automatic test adds no degrees")
+    await refused(fake_discord, bot, "test extended", new | {"needed": 3, "pool": "2D"}, "not both")
+    await refused(fake_discord, bot, "test extended", {"task": "   ", "needed": 3, "rank": 2, "target": 6},
+                  "An extended test needs a name.")
+    assert await stored_tasks(bot) == []
+
+    await extended(fake_discord, bot, [6, 6], task="Climb the Wall", needed=4, rank=2, target=6)  # 12: 2 deg.
+    kept = await stored_tasks(bot)
+    assert kept == [(fake_discord.guild.id, fake_discord.channel.id, "Climb the Wall", 4, 2)]
+    await refused(fake_discord, bot, "test extended", new | {"restart": True, "rank": 1, "target": 15},
+                  "below the minimum rank")
+    assert await stored_tasks(bot) == kept
+
+
+async def test_tasks_are_kept_per_channel_and_can_be_cleared(fake_discord, bot):
+    await extended(fake_discord, bot, [6], task="Court intrigue", needed=3, rank=1, target=3)  # 1 degree
+    elsewhere = await fake_discord.slash("test progress", channel=TAVERN)
+    assert elsewhere.embed["description"].startswith("**No extended tests here**")
+    await refused(fake_discord, bot, "test extended", {"task": "Court intrigue", "rank": 1, "target": 3},
+                  "There is no extended test", channel=TAVERN)
+    here = await fake_discord.slash("test progress", {"private": True})
+    assert here.ephemeral and "**Court intrigue**: ▰▱▱ 1/3 — 2 to go" in here.embed["description"]
+
+    cleared = await fake_discord.slash("test clear", {"task": "court INTRIGUE"})
+    assert cleared.content == 'Forgot the extended test "court INTRIGUE" in this channel.'
+    assert await stored_tasks(bot) == []
+    again = await fake_discord.slash("test clear", {"task": "Court intrigue"})
+    assert again.ephemeral and 'There is no extended test named "Court intrigue"' in again.content
+
+
+def test_the_progress_bar_scales_to_twenty_marks_and_is_full_only_when_complete():
+    from bot.render.sevenkingdoms import progress_line, render_tasks
+
+    assert progress_line("Siege", 30, 50) == "**Siege**: " + "▰" * 12 + "▱" * 8 + " 30/50 — 20 to go"
+    assert progress_line("Siege", 49, 50).count("▰") == 19
+    assert progress_line("Siege", 53, 50) == "**Siege**: " + "▰" * 20 + " 53/50 — complete!"
+    many = render_tasks([(f"Task {'x' * 90} {i}", i, 50) for i in range(60)])
+    assert len(many) <= 6000 and many.description.endswith("more")
