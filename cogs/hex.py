@@ -54,7 +54,8 @@ class Hex(commands.Cog):
     """HEX: a d6 success pool; each 6 is a success, Hazard Dice bring Mishaps."""
 
     hex_group = app_commands.Group(
-        name="hex", description="HEX: roll a d6 pool, each 6 a success, with Hazard Dice", guild_only=True
+        name="hex", description="HEX: roll a d6 pool, each 6 a success, with Hazard Dice", guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
 
     def __init__(self, bot: commands.Bot, dice: DiceSource | None = None) -> None:

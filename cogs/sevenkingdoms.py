@@ -97,7 +97,8 @@ class SevenKingdoms(commands.Cog):
     """Seven Kingdoms tests: test, bonus and penalty dice, degrees of success."""
 
     test_group = app_commands.Group(
-        name="test", description="Seven Kingdoms tests: test, bonus and penalty dice, degrees", guild_only=True
+        name="test", description="Seven Kingdoms tests: test, bonus and penalty dice, degrees", guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
 
     def __init__(self, bot: commands.Bot, dice: DiceSource | None = None) -> None:

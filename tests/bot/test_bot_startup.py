@@ -94,8 +94,8 @@ async def test_a_failed_sync_does_not_stop_the_bot_and_is_tried_again(start_bot,
 def _problems(command: dict) -> list[str]:
     """What is missing on one registered command: descriptions, integer bounds, guild-only."""
     found = []
-    contexts = command.get("contexts")  # dm_permission is Discord's older, deprecated way to say the same
-    if (contexts is None and command.get("dm_permission") is not False) or (contexts or GUILD_ONLY) != GUILD_ONLY:
+    contexts = command.get("contexts")  # and dm_permission, Discord's older way to say the same, for old clients
+    if contexts != GUILD_ONLY or command.get("dm_permission") is not False:
         found.append(f"/{command['name']}: not guild-only (contexts {contexts})")
 
     def walk(path: str, options: list[dict]) -> None:
