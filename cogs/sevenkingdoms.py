@@ -197,10 +197,8 @@ class SevenKingdoms(commands.Cog):
     async def _save(
         self, guild_id: int, channel_id: int, before: ExtendedProgress, added: int, *, fresh: bool
     ) -> ExtendedTask:
-        """Start the task at 0 when it is new or restarted, then add this roll's degrees (atomically)."""
-        if fresh:
-            await self._extended.start(guild_id, channel_id, before.name, before.needed)
-        return await self._extended.add(guild_id, channel_id, before.name, added)
+        """Start the task at 0 when it is new or restarted and add this roll's degrees, in one transaction."""
+        return await self._extended.record(guild_id, channel_id, before.name, before.needed, added, fresh=fresh)
 
     @test_group.command(name="progress", description="Show the extended tests of this channel and their progress")
     @describe("private")

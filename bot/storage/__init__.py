@@ -18,6 +18,7 @@ from bot.storage.errors import (
     StorageBusy,
     StorageError,
     StorageUnavailable,
+    TaskComplete,
 )
 from bot.storage.extended import ExtendedTask, ExtendedTests
 from bot.storage.meta import Meta
@@ -36,6 +37,7 @@ __all__ = [
     "Meta",
     "Migration",
     "NoSuchExtendedTest",
+    "TaskComplete",
     "NotEnoughWillpower",
     "PushClaim",
     "PushRefusal",

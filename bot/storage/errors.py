@@ -57,3 +57,11 @@ class NoSuchExtendedTest(StorageError, PlayerError):
     def __init__(self, name: str) -> None:
         super().__init__(f'There is no extended test named "{name}" in this channel; start it first.')
         self.name = name
+
+
+class TaskComplete(StorageError, PlayerError):
+    """A roll for an extended test that was completed (perhaps by a roll that landed a moment earlier)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f'The extended test "{name}" is already complete; start it over with restart.')
+        self.name = name

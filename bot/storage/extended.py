@@ -7,7 +7,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.errors import InvalidValue, NoSuchExtendedTest
+from bot.storage.errors import InvalidValue, NoSuchExtendedTest, TaskComplete
 from bot.storage.store import Store
 
 MAX_NAME_LENGTH = 100
@@ -25,6 +25,9 @@ UPDATE extended_tests SET progress = progress + :degrees
 WHERE guild_id = :guild AND channel_id = :channel AND name = :name
 RETURNING *
 """
+
+# A roll counts only while the task is unfinished: two rolls racing for the last degrees cannot both count.
+_ADD_UNFINISHED = _ADD.replace("RETURNING", "AND progress < needed\nRETURNING")
 
 _WHERE = "WHERE guild_id = :guild AND channel_id = :channel AND name = :name"
 
@@ -92,6 +95,25 @@ class ExtendedTests:
             row = await transaction.fetch_one(_ADD, params)
             if row is None:
                 raise NoSuchExtendedTest(params["name"])
+        return _task(row)
+
+    async def record(
+        self, guild_id: int, channel_id: int, name: str, needed: int, degrees: int, *, fresh: bool
+    ) -> ExtendedTask:
+        """Count one roll's degrees in one transaction: (re)start the task first when fresh.
+
+        An unfinished task only: NoSuchExtendedTest if it is missing, TaskComplete if it finished meanwhile.
+        """
+        _check_count("Degrees needed", needed, low=1)
+        _check_count("Degrees", degrees, low=0)
+        params = {"guild": guild_id, "channel": channel_id, "name": task_name(name), "needed": needed}
+        async with self._store.transaction() as transaction:
+            if fresh:
+                await transaction.fetch_one(_START, params)
+            row = await transaction.fetch_one(_ADD_UNFINISHED, params | {"degrees": degrees})
+            if row is None:
+                exists = await transaction.fetch_one(f"SELECT 1 FROM extended_tests {_WHERE}", params)
+                raise TaskComplete(params["name"]) if exists else NoSuchExtendedTest(params["name"])
         return _task(row)
 
     async def get(self, guild_id: int, channel_id: int, name: str) -> ExtendedTask | None:

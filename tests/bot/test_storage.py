@@ -20,6 +20,7 @@ from bot.storage import (
     StorageBusy,
     StorageError,
     StorageUnavailable,
+    TaskComplete,
     check_database_path,
     load_migrations,
     probe_database,
@@ -277,6 +278,33 @@ async def test_extended_refusals(db: Database):
     with pytest.raises(InvalidValue):
         await db.extended.add(G, C, "Fine", -1)
     assert (await db.extended.get(G, C, "Fine")).progress == 0
+
+
+async def test_extended_record_starts_and_counts_in_one_transaction(db: Database):
+    first = await db.extended.record(G, C, "Forge", 4, 2, fresh=True)
+    assert (first.needed, first.progress) == (4, 2)
+    assert (await db.extended.record(G, C, "forge", 4, 1, fresh=False)).progress == 3
+    with pytest.raises(NoSuchExtendedTest):
+        await db.extended.record(G, C, "Nowhere", 4, 1, fresh=False)
+    assert await db.extended.get(G, C, "Nowhere") is None
+
+
+async def test_extended_record_counts_no_roll_after_completion(db: Database):
+    """Rolls racing for a nearly finished task: once it is complete, later ones are refused, not counted."""
+    await db.extended.start(G, C, "Siege", 3)
+    outcomes = await asyncio.gather(
+        *(db.extended.record(G, C, "Siege", 3, 2, fresh=False) for _ in range(5)), return_exceptions=True
+    )
+    counted = [o for o in outcomes if not isinstance(o, Exception)]
+    assert len(counted) == 2 and all(isinstance(o, TaskComplete) for o in outcomes if o not in counted)
+    assert (await db.extended.get(G, C, "Siege")).progress == 4
+
+
+async def test_extended_record_refused_start_leaves_nothing(db: Database):
+    await db.extended.record(G, C, "Done", 1, 1, fresh=True)
+    with pytest.raises(InvalidValue):
+        await db.extended.record(G, C, "Done", 0, 1, fresh=True)
+    assert (await db.extended.get(G, C, "Done")).progress == 1
 
 
 # --- meta -----------------------------------------------------------------------------------------
