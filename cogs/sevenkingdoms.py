@@ -23,15 +23,13 @@ from rules.sevenkingdoms import (
     DIFFICULTIES,
     MAX_TARGET,
     NOTATION_HINT,
-    ExtendedProgress,
     SkPool,
-    advance,
-    parse_participants,
     parse_pool,
     resolve_difficulty,
-    roll_competition,
     roll_test,
 )
+from rules.sevenkingdoms_competition import parse_participants, roll_competition
+from rules.sevenkingdoms_extended import ExtendedProgress, advance
 from rules.sevenkingdoms_odds import competition_odds, odds_for_test
 
 Rank = app_commands.Range[int, 0, 10]

@@ -2,15 +2,14 @@
 
 RULES.md section 4 and its fine points (section 5) are the ruling. A pool is an ``SkPool`` (or the seed's
 notation through ``parse_pool("3D + 2B − 1P")``); ``roll_test`` reads a basic or conflict test,
-``roll_competition`` a competition, and ``advance`` adds one roll to an extended test. Exact odds live in
-``rules.sevenkingdoms_odds``.
+competitions live in ``rules.sevenkingdoms_competition`` and extended tests in ``rules.sevenkingdoms_extended``;
+exact odds in ``rules.sevenkingdoms_odds``.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from rules.dice import DiceSource, Die, Fate, Role
 from rules.errors import CannotAttempt, InvalidInput, check_range
@@ -157,7 +156,7 @@ def parse_pool(text: str, *, wounds: int = 0, pool_penalty: int = 0, injuries: i
     return SkPool(terms["D"], terms.get("B", 0), wounds, pool_penalty, terms.get("P", 0), injuries, aid)
 
 
-def _roll_pool(pool: SkPool, dice: DiceSource) -> tuple[tuple[Die, ...], int]:
+def roll_pool(pool: SkPool, dice: DiceSource) -> tuple[tuple[Die, ...], int]:
     """Roll test then bonus dice, discard the highest, keep the highest test-dice-many of the rest."""
     roles = [Role.TEST] * pool.test_dice + [Role.BONUS] * pool.bonus_dice
     faces = [dice.roll(SIDES) for _ in roles]
@@ -248,151 +247,5 @@ def roll_test(pool: SkPool, dice: DiceSource, *, difficulty: str | int | None = 
             return SkTest(pool, kind, number, "automatic")
     if pool.test_dice == 0:
         return SkTest(pool, kind, number, "no_test_dice")
-    rolled, result = _roll_pool(pool, dice)
+    rolled, result = roll_pool(pool, dice)
     return SkTest(pool, kind, number, "rolled", rolled, result)
-
-
-@dataclass(frozen=True, slots=True)
-class SkCompetitor:
-    """One participant's roll; result None when no test die remained (nothing rolled, ranks last)."""
-
-    name: str
-    pool: SkPool
-    dice: tuple[Die, ...]
-    result: int | None
-    place: int
-
-    def as_dict(self) -> dict:
-        return {"name": self.name, "pool": self.pool.as_dict(), "dice": [d.as_dict() for d in self.dice],
-                "result": self.result, "place": self.place}
-
-
-@dataclass(frozen=True, slots=True)
-class SkCompetition:
-    """Everyone's roll in input order; the winner, or the names tied at the top, and the winning margin.
-
-    margin and degrees are None when the winner had no one to beat (every other participant had no test die).
-    """
-
-    competitors: tuple[SkCompetitor, ...]
-    winner: str | None
-    tied: tuple[str, ...]
-    margin: int | None
-    degrees: int | None
-
-    @property
-    def tie(self) -> bool:
-        return bool(self.tied)
-
-    @property
-    def degree_name(self) -> str | None:
-        return DEGREE_NAMES[self.degrees - 1] if self.degrees else None
-
-    @property
-    def standings(self) -> tuple[SkCompetitor, ...]:
-        return tuple(sorted(self.competitors, key=lambda c: c.place))
-
-    def reading(self) -> dict:
-        return {"winner": self.winner, "tie": self.tie, "tied": list(self.tied), "margin": self.margin,
-                "degrees": self.degrees, "degree_name": self.degree_name,
-                "standings": [c.name for c in self.standings]}
-
-    def as_dict(self) -> dict:
-        return {"competitors": [c.as_dict() for c in self.competitors], "reading": self.reading()}
-
-
-MAX_PARTICIPANTS = 25
-MAX_NAME = 50
-
-
-def check_participants(participants: Sequence[tuple[str, SkPool]]) -> list[tuple[str, SkPool]]:
-    """Two to 25 participants with unique names of 1 to 50 characters; the names come back stripped."""
-    count = len(participants)
-    if not 2 <= count <= MAX_PARTICIPANTS:
-        raise InvalidInput(f"A competition needs 2 to {MAX_PARTICIPANTS} participants, not {count}")
-    seen: set[str] = set()
-    checked = []
-    for number, (name, pool) in enumerate(participants, start=1):
-        name = name.strip() if isinstance(name, str) else ""
-        if not name or len(name) > MAX_NAME:
-            raise InvalidInput(f"Participant {number} needs a name of 1 to {MAX_NAME} characters")
-        if name.casefold() in seen:
-            raise InvalidInput(f"Two participants are named {name!r}: names must be unique")
-        if not isinstance(pool, SkPool):
-            raise InvalidInput(f"Participant {name!r} has no pool")
-        seen.add(name.casefold())
-        checked.append((name, pool))
-    return checked
-
-
-def parse_participants(text: str) -> list[tuple[str, SkPool]]:
-    """Read ``"Jaime 5D+2B, Brienne 4D+1B"`` (commas or semicolons between participants)."""
-    entries = [part for part in re.split(r"[,;\n]", text or "") if part.strip()]
-    participants = []
-    for entry in entries:
-        start = re.search(r"[+＋]?\s*\d+\s*D(?![A-Z])", entry, re.IGNORECASE)
-        if start is None:
-            raise InvalidInput(f"Cannot read {entry.strip()!r}: write each participant like Jaime 5D + 2B")
-        name = entry[: start.start()].strip().rstrip(":").strip()
-        participants.append((name, parse_pool(entry[start.start():])))
-    return check_participants(participants)
-
-
-def roll_competition(participants: Sequence[tuple[str, SkPool]], dice: DiceSource) -> SkCompetition:
-    """Each participant rolls in order; the highest result wins, a tie at the top is a tie (margin 0)."""
-    rolls = []
-    for name, pool in check_participants(participants):
-        rolled, result = _roll_pool(pool, dice) if pool.test_dice else ((), None)
-        rolls.append((name, pool, rolled, result))
-    results = sorted((r[3] for r in rolls if r[3] is not None), reverse=True)
-    competitors = tuple(
-        SkCompetitor(name, pool, rolled, result,
-                     1 + sum(other > result for other in results) if result is not None else len(results) + 1)
-        for name, pool, rolled, result in rolls)
-    if not results:
-        return SkCompetition(competitors, None, (), None, None)
-    top = [c.name for c in competitors if c.result == results[0]]
-    if len(top) > 1:
-        return SkCompetition(competitors, None, tuple(top), 0, None)
-    if len(results) == 1:
-        return SkCompetition(competitors, top[0], (), None, None)
-    margin = results[0] - results[1]
-    return SkCompetition(competitors, top[0], (), margin, degrees_for(margin))
-
-
-@dataclass(frozen=True, slots=True)
-class ExtendedProgress:
-    """An extended test: a named task needing `needed` successes (1–50), with `gained` so far."""
-
-    name: str
-    needed: int
-    gained: int = 0
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not 1 <= len(self.name.strip()) <= 100:
-            raise InvalidInput("An extended test needs a name of 1 to 100 characters")
-        check_range("Successes needed", self.needed, 1, 50)
-        check_range("Successes gained", self.gained, 0, self.needed + len(DEGREE_NAMES) - 1)
-
-    @property
-    def complete(self) -> bool:
-        return self.gained >= self.needed
-
-    @property
-    def remaining(self) -> int:
-        return max(self.needed - self.gained, 0)
-
-    def as_dict(self) -> dict:
-        return {"name": self.name, "needed": self.needed, "gained": self.gained,
-                "remaining": self.remaining, "complete": self.complete}
-
-
-def advance(progress: ExtendedProgress, test: SkTest) -> ExtendedProgress:
-    """The progress after one more basic test: a success adds its degrees, a failure adds nothing."""
-    if progress.complete:
-        raise InvalidInput(f"The extended test {progress.name!r} is already complete")
-    if test.kind != "basic":
-        raise InvalidInput("An extended test is made of basic tests, not conflict tests")
-    if test.status == "automatic":
-        raise InvalidInput("An Automatic test adds no degrees: give the extended test a difficulty above 0")
-    return replace(progress, gained=progress.gained + test.degrees) if test.success else progress

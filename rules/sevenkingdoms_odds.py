@@ -22,7 +22,6 @@ from rules.errors import InvalidInput
 from rules.odds import as_odds, dist_as_odds
 from rules.sevenkingdoms import (
     DEGREE_NAMES,
-    MAX_PARTICIPANTS,
     SIDES,
     SkPool,
     check_minimum_rank,
@@ -30,6 +29,7 @@ from rules.sevenkingdoms import (
     difficulty_number,
     failure_band,
 )
+from rules.sevenkingdoms_competition import MAX_PARTICIPANTS
 
 
 @lru_cache(maxsize=4096)

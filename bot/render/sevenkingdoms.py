@@ -9,7 +9,9 @@ import discord
 
 from bot.render.common import DESCRIPTION, Card, Colour, embed, percent, plural, token, tokens
 from rules.dice import Die, Fate, Role
-from rules.sevenkingdoms import ExtendedProgress, SkCompetition, SkPool, SkTest, difficulty_name
+from rules.sevenkingdoms import SkPool, SkTest, difficulty_name
+from rules.sevenkingdoms_competition import SkCompetition
+from rules.sevenkingdoms_extended import ExtendedProgress
 from rules.sevenkingdoms_odds import SkCompetitionOdds, SkTestOdds
 
 

@@ -12,17 +12,8 @@ from rules.cli import CliOutput
 from rules.dice import DiceSource, Die, Fate
 from rules.errors import InvalidInput
 from rules.odds import as_odds
-from rules.sevenkingdoms import (
-    SkCompetition,
-    SkPool,
-    SkTest,
-    difficulty_name,
-    parse_participants,
-    parse_pool,
-    resolve_difficulty,
-    roll_competition,
-    roll_test,
-)
+from rules.sevenkingdoms import SkPool, SkTest, difficulty_name, parse_pool, resolve_difficulty, roll_test
+from rules.sevenkingdoms_competition import SkCompetition, parse_participants, roll_competition
 from rules.sevenkingdoms_odds import SkTestOdds, competition_odds, odds_for_test
 
 SYSTEM = "sevenkingdoms"

@@ -15,6 +15,7 @@ from rules import heroic, hex, sevenkingdoms, yearzero
 from rules.dice import FixedDice, SeededDice
 from rules.heroic_odds import odds_for_heroic
 from rules.hex_odds import odds_for_cast, odds_for_test
+from rules.sevenkingdoms_competition import parse_participants, roll_competition
 from rules.sevenkingdoms_odds import odds_for_test as sk_odds
 from rules.yearzero_odds import odds_after_first, odds_for_roll
 
@@ -96,7 +97,7 @@ def test_note_is_quoted_and_clipped():
 @given(seed=st.integers(0, 10**6), name_length=st.integers(1, 48))
 def test_the_largest_competition_fits_discord_limits(seed, name_length):
     text = ", ".join(f"{chr(65 + i % 26) * name_length}{i} 10D+10B-1P" for i in range(25))
-    competition = sevenkingdoms.roll_competition(sevenkingdoms.parse_participants(text), SeededDice(seed))
+    competition = roll_competition(parse_participants(text), SeededDice(seed))
     embed = render_sk.render_competition(competition, note="n" * 300)
     assert len(embed) <= EMBED_TOTAL and len(embed.fields) <= 25
     assert all(len(field.value) <= 1024 for field in embed.fields)

@@ -6,16 +6,9 @@ from hypothesis import strategies as st
 
 from rules.dice import FixedDice, Role
 from rules.errors import InvalidInput
-from rules.sevenkingdoms import (
-    ExtendedProgress,
-    SkPool,
-    SkTest,
-    advance,
-    parse_participants,
-    parse_pool,
-    roll_competition,
-    roll_test,
-)
+from rules.sevenkingdoms import SkPool, SkTest, parse_pool, roll_test
+from rules.sevenkingdoms_competition import parse_participants, roll_competition
+from rules.sevenkingdoms_extended import ExtendedProgress, advance
 
 
 def compete(participants, faces):

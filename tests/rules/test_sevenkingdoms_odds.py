@@ -9,7 +9,8 @@ import pytest
 
 from rules.dice import FixedDice
 from rules.errors import CannotAttempt, InvalidInput
-from rules.sevenkingdoms import SkPool, roll_competition, roll_test
+from rules.sevenkingdoms import SkPool, roll_test
+from rules.sevenkingdoms_competition import roll_competition
 from rules.sevenkingdoms_odds import competition_odds, odds_for_test, result_distribution
 
 

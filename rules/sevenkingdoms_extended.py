@@ -1,0 +1,49 @@
+"""Seven Kingdoms extended tests: a named task needing N degrees, each successful roll adding its degrees.
+
+Pure steps only: the bot keeps the progress per channel in SQLite.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from rules.errors import InvalidInput, check_range
+from rules.sevenkingdoms import DEGREE_NAMES, SkTest
+
+
+@dataclass(frozen=True, slots=True)
+class ExtendedProgress:
+    """An extended test: a named task needing `needed` successes (1–50), with `gained` so far."""
+
+    name: str
+    needed: int
+    gained: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not 1 <= len(self.name.strip()) <= 100:
+            raise InvalidInput("An extended test needs a name of 1 to 100 characters")
+        check_range("Successes needed", self.needed, 1, 50)
+        check_range("Successes gained", self.gained, 0, self.needed + len(DEGREE_NAMES) - 1)
+
+    @property
+    def complete(self) -> bool:
+        return self.gained >= self.needed
+
+    @property
+    def remaining(self) -> int:
+        return max(self.needed - self.gained, 0)
+
+    def as_dict(self) -> dict:
+        return {"name": self.name, "needed": self.needed, "gained": self.gained,
+                "remaining": self.remaining, "complete": self.complete}
+
+
+def advance(progress: ExtendedProgress, test: SkTest) -> ExtendedProgress:
+    """The progress after one more basic test: a success adds its degrees, a failure adds nothing."""
+    if progress.complete:
+        raise InvalidInput(f"The extended test {progress.name!r} is already complete")
+    if test.kind != "basic":
+        raise InvalidInput("An extended test is made of basic tests, not conflict tests")
+    if test.status == "automatic":
+        raise InvalidInput("An Automatic test adds no degrees: give the extended test a difficulty above 0")
+    return replace(progress, gained=progress.gained + test.degrees) if test.success else progress
