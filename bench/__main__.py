@@ -1,0 +1,97 @@
+"""rollkeeper's benchmarks: interaction cost, push storm, start-up and exact odds; the last line is the verdict.
+
+    python -m bench                  # everything, at the sizes of issue 4 (a few minutes)
+    python -m bench --quick          # smaller and fewer runs (well under a minute): a smoke check of the figures
+    python -m bench --only startup   # one section (interactions, pushes, startup, odds); repeatable
+
+Everything runs on 127.0.0.1: the fake Discord of the test suite (tests/fakediscord) in this process, with its
+spec validation off, and every bot in a process of its own. Run it from the repository's root.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bench import interactions, odds, pushes, startup
+from bench.figures import verdict
+
+SECTIONS = ("interactions", "pushes", "startup", "odds")
+
+
+@dataclass(frozen=True)
+class Sizes:
+    events: int
+    warmup: int
+    interaction_runs: int
+    concurrency: int
+    storms: int
+    startup_runs: int
+    odds_runs: int
+
+
+FULL = Sizes(events=2000, warmup=200, interaction_runs=5, concurrency=16, storms=3, startup_runs=9, odds_runs=7)
+QUICK = Sizes(events=300, warmup=50, interaction_runs=3, concurrency=16, storms=1, startup_runs=3, odds_runs=3)
+
+
+def sizes_from(args: argparse.Namespace) -> Sizes:
+    base = QUICK if args.quick else FULL
+    return Sizes(
+        events=args.events or base.events,
+        warmup=base.warmup if args.events is None else max(args.events // 10, 50),
+        interaction_runs=args.runs or base.interaction_runs,
+        concurrency=args.concurrency or base.concurrency,
+        storms=args.storms or base.storms,
+        startup_runs=args.runs or base.startup_runs,
+        odds_runs=args.runs or base.odds_runs,
+    )
+
+
+def sections(sizes: Sizes) -> dict[str, Callable[[], bool]]:
+    return {
+        "interactions": lambda: interactions.run(sizes.events, sizes.interaction_runs, sizes.concurrency, sizes.warmup),
+        "pushes": lambda: pushes.run(sizes.storms),
+        "startup": lambda: startup.run(sizes.startup_runs),
+        "odds": lambda: odds.run(sizes.odds_runs),
+    }
+
+
+def run_section(name: str, measure: Callable[[], bool]) -> bool:
+    """Run one section; a failed check (AssertionError, RuntimeError) is printed and counts as FAIL."""
+    started = time.perf_counter()
+    try:
+        ok = measure()
+    except (AssertionError, RuntimeError, TimeoutError) as failure:
+        print(f"{name} verdict: FAIL ({type(failure).__name__}: {failure})")
+        ok = False
+    except subprocess.CalledProcessError as failure:
+        tail = "\n".join(f"    {line}" for line in (failure.stderr or "").splitlines()[-8:])
+        print(f"{name} verdict: FAIL (a measured process exited with code {failure.returncode}:\n{tail})")
+        ok = False
+    print(f"  ({name}: {time.perf_counter() - started:.1f} s)\n", flush=True)
+    return ok
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes and 3 runs: well under a minute")
+    parser.add_argument("--events", type=int, help="measured /yz events per run and bot (default 2000)")
+    parser.add_argument("--runs", type=int, help="runs of the interaction, start-up and odds sections")
+    parser.add_argument("--concurrency", type=int, help="interactions in flight (default 16)")
+    parser.add_argument("--storms", type=int, help="push storms (default 3)")
+    parser.add_argument("--only", action="append", choices=SECTIONS, help="run only this section (repeatable)")
+    args = parser.parse_args(argv)
+    chosen = sections(sizes_from(args))
+    results = {name: run_section(name, chosen[name]) for name in SECTIONS if name in (args.only or SECTIONS)}
+    failed = [name for name, ok in results.items() if not ok]
+    summary = ", ".join(f"{name} {verdict(ok)}" for name, ok in results.items())
+    print(f"VERDICT: {verdict(not failed)} ({summary})")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

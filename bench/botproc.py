@@ -1,0 +1,124 @@
+"""One bot in its own process, pointed at the benchmark's fake Discord on 127.0.0.1.
+
+    python -m bench.botproc ours --api URL --gateway URL --db PATH [--profile PATH]
+    python -m bench.botproc bare --api URL --gateway URL [--sync] [--profile PATH]
+
+`ours` is rollkeeper's RollkeeperBot with the cogs of bot.client.EXTENSIONS that exist; `bare` is
+bench.barebot.BareBot. Prints one JSON line on stdout per milestone - ``imported`` (discord.py, and for ours
+the bot package), ``built`` (the bot object exists), ``setup_done`` (its setup_hook returned, so for ours the
+database is open and migrated, the cogs and buttons are loaded and the commands synced if they changed),
+``ready`` - each with ``time.time()``, which the parent compares with its own clock. Then runs until stdin
+closes, closes the bot and exits. Only the standard library is imported before the first milestone (``started``).
+"""
+
+import argparse
+import asyncio
+import importlib.util
+import json
+import logging
+import sys
+import time
+from pathlib import Path
+
+TOKEN = "fake-token.for-benchmarks.only"
+
+
+def say(milestone: str, **details: object) -> None:
+    print(json.dumps({"at": milestone, "t": time.time(), **details}), flush=True)
+
+
+def build_ours(db: Path):
+    """Import rollkeeper and build its bot (the cogs are imported by setup_hook, as in production)."""
+    from bot.client import EXTENSIONS, RollkeeperBot
+    from bot.settings import Settings
+
+    say("imported")
+    present = tuple(name for name in EXTENSIONS if importlib.util.find_spec(name) is not None)
+    bot = RollkeeperBot(Settings(discord_token=TOKEN, database_path=db), extensions=present)
+    say("built", extensions=list(present), missing=[name for name in EXTENSIONS if name not in present])
+    return bot
+
+
+def build_bare(sync: bool):
+    from bench.barebot import BareBot
+
+    say("imported")
+    bot = BareBot(sync=sync)
+    say("built")
+    return bot
+
+
+def point_at_fake(api: str, gateway: str) -> None:
+    """What the test harness does in-process: discord.py's REST base and gateway URL, on loopback."""
+    import discord
+    import yarl
+
+    discord.http.Route.BASE = api
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+
+
+def time_setup_hook(bot) -> None:
+    original = bot.setup_hook
+
+    async def timed() -> None:
+        await original()
+        say("setup_done")
+
+    bot.setup_hook = timed
+
+
+def profile_on_signals(path: Path) -> None:
+    """SIGUSR1 starts cProfile, SIGUSR2 stops it and writes its stats to path (for bench's hot-spot report)."""
+    import cProfile
+    import signal
+
+    profiler = cProfile.Profile()
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGUSR1, profiler.enable)
+
+    def stop() -> None:
+        profiler.disable()
+        profiler.dump_stats(path)
+        say("profiled")
+
+    loop.add_signal_handler(signal.SIGUSR2, stop)
+
+
+async def serve(bot, profile: Path | None) -> None:
+    """Run until stdin closes (the parent is done with us) or the bot stops, then close the bot."""
+    bot._connection.guild_ready_timeout = 0.01  # as the harness does: no 2 s wait for more guilds
+    if profile is not None:
+        profile_on_signals(profile)
+    async with bot:
+        runner = asyncio.create_task(bot.start(TOKEN))
+        ready = asyncio.ensure_future(bot.wait_until_ready())
+        await asyncio.wait({runner, ready}, return_when=asyncio.FIRST_COMPLETED)
+        if ready.done():
+            say("ready")
+            stdin_closed = asyncio.ensure_future(asyncio.to_thread(sys.stdin.buffer.read))
+            await asyncio.wait({runner, stdin_closed}, return_when=asyncio.FIRST_COMPLETED)
+        ready.cancel()
+        await bot.close()
+        await runner
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("kind", choices=("ours", "bare"))
+    parser.add_argument("--api", required=True, help="discord.http.Route.BASE of the fake")
+    parser.add_argument("--gateway", required=True, help="the fake's gateway URL")
+    parser.add_argument("--db", type=Path, help="the SQLite file (ours)")
+    parser.add_argument("--sync", action="store_true", help="bare: sync its command in setup_hook")
+    parser.add_argument("--profile", type=Path, help="cProfile between SIGUSR1 and SIGUSR2, stats to this file")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    say("started")
+    bot = build_ours(args.db) if args.kind == "ours" else build_bare(args.sync)
+    point_at_fake(args.api, args.gateway)
+    time_setup_hook(bot)
+    asyncio.run(serve(bot, args.profile))
+    say("closed")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,135 @@
+"""Where rollkeeper's time goes on `/yz`, next to the bare bot's: profiles summed by area, and CPU per thread.
+
+Run by bench.interactions when its target is missed. Each bot gets one more process: after a warm-up, a batch
+without profiler for the CPU of each thread (from /proc), then a batch under cProfile. cProfile sees only the
+event loop's thread and slows pure Python more than C code, so its milliseconds are inflated; compare them
+between the two bots, not with the wall times. Hops to aiosqlite's worker thread are counted exactly: each is
+one `SimpleQueue.put_nowait`, answered by a wake-up of the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import pstats
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.fake import CLOCK_TICKS, ROOT, running, send_windowed
+
+IDLE = "<method 'poll' of 'select.epoll' objects>"
+HOP = "<method 'put_nowait' of '_queue.SimpleQueue' objects>"
+AREAS = (
+    ("rollkeeper (bot/, cogs/, rules/)", tuple(str(ROOT / part) for part in ("bot", "cogs", "rules"))),
+    ("discord.py", ("/discord/",)),
+    ("aiohttp, yarl, multidict", ("/aiohttp/", "/yarl/", "/multidict/")),
+    ("aiosqlite, event-loop side", ("/aiosqlite/", HOP)),
+    ("asyncio event loop, selectors, sockets", ("/asyncio/", "selectors.py", "'_socket.socket'")),
+    ("json", ("/json/", "_json")),
+)
+OTHER = "other (stdlib: random, contextlib, ...)"
+
+Key = tuple[str, int, str]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One bot's profiled batch, and its CPU per event by thread measured without the profiler."""
+
+    kind: str
+    events: int
+    entries: dict[Key, tuple]  # pstats: (primitive calls, calls, own time, cumulative time, callers)
+    loop_cpu: float
+    other_threads_cpu: float
+
+    def per_event_ms(self, seconds: float) -> float:
+        return 1e3 * seconds / self.events
+
+    def areas(self) -> dict[str, float]:
+        found: dict[str, float] = {}
+        for key, values in self.entries.items():
+            if _where(key) != IDLE:
+                area = area_of(_where(key))
+                found[area] = found.get(area, 0.0) + values[2]
+        return found
+
+    def hops(self) -> float:
+        return sum(values[1] for key, values in self.entries.items() if _where(key) == HOP) / self.events
+
+
+def thread_cpu(pid: int) -> dict[int, float]:
+    """CPU seconds of each thread of a process (Linux /proc; empty elsewhere)."""
+    found = {}
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        found[int(task.name)] = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return found
+
+
+def area_of(where: str) -> str:
+    for name, markers in AREAS:
+        if any(marker in where for marker in markers):
+            return name
+    return OTHER
+
+
+def _where(key: Key) -> str:
+    filename, line, function = key
+    return function if filename == "~" else f"{filename}:{line}({function})"
+
+
+async def profile(
+    fake, kind: str, make_payloads: Callable[[int], list[dict]], events: int, concurrency: int, workdir: Path
+) -> Profile:
+    """One more process of this bot: warm-up, a batch for the threads' CPU, a profiled batch."""
+    path = workdir / f"{kind}.prof"
+    options = {"db": workdir / "profiled.sqlite3"} if kind == "ours" else {"sync": True}
+    async with running(fake, kind, profile=path, **options) as bot:
+        await send_windowed(fake, make_payloads(max(events // 5, 50)), concurrency)
+        before = thread_cpu(bot.process.pid)
+        await send_windowed(fake, make_payloads(events), concurrency)
+        await asyncio.sleep(0.2)
+        after = thread_cpu(bot.process.pid)
+        bot.profile(True)
+        await send_windowed(fake, make_payloads(events), concurrency)
+        await asyncio.sleep(0.2)
+        bot.profile(False)
+        await bot.profiled()
+    used = {tid: after[tid] - before.get(tid, 0.0) for tid in after}
+    loop = used.pop(bot.process.pid, 0.0)
+    entries = pstats.Stats(str(path)).stats  # type: ignore[attr-defined]
+    return Profile(kind, events, entries, loop / events, sum(used.values()) / events)
+
+
+def show(ours: Profile, bare: Profile) -> None:
+    print(
+        f"  CPU per interaction by thread (no profiler, {ours.events} events): ours: event loop"
+        f" {1e3 * ours.loop_cpu:.3f} ms + other threads (aiosqlite's worker) {1e3 * ours.other_threads_cpu:.3f} ms;"
+        f" bare: event loop {1e3 * bare.loop_cpu:.3f} ms + other threads {1e3 * bare.other_threads_cpu:.3f} ms"
+    )
+    print(f"  hops to aiosqlite's worker thread per /yz: {ours.hops():.1f}")
+    print("  the event loop's thread under cProfile, profiled ms per interaction by area (ours, bare, difference):")
+    mine, theirs = ours.areas(), bare.areas()
+    for area in sorted(set(mine) | set(theirs), key=lambda a: theirs.get(a, 0.0) - mine.get(a, 0.0)):
+        a, b = ours.per_event_ms(mine.get(area, 0.0)), bare.per_event_ms(theirs.get(area, 0.0))
+        print(f"    {a:6.3f} {b:6.3f} {a - b:+7.3f}  {area}")
+    a, b = ours.per_event_ms(sum(mine.values())), bare.per_event_ms(sum(theirs.values()))
+    print(f"    {a:6.3f} {b:6.3f} {a - b:+7.3f}  in all")
+    print("  rollkeeper's functions by cumulative time (profiled ms per /yz; a coroutine's own running time):")
+    own = [(values[3], key) for key, values in ours.entries.items() if key[0].startswith(str(ROOT))]
+    for seconds, (filename, line, function) in sorted(own, reverse=True)[:12]:
+        calls = ours.entries[(filename, line, function)][1] / ours.events
+        where = f"{Path(filename).relative_to(ROOT)}:{line} {function}"
+        print(f"    {ours.per_event_ms(seconds):6.3f} ms  {where} ({calls:.1f} calls or resumptions)")
+
+
+async def explain(
+    fake, make_payloads: Callable[[int], list[dict]], events: int, concurrency: int, workdir: Path
+) -> None:
+    """Profile both bots and print where rollkeeper spends more than the bare bot."""
+    ours = await profile(fake, "ours", make_payloads, events, concurrency, workdir)
+    bare = await profile(fake, "bare", make_payloads, events, concurrency, workdir)
+    show(ours, bare)

@@ -1,0 +1,168 @@
+"""Interaction cost: rollkeeper's `/yz` against a bare discord.py command, through the same fake Discord.
+
+Both bots get the same INTERACTION_CREATE events for ``/yz attribute:4 skill:3 gear:2 artifact:d12`` from 200
+players at 20 tables, with the same number in flight, each bot in its own process on 127.0.0.1. rollkeeper rolls,
+computes the exact odds, stores the roll in SQLite (a real file in a temporary directory) and answers an embed
+with its Push button; the bare bot answers a constant embed. A run is one fresh process per bot: a warm-up batch
+(not timed), then the measured batch, timed from sending the first event to the last answer arriving. The two
+bots alternate, run after run, and the figure is the ratio of the median per-interaction times. The bots' own CPU
+time per interaction (from /proc) is shown beside it: it leaves out the fake's share of the wall time.
+
+    python -m bench.interactions [--events 2000] [--runs 5] [--concurrency 16]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.fake import Answered, fake_discord, forget, players, running, send_windowed, slash_payload, table_of
+from bench.figures import median_ratio, percentile, ratio_spread, spread, verdict
+from bench.hotspots import explain
+
+TARGET = 1.5
+COMMAND = ("yz", {"attribute": 4, "skill": 3, "gear": 2, "artifact": "d12"})
+PLAYERS = players(200)
+KINDS = ("ours", "bare")
+
+
+@dataclass(frozen=True)
+class Batch:
+    """One measured batch of one bot."""
+
+    kind: str
+    events: int
+    wall: float
+    cpu: float | None
+    latencies: list[float]
+    fake_cpu: float
+
+    @property
+    def per_interaction(self) -> float:
+        return self.wall / self.events
+
+    @property
+    def cpu_per_interaction(self) -> float | None:
+        return None if self.cpu is None else self.cpu / self.events
+
+
+def payloads(fake, count: int, start: int = 0) -> list[dict]:
+    name, options = COMMAND
+    chosen = [PLAYERS[(start + i) % len(PLAYERS)] for i in range(count)]
+    return [slash_payload(fake, name, options, user, table_of(PLAYERS.index(user))) for user in chosen]
+
+
+def check_answers(kind: str, answered: list[Answered]) -> None:
+    """Every event got one public message with an embed, and nothing was refused by the fake."""
+    for item in answered:
+        reply = item.reply
+        if reply.type != 4 or reply.ephemeral or not reply.embeds or reply.rejected:
+            raise AssertionError(f"the {kind} bot answered wrongly:\n{reply.describe()}")
+
+
+async def measure(fake, kind: str, events: int, warmup: int, concurrency: int, workdir: Path, run: int) -> Batch:
+    """Start the bot, warm it up, time one batch, stop it; fail if it answered wrongly or logged anything."""
+    options = {"db": workdir / f"run{run}.sqlite3"} if kind == "ours" else {"sync": True}
+    async with running(fake, kind, **options) as bot:
+        check_answers(kind, await send_windowed(fake, payloads(fake, warmup), concurrency))
+        forget(fake)
+        batch = payloads(fake, events, start=warmup)
+        await asyncio.sleep(0.1)  # let the warm-up's last writes finish before the clocks start
+        cpu_before, fake_before, started = bot.cpu(), time.process_time(), time.perf_counter()
+        answered = await send_windowed(fake, batch, concurrency)
+        wall, fake_cpu = time.perf_counter() - started, time.process_time() - fake_before
+        await asyncio.sleep(0.2)  # work the bot does after answering (e.g. storing the message id) counts
+        cpu_after = bot.cpu()
+        check_answers(kind, answered)
+        if bot.problems():
+            raise AssertionError(f"the {kind} bot logged problems:\n" + "\n".join(bot.problems()[:20]))
+    forget(fake)
+    cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+    return Batch(kind, events, wall, cpu, [item.latency for item in answered], fake_cpu)
+
+
+def show_run(run: int, batches: dict[str, Batch]) -> None:
+    ours, bare = batches["ours"], batches["bare"]
+    cpu = ""
+    if ours.cpu and bare.cpu:
+        cpu = f" · bot CPU ours {1e3 * ours.cpu_per_interaction:.3f} ms, bare {1e3 * bare.cpu_per_interaction:.3f} ms"
+    print(
+        f"  run {run}: ours {1e3 * ours.per_interaction:.3f} ms, bare {1e3 * bare.per_interaction:.3f} ms"
+        f" per interaction, ratio {ours.per_interaction / bare.per_interaction:.2f}{cpu}"
+    )
+
+
+def show_summary(results: dict[str, list[Batch]]) -> float:
+    """Print the medians and the ratios; return the ratio the target is stated in (wall, medians)."""
+    for kind in KINDS:
+        batches = results[kind]
+        latencies = [latency for batch in batches for latency in batch.latencies]
+        print(f"  {kind:4}  wall per interaction {spread([b.per_interaction for b in batches])}")
+        cpu = [b.cpu_per_interaction for b in batches]
+        if all(value is not None for value in cpu):
+            print(f"        bot CPU per interaction {spread(cpu)}")
+        print(f"        the fake Discord's CPU per interaction {spread([b.fake_cpu / b.events for b in batches])}")
+        p50, p99 = (1e3 * percentile(latencies, fraction) for fraction in (0.5, 0.99))
+        print(
+            f"        latency p50 {p50:.2f} ms, p99 {p99:.2f} ms"
+            f" · throughput {1 / min(b.per_interaction for b in batches):.0f}/s at best"
+        )
+    ours, bare = results["ours"], results["bare"]
+    ratio = median_ratio([b.per_interaction for b in ours], [b.per_interaction for b in bare])
+    paired = [o.per_interaction / b.per_interaction for o, b in zip(ours, bare, strict=True)]
+    print(f"  ratio ours/bare (wall, medians): {ratio:.2f} ({ratio_spread(paired)})")
+    if all(b.cpu for b in ours + bare):
+        cpu_ratio = median_ratio([b.cpu for b in ours], [b.cpu for b in bare])
+        cpu_paired = [o.cpu / b.cpu for o, b in zip(ours, bare, strict=True)]
+        print(f"  ratio ours/bare (bot CPU, medians): {cpu_ratio:.2f} ({ratio_spread(cpu_paired)})")
+    return ratio
+
+
+async def measure_all(events: int, runs: int, concurrency: int, warmup: int) -> bool:
+    print(
+        f"Interaction cost: /{COMMAND[0]} "
+        + " ".join(f"{k}:{v}" for k, v in COMMAND[1].items())
+        + f", {events:,} events per run after {warmup:,} warm-up, {concurrency} in flight,"
+        f" {len(PLAYERS)} players at 20 tables, {runs} runs alternating the two bots"
+    )
+    print(
+        "  each bot in its own process; the fake Discord (in this process) has its spec validation OFF:"
+        " it is test-side cost that would dilute the ratio"
+    )
+    results: dict[str, list[Batch]] = {kind: [] for kind in KINDS}
+    with tempfile.TemporaryDirectory(prefix="rk-bench-") as workdir:
+        async with fake_discord() as fake:
+            for run in range(1, runs + 1):
+                batches = {}
+                for kind in KINDS if run % 2 else reversed(KINDS):
+                    batches[kind] = await measure(fake, kind, events, warmup, concurrency, Path(workdir), run)
+                    results[kind].append(batches[kind])
+                show_run(run, batches)
+            ratio = show_summary(results)
+            if ratio > TARGET:
+                print("Where the time goes (the target is missed):")
+                await explain(fake, lambda count: payloads(fake, count), events, concurrency, Path(workdir))
+    print(f"interactions verdict: {verdict(ratio <= TARGET)} (ratio ours/bare {ratio:.2f}, target <= {TARGET})")
+    return ratio <= TARGET
+
+
+def run(events: int = 2000, runs: int = 5, concurrency: int = 16, warmup: int | None = None) -> bool:
+    return asyncio.run(measure_all(events, runs, concurrency, warmup if warmup is not None else max(events // 10, 50)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=2000, help="measured events per run and bot")
+    parser.add_argument("--runs", type=int, default=5, help="runs, each one fresh process per bot")
+    parser.add_argument("--concurrency", type=int, default=16, help="interactions in flight")
+    args = parser.parse_args(argv)
+    return 0 if run(args.events, args.runs, args.concurrency) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,200 @@
+"""Push storm: 50 concurrent clicks on one roll plus 500 pushes of distinct rolls, all at once.
+
+501 players each roll `/yz` (not timed); then player 0 clicks Push on their roll 50 times while players 1-500
+click Push on theirs once, the 550 clicks sent back to back in a shuffled order to one rollkeeper process (its
+SQLite file in a temporary directory). Printed: throughput (clicks answered per second, first click sent to last
+answer) and the p50/p99 latency of a click. Checked, from the answers: each roll got exactly one update of its
+message (callback type 7) and every other click an ephemeral refusal; from the database: each roll is pushed,
+and each player's Willpower grew by exactly the gain of one push (clamped at 10).
+
+    python -m bench.pushes [--runs 3] [--players 500] [--clicks 50]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import copy
+import json
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.fake import (
+    TABLES,
+    Answered,
+    click_payload,
+    fake_discord,
+    forget,
+    players,
+    running,
+    send_at_once,
+    send_windowed,
+    slash_payload,
+    table_of,
+)
+from bench.figures import percentile, verdict
+from bot.storage import Database, RollState
+from rules.yearzero import YzRoll
+from tests.fakediscord import FakeUser
+
+ROLL = ("yz", {"attribute": 4, "skill": 3, "gear": 2, "artifact": "d12"})
+PUSH_ID = re.compile(r"rk:yz:push:([0-9]+)")
+MAX_WILLPOWER = 10
+
+
+@dataclass(frozen=True)
+class Storm:
+    clicks: int
+    rolls: int
+    wall: float
+    latencies: list[float]
+    cpu: float | None
+
+    @property
+    def throughput(self) -> float:
+        return self.clicks / self.wall
+
+
+@dataclass(frozen=True)
+class Rolled:
+    """A player's pushable roll: its stored id and the message showing it (as it was before any push)."""
+
+    roll_id: int
+    message: dict
+
+
+async def roll_for(fake, people: list[FakeUser]) -> dict[FakeUser, Rolled]:
+    """Each player rolls until the roll has a Push button (a roll of only 1s and 6s has none)."""
+    rolled: dict[FakeUser, Rolled] = {}
+    by_id = {str(user.id): user for user in people}
+    waiting = list(people)
+    while waiting:
+        batch = [slash_payload(fake, *ROLL, user, table_of(number)) for number, user in enumerate(waiting)]
+        for item in await send_windowed(fake, batch, concurrency=32):
+            user = by_id[item.reply.interaction["member"]["user"]["id"]]
+            found = PUSH_ID.search(json.dumps(item.reply.components)) if item.reply.type == 4 else None
+            if found:
+                rolled[user] = Rolled(int(found[1]), copy.deepcopy(item.reply.message))
+        waiting = [user for user in waiting if user not in rolled]
+    return rolled
+
+
+def clicks(fake, rolled: dict[FakeUser, Rolled], on_one: int, seed: int) -> list[dict]:
+    """`on_one` clicks by the first player on their roll, one click by every other player on theirs, shuffled."""
+    first, *others = rolled
+    payloads = [click_payload(fake, rolled[first].message, "Push", first) for _ in range(on_one)]
+    payloads += [click_payload(fake, rolled[user].message, "Push", user) for user in others]
+    random.Random(seed).shuffle(payloads)
+    return payloads
+
+
+def check_answers(answered: list[Answered]) -> None:
+    """Exactly one message update (type 7) per roll; every other click refused privately; none rejected."""
+    by_roll: dict[int, Counter] = defaultdict(Counter)
+    for item in answered:
+        reply = item.reply
+        if reply.rejected:
+            raise AssertionError(f"the fake refused an answer:\n{reply.describe()}")
+        kind = "pushed" if reply.type == 7 else "refused" if reply.type == 4 and reply.ephemeral else "other"
+        by_roll[int(PUSH_ID.fullmatch(reply.interaction["data"]["custom_id"])[1])][kind] += 1
+    wrong = {roll: dict(counts) for roll, counts in by_roll.items() if counts["pushed"] != 1 or counts["other"]}
+    if wrong:
+        raise AssertionError(f"rolls not answered with exactly one push: {dict(list(wrong.items())[:10])}")
+
+
+async def willpower(db: Database, people) -> dict[FakeUser, int]:
+    return {user: await db.willpower.get(TABLES.id, user.id) for user in people}
+
+
+async def check_database(db: Database, rolled: dict[FakeUser, Rolled], before: dict[FakeUser, int]) -> None:
+    """Every roll pushed, once: each player's Willpower rose by one push's gain, clamped at 10."""
+    after = await willpower(db, rolled)
+    for user, roll in rolled.items():
+        stored = await db.rolls.get(roll.roll_id)
+        if stored is None or stored.state is not RollState.PUSHED or stored.pushed_payload is None:
+            raise AssertionError(f"roll {roll.roll_id} of {user.name} is not pushed in the database: {stored}")
+        gain = YzRoll.from_dict(json.loads(stored.pushed_payload)).willpower_gained
+        if after[user] != min(MAX_WILLPOWER, before[user] + gain):
+            raise AssertionError(f"{user.name}: Willpower {before[user]} -> {after[user]}, but one push gained {gain}")
+
+
+async def storm(fake, bot, db: Database, people: list[FakeUser], on_one: int, seed: int) -> Storm:
+    rolled = await roll_for(fake, people)
+    payloads = clicks(fake, rolled, on_one, seed)
+    before = await willpower(db, people)
+    await asyncio.sleep(0.1)  # the rolls' last writes (message ids) are done
+    cpu_before, started = bot.cpu(), time.perf_counter()
+    answered = await send_at_once(fake, payloads)
+    wall = max(item.answered for item in answered) - started
+    cpu_after = bot.cpu()
+    check_answers(answered)
+    await check_database(db, rolled, before)
+    forget(fake)
+    cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+    return Storm(len(payloads), len(rolled), wall, [item.latency for item in answered], cpu)
+
+
+def cpu_text(result: Storm) -> str:
+    return "" if result.cpu is None else f", bot CPU {1e3 * result.cpu / result.clicks:.2f} ms per click"
+
+
+async def measure_all(runs: int, distinct: int, on_one: int) -> bool:
+    people = players(distinct + 1)
+    print(
+        f"Push storm: {on_one} concurrent clicks on one roll + {distinct} pushes of distinct rolls, all sent at"
+        f" once ({on_one + distinct} clicks, {distinct + 1} rolls), {runs} storms after a warm-up; one rollkeeper"
+        " process, fake Discord without spec validation"
+    )
+    storms: list[Storm] = []
+    with tempfile.TemporaryDirectory(prefix="rk-bench-") as workdir:
+        path = Path(workdir) / "storm.sqlite3"
+        async with fake_discord() as fake, running(fake, "ours", db=path) as bot:
+            async with await Database.open(path) as db:
+                await storm(fake, bot, db, people[:21], 5, seed=0)  # warm-up, checked but not reported
+                for run in range(1, runs + 1):
+                    result = await storm(fake, bot, db, people, on_one, seed=run)
+                    storms.append(result)
+                    print(
+                        f"  storm {run}: {result.throughput:,.0f} clicks/s ({result.clicks} in {result.wall:.2f} s),"
+                        f" latency p50 {1e3 * percentile(result.latencies, 0.5):.0f} ms,"
+                        f" p99 {1e3 * percentile(result.latencies, 0.99):.0f} ms{cpu_text(result)}"
+                        f" · exactly one push per roll: yes ({result.rolls} rolls; answers and database)"
+                    )
+            problems = bot.problems()
+    if problems:
+        print("  the bot logged:\n    " + "\n    ".join(problems[:20]))
+    latencies = [latency for result in storms for latency in result.latencies]
+    print(
+        f"  median throughput {statistics.median(s.throughput for s in storms):,.0f} clicks/s"
+        f" (min {min(s.throughput for s in storms):,.0f}, max {max(s.throughput for s in storms):,.0f});"
+        f" latency over all storms p50 {1e3 * percentile(latencies, 0.5):.0f} ms,"
+        f" p99 {1e3 * percentile(latencies, 0.99):.0f} ms"
+    )
+    ok = not problems
+    print(f"push storm verdict: {verdict(ok)} (exactly one push per roll, nothing logged)")
+    return ok
+
+
+def run(runs: int = 3, distinct: int = 500, on_one: int = 50) -> bool:
+    """Print the storms' figures; True when every check held. An AssertionError names what did not."""
+    return asyncio.run(measure_all(runs, distinct, on_one))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="storms, each on new rolls")
+    parser.add_argument("--players", type=int, default=500, help="players pushing their own roll once")
+    parser.add_argument("--clicks", type=int, default=50, help="concurrent clicks on the one other roll")
+    args = parser.parse_args(argv)
+    return 0 if run(args.runs, args.players, args.clicks) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
