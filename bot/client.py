@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.settings import Settings
-from bot.storage import DEFAULT_BUSY_TIMEOUT_MS, Database, StorageBusy
+from bot.storage import DEFAULT_BUSY_TIMEOUT_MS, Database, StorageBusy, StorageUnavailable
 from bot.tree import RollkeeperTree, send_private
 
 _log = logging.getLogger(__name__)
@@ -129,12 +129,15 @@ class RollkeeperBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open and migrate the database, purge old rolls, load the cogs and buttons, sync the commands."""
         self._db = await Database.open(self.settings.database_path, busy_timeout_ms=self._busy_timeout_ms)
-        await self.purge_expired_rolls()
-        for name in self.extension_names:
-            await self.load_extension(name)
-        if self.dynamic_item_types:
-            self.add_dynamic_items(*self.dynamic_item_types)
-        await self.sync_commands()
+        try:
+            await self.purge_expired_rolls()
+            for name in self.extension_names:
+                await self.load_extension(name)
+            if self.dynamic_item_types:
+                self.add_dynamic_items(*self.dynamic_item_types)
+            await self.sync_commands()
+        except StorageBusy as error:  # for whoever runs the bot, not the players' "try again": which file, why
+            raise StorageUnavailable(self.db.path, "another program kept it locked past the busy timeout") from error
         self._purge_task = asyncio.create_task(self._purge_periodically(), name="rollkeeper-purge")
 
     async def purge_expired_rolls(self) -> int:

@@ -10,6 +10,7 @@ discord.py reads the options, so every such interaction gets a clear private ans
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import discord
@@ -75,6 +76,20 @@ def _resolve(tree: app_commands.CommandTree, data: dict) -> tuple[app_commands.C
     return (found if isinstance(found, app_commands.Command) else None), options
 
 
+_PARAMETERS: weakref.WeakKeyDictionary[app_commands.Command, dict[str, app_commands.Parameter]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _parameters(command: app_commands.Command) -> dict[str, app_commands.Parameter]:
+    """A command's parameters by the name Discord sends; built once per command (discord.py rebuilds the list
+    on every access, and every interaction asks)."""
+    found = _PARAMETERS.get(command)
+    if found is None:
+        found = _PARAMETERS[command] = {parameter.display_name: parameter for parameter in command.parameters}
+    return found
+
+
 def raw_options_problem(tree: app_commands.CommandTree, data: Any) -> str | None:
     """A player-fit message when the interaction's options do not fit its command's declarations, else None.
 
@@ -87,7 +102,7 @@ def raw_options_problem(tree: app_commands.CommandTree, data: Any) -> str | None
         return None
     if not isinstance(options, list) or not all(isinstance(o, dict) and "name" in o for o in options):
         return "This command's options could not be read."
-    parameters = {parameter.display_name: parameter for parameter in command.parameters}
+    parameters = _parameters(command)
     given = {str(option["name"]): option for option in options}
     unknown = sorted(set(given) - set(parameters))
     if unknown or len(given) != len(options):

@@ -8,6 +8,7 @@ There is no module-level random state.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -62,13 +63,33 @@ class DiceSource(Protocol):
 
 
 class SystemDice:
-    """Faces from the operating system's secure generator (the default everywhere)."""
+    """Faces from the operating system's secure generator (the default everywhere).
+
+    Reads ``os.urandom`` a block at a time and turns each byte into a face without bias (a byte at or above
+    the largest multiple of ``sides`` is drawn again): one system call per few hundred dice, not one per die.
+    """
+
+    _BLOCK = 256
 
     def __init__(self) -> None:
-        self._rng = random.SystemRandom()
+        self._bytes = b""
+        self._next = 0
+
+    def _byte(self) -> int:
+        if self._next >= len(self._bytes):
+            self._bytes, self._next = os.urandom(self._BLOCK), 0
+        value = self._bytes[self._next]
+        self._next += 1
+        return value
 
     def roll(self, sides: int) -> int:
-        return self._rng.randint(1, sides)
+        if not 1 <= sides <= 256:
+            return random.SystemRandom().randint(1, sides)
+        limit = 256 - 256 % sides
+        while True:
+            value = self._byte()
+            if value < limit:
+                return value % sides + 1
 
 
 class SeededDice:

@@ -11,7 +11,7 @@ The seed counts every Attribute + Skill die as a base die with a bane face (RULE
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rules.dice import DiceSource, Die, Role, SystemDice, faces_of
 from rules.errors import CannotPush, InvalidInput, RulesError, check_range
@@ -82,28 +82,31 @@ class YzRoll:
     artifacts: tuple[int, ...]
     dice: tuple[Die, ...]
     first: YzRoll | None = None
+    _tally: tuple[int, int, int, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    """(successes, base banes, gear banes, reroll indices): read once, since the dice never change."""
 
     def __post_init__(self) -> None:
         _check_pool(self.attribute, self.skill, self.gear, self.artifacts)
         _check_dice(self)
         if self.first is not None:
             _check_push_of(self.first, self)
+        object.__setattr__(self, "_tally", _tally(self.dice, pushed=self.first is not None))
 
     @property
     def successes(self) -> int:
-        return sum(die_successes(d) for d in self.dice)
+        return self._tally[0]
 
     @property
     def success(self) -> bool:
-        return self.successes >= 1
+        return self._tally[0] >= 1
 
     @property
     def base_banes(self) -> int:
-        return sum(1 for d in self.dice if d.role is Role.BASE and d.face == 1)
+        return self._tally[1]
 
     @property
     def gear_banes(self) -> int:
-        return sum(1 for d in self.dice if d.role is Role.GEAR and d.face == 1)
+        return self._tally[2]
 
     @property
     def pushed(self) -> bool:
@@ -112,9 +115,7 @@ class YzRoll:
     @property
     def reroll_indices(self) -> tuple[int, ...]:
         """Positions in ``dice`` a push would reroll (none once the roll is pushed)."""
-        if self.pushed:
-            return ()
-        return tuple(i for i, d in enumerate(self.dice) if is_rerollable(d))
+        return self._tally[3]
 
     @property
     def can_push(self) -> bool:
@@ -239,6 +240,20 @@ def _check_push_of(first: YzRoll, pushed: YzRoll) -> None:
         raise CannotPush(_nothing_to_push(first))
     if any(a != b for i, (a, b) in enumerate(zip(first.dice, pushed.dice, strict=True)) if i not in rerolled):
         raise InvalidInput("a push changed a die it must keep (a 6, a 1 or an Artifact die that scored)")
+
+
+def _tally(dice: tuple[Die, ...], *, pushed: bool) -> tuple[int, int, int, tuple[int, ...]]:
+    """Successes, base banes, gear banes and (for a first roll) the positions a push would reroll."""
+    banes = {Role.BASE: 0, Role.GEAR: 0, Role.ARTIFACT: 0}
+    successes, rerollable = 0, []
+    for index, die in enumerate(dice):
+        scored = die_successes(die)
+        successes += scored
+        if is_bane(die):
+            banes[die.role] += 1
+        elif not pushed and is_rerollable(die):
+            rerollable.append(index)
+    return successes, banes[Role.BASE], banes[Role.GEAR], tuple(rerollable)
 
 
 def _pool_of(roll: YzRoll) -> tuple:

@@ -185,9 +185,7 @@ class YearZeroRolls:
     async def set_message(self, roll_id: int, channel_id: int, message_id: int) -> bool:
         """Remember the message that shows the roll, so the push can edit it; False for an unknown roll."""
         sql = "UPDATE yz_rolls SET channel_id = :channel, message_id = :message WHERE id = :id"
-        async with self._store.transaction() as transaction:
-            params = {"id": roll_id, "channel": channel_id, "message": message_id}
-            return await transaction.execute(sql, params) == 1
+        return await self._store.write(sql, {"id": roll_id, "channel": channel_id, "message": message_id}) == 1
 
     async def get(self, roll_id: int) -> YearZeroRoll | None:
         """The stored roll, whatever its state, or None (never stored, or purged)."""

@@ -23,7 +23,7 @@ import math
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -213,8 +213,7 @@ class Store:
             await asyncio.sleep(pause)
             pause = min(pause * 2, _RETRY_MOST)
 
-    @contextlib.asynccontextmanager
-    async def _turn(self) -> AsyncIterator[sqlite3.Connection]:
+    def _turn(self) -> _Turn:
         """The connection, to this task alone until the block ends; a busy error becomes StorageBusy.
 
         Tasks take turns, so while one waits out busy_timeout on another program's lock, the others queue behind
@@ -222,35 +221,15 @@ class Store:
         its own busy_timeout in turn, and the players at the back of the queue would get their "try again" long
         after Discord's 3-second window closed ("This interaction failed").
         """
-        asked = time.monotonic()
-        async with self._lock:
-            if self._gave_up_at >= asked:
-                raise StorageBusy()
-            self._live()
-            try:
-                yield self._sqlite
-            except sqlite3.OperationalError as error:
-                if not is_busy(error):
-                    raise
-                self._gave_up_at = time.monotonic()
-                raise StorageBusy() from error
+        return _Turn(self)
 
-    @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Transaction]:
+    def transaction(self) -> _Transaction:
         """A write transaction: BEGIN IMMEDIATE, the body, COMMIT; ROLLBACK on any error or cancellation.
 
         The write lock is taken first, so every read in the body sees what the commit will build on. A lock
         held elsewhere past busy_timeout raises StorageBusy before anything is written.
         """
-        async with self._turn() as connection:
-            await self._patiently(lambda: connection.execute("BEGIN IMMEDIATE"))
-            try:
-                yield Transaction(connection)
-                connection.execute("COMMIT")
-            except BaseException:
-                self._rollback(connection)
-                raise
-        self._committed()
+        return _Transaction(self)
 
     def _rollback(self, connection: sqlite3.Connection) -> None:
         """Roll back whatever is open."""
@@ -276,6 +255,16 @@ class Store:
             except sqlite3.Error as error:
                 _log.warning("WAL checkpoint of %s failed: %s", self.path, error)
 
+    async def write(self, sql: str, params: Params = ()) -> int:
+        """Run one write statement as a transaction of its own (autocommit); return how many rows it changed.
+
+        For a single statement this is what BEGIN IMMEDIATE ... COMMIT would do, in one call instead of three.
+        """
+        async with self._turn() as connection:
+            changed = await self._patiently(lambda: connection.execute(sql, params).rowcount)
+        self._committed()
+        return changed
+
     async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         """Run one read statement outside any transaction and return every row."""
         async with self._turn() as connection:
@@ -285,3 +274,67 @@ class Store:
         """Run one read statement outside any transaction and return its first row, or None."""
         rows = await self.fetch_all(sql, params)
         return rows[0] if rows else None
+
+
+class _Turn:
+    """`Store._turn()`: a plain class rather than a generator-based context manager, since every statement of
+    the bot goes through it (the generator machinery cost more than the statements)."""
+
+    __slots__ = ("_store", "_asked")
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def __aenter__(self) -> sqlite3.Connection:
+        store = self._store
+        self._asked = time.monotonic()
+        await store._lock.acquire()
+        if store._gave_up_at >= self._asked or store._connection is None:
+            store._lock.release()
+            if store._connection is None:
+                raise RuntimeError(f"the database {store.path} is closed")
+            raise StorageBusy()
+        return store._sqlite
+
+    async def __aexit__(self, kind, error, traceback) -> bool:
+        store = self._store
+        store._lock.release()
+        if isinstance(error, sqlite3.OperationalError) and is_busy(error):
+            store._gave_up_at = time.monotonic()
+            raise StorageBusy() from error
+        return False
+
+
+class _Transaction:
+    """`Store.transaction()`: BEGIN IMMEDIATE (waiting patiently for another program's lock), then COMMIT, or
+    ROLLBACK on any error or cancellation."""
+
+    __slots__ = ("_store", "_turn", "_connection")
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._turn = _Turn(store)
+
+    async def __aenter__(self) -> Transaction:
+        connection = self._connection = await self._turn.__aenter__()
+        try:
+            await self._store._patiently(lambda: connection.execute("BEGIN IMMEDIATE"))
+        except BaseException as error:
+            await self._turn.__aexit__(type(error), error, error.__traceback__)
+            raise
+        return Transaction(connection)
+
+    async def __aexit__(self, kind, error, traceback) -> bool:
+        try:
+            if error is None:
+                self._connection.execute("COMMIT")
+            else:
+                self._store._rollback(self._connection)
+        except BaseException as failure:
+            self._store._rollback(self._connection)
+            await self._turn.__aexit__(type(failure), failure, failure.__traceback__)
+            raise
+        await self._turn.__aexit__(kind, error, traceback)
+        if error is None:
+            self._store._committed()
+        return False

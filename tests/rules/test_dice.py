@@ -46,3 +46,18 @@ def test_roll_dice_and_die_dict():
     dice = roll_dice(FixedDice([2, 5]), 2, 6, Role.GEAR)
     assert dice == (Die(6, 2, Role.GEAR), Die(6, 5, Role.GEAR))
     assert dice[0].as_dict() == {"sides": 6, "face": 2, "role": "gear"}
+
+
+def test_system_dice_are_uniform_on_every_die_size():
+    """A chi-square check over 60,000 faces per die size: a biased byte-to-face mapping would fail it."""
+    from collections import Counter
+
+    dice = SystemDice()
+    for sides in (6, 8, 10, 12, 20):
+        draws = 60_000
+        counts = Counter(dice.roll(sides) for _ in range(draws))
+        assert set(counts) == set(range(1, sides + 1))
+        expected = draws / sides
+        chi_square = sum((counts[face] - expected) ** 2 / expected for face in range(1, sides + 1))
+        # 99.99th percentile of chi-square with (sides - 1) degrees of freedom is below 3 * sides + 20 here.
+        assert chi_square < 3 * sides + 20
