@@ -63,7 +63,9 @@ class Database:
         return await schema_version(self.store)
 
     async def close(self) -> None:
-        """Close the connection; harmless when already closed."""
+        """Write what is still noted, then close the connection; harmless when already closed."""
+        if not self.store.closed:
+            await self.rolls.flush_messages()
         await self.store.close()
 
     async def __aenter__(self) -> Database:

@@ -10,15 +10,23 @@ Times are aware datetimes (UTC) in the API and Unix seconds in the database.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+import logging
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
 import aiosqlite
 
+from bot.storage.errors import StorageError
 from bot.storage.store import Store, Transaction
 from bot.storage.willpower import WillpowerChange, gain_in
+
+_log = logging.getLogger(__name__)
+
+MESSAGE_FLUSH_DELAY = 0.05
+"""Seconds between noting a roll's message id and writing it, with the others noted meanwhile."""
 
 
 class RollState(StrEnum):
@@ -162,6 +170,10 @@ class YearZeroRolls:
 
     def __init__(self, store: Store) -> None:
         self._store = store
+        self._messages: dict[int, tuple[int, int]] = {}
+        """Message ids noted but not yet written: roll id -> (channel id, message id)."""
+        self._flush_soon: asyncio.TimerHandle | None = None
+        self._flushing: set[asyncio.Task] = set()
 
     async def create(self, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime) -> int:
         """Store a new pending roll and return its id; the player's pending rolls here are superseded."""
@@ -182,6 +194,48 @@ class YearZeroRolls:
         async with self._store.transaction() as transaction:
             return await transaction.execute(_SUPERSEDE, params)
 
+    def note_message(self, roll_id: int, channel_id: int, message_id: int) -> None:
+        """Remember the message that shows a roll, without waiting: written a moment later together with the
+        others noted meanwhile, in one transaction (one commit for many rolls instead of one each).
+
+        Only /push needs it, to take the Push button off the roll's message; reads here see it at once. A crash
+        before the write loses no roll, only that clean-up for the rolls of the last moment.
+        """
+        self._messages[roll_id] = (channel_id, message_id)
+        if self._flush_soon is None:
+            self._flush_soon = asyncio.get_running_loop().call_later(MESSAGE_FLUSH_DELAY, self._start_flush)
+
+    def _start_flush(self) -> None:
+        self._flush_soon = None
+        task = asyncio.get_running_loop().create_task(self.flush_messages())
+        self._flushing.add(task)
+        task.add_done_callback(self._flushing.discard)
+
+    async def flush_messages(self) -> int:
+        """Write the noted message ids now (the bot calls this before closing); return how many."""
+        if self._flush_soon is not None:
+            self._flush_soon.cancel()
+            self._flush_soon = None
+        noted, self._messages = self._messages, {}
+        if not noted or self._store.closed:
+            return 0
+        sql = "UPDATE yz_rolls SET channel_id = :channel, message_id = :message WHERE id = :id"
+        try:
+            async with self._store.transaction() as transaction:
+                for roll_id, (channel_id, message_id) in noted.items():
+                    await transaction.execute(sql, {"id": roll_id, "channel": channel_id, "message": message_id})
+        except StorageError as error:
+            _log.warning("Could not note the messages of %d Year Zero rolls: %s", len(noted), error)
+            return 0
+        return len(noted)
+
+    def _noted(self, roll: YearZeroRoll) -> YearZeroRoll:
+        """The roll with its message id, when that is noted but not written yet."""
+        noted = self._messages.get(roll.id)
+        if noted is None or roll.message_id is not None:
+            return roll
+        return replace(roll, channel_id=noted[0], message_id=noted[1])
+
     async def set_message(self, roll_id: int, channel_id: int, message_id: int) -> bool:
         """Remember the message that shows the roll, so the push can edit it; False for an unknown roll."""
         sql = "UPDATE yz_rolls SET channel_id = :channel, message_id = :message WHERE id = :id"
@@ -192,7 +246,7 @@ class YearZeroRolls:
         if not _storable_id(roll_id):
             return None
         row = await self._store.fetch_one("SELECT * FROM yz_rolls WHERE id = ?", (roll_id,))
-        return _roll(row) if row else None
+        return self._noted(_roll(row)) if row else None
 
     async def refusal_for_missing(self, roll_id: int) -> PushRefusal:
         """Why `get` found no roll with this id: EXPIRED when the id was given once (purged since), else UNKNOWN."""
@@ -206,7 +260,7 @@ class YearZeroRolls:
         """The player's pushable roll in this channel (newest pending one within its lifetime), or None."""
         params = {"guild": guild_id, "channel": channel_id, "user": user_id, "oldest": epoch(now - lifetime)}
         row = await self._store.fetch_one(_LATEST, params)
-        return _roll(row) if row else None
+        return self._noted(_roll(row)) if row else None
 
     async def claim_push(
         self,

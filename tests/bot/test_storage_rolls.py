@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Database, InvalidValue, PushRefusal, RollState, StorageBusy
+from bot.storage.rolls import MESSAGE_FLUSH_DELAY
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
@@ -47,6 +48,32 @@ async def test_create_stores_a_pending_roll(db: Database):
     assert await db.rolls.set_message(roll_id, C, 98765) is True
     assert (await db.rolls.get(roll_id)).message_id == 98765
     assert await db.rolls.set_message(roll_id + 100, C, 1) is False
+
+
+async def message_ids_on_disk(db: Database) -> dict[int, int | None]:
+    with sqlite3.connect(db.path) as connection:
+        return dict(connection.execute("SELECT id, message_id FROM yz_rolls").fetchall())
+
+
+async def test_noted_messages_are_seen_at_once_and_written_together_a_moment_later(db: Database):
+    first = await db.rolls.create(G, C, U, FIRST, NOW)
+    second = await db.rolls.create(G, C, U + 1, FIRST, NOW)
+    db.rolls.note_message(first, C, 111)
+    db.rolls.note_message(second, C, 222)
+    assert (await db.rolls.get(first)).message_id == 111
+    assert (await db.rolls.latest_pending(G, C, U + 1, NOW, LIFETIME)).message_id == 222
+    assert await message_ids_on_disk(db) == {first: None, second: None}
+    await asyncio.sleep(MESSAGE_FLUSH_DELAY * 4)
+    assert await message_ids_on_disk(db) == {first: 111, second: 222}
+
+
+async def test_noted_messages_are_written_before_the_database_closes(tmp_path: Path):
+    database = await Database.open(tmp_path / "closing.sqlite3")
+    roll_id = await database.rolls.create(G, C, U, FIRST, NOW)
+    database.rolls.note_message(roll_id, C, 333)
+    await database.close()
+    async with await Database.open(tmp_path / "closing.sqlite3") as again:
+        assert (await again.rolls.get(roll_id)).message_id == 333
 
 
 async def test_a_new_roll_supersedes_only_the_same_players_rolls_in_that_channel(db: Database):
