@@ -135,7 +135,9 @@ class YearZero(commands.Cog):
             return
         answer = await interaction.response.send_message(embed=embed, view=push_view(roll_id), ephemeral=private)
         if answer is not None and answer.message_id is not None:
-            await self.bot.db.rolls.set_message(roll_id, interaction.channel_id, answer.message_id)
+            # Best effort, written with others a moment later: only /push needs it (to take the button off), and
+            # a busy database here must not tell the player to try again - a new roll would supersede this one.
+            self.bot.db.rolls.note_message(roll_id, interaction.channel_id, answer.message_id)
 
     @app_commands.command(name="push")
     @app_commands.guild_only()

@@ -1,6 +1,47 @@
-"""Shared fixtures. `fake_discord`: a fake Discord on 127.0.0.1 for driving the real discord.py bot."""
+"""Shared fixtures. `fake_discord`: a fake Discord on 127.0.0.1 for driving the real discord.py bot.
+
+`token_never_logged` (session-wide, automatic) watches every log record of the whole run, at DEBUG, and fails the
+run at its end if one holds a bot token the tests use - in its message or in its exception's text.
+"""
+
+import logging
 
 import pytest
+
+TEST_TOKENS = ("fake-token", "secret-token-for-tests", "drill-token")
+"""A piece of each bot token the tests give the bot: tests/bot/conftest.py and test_settings.py ("fake-token..."),
+the fake's default ("fake-token"), test_main.py ("...secret-token-for-tests..."), the drills ("drill-token...")."""
+
+
+class SecretWatch(logging.Handler):
+    """Notes each log record whose formatted text (traceback included) holds one of the test tokens."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.DEBUG)
+        self.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+        self.leaks: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = self.format(record)
+        if any(token in text for token in TEST_TOKENS):
+            self.leaks.append(f"{record.levelname} {text[:500]}")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def token_never_logged():
+    """Every record of the run passes by the watch (the root logger at DEBUG); a token in one fails the run.
+
+    A test that puts the token in a record on purpose (to check the redaction) must do so with its own handlers
+    only, as tests/bot/test_main.py does (logging.basicConfig(force=True) takes this one off meanwhile).
+    """
+    watch, root = SecretWatch(), logging.getLogger()
+    level = root.level
+    root.addHandler(watch)
+    root.setLevel(logging.DEBUG)
+    yield watch
+    root.removeHandler(watch)
+    root.setLevel(level)
+    assert watch.leaks == [], "a bot token reached the logs:\n" + "\n".join(watch.leaks)
 
 
 @pytest.fixture(scope="session")

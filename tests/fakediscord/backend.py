@@ -47,6 +47,8 @@ class Backend:
         self.violations: list[Violation] = []
         self.fake_problems: list[str] = []
         self.replies: dict[str, Reply] = {}
+        self.failures: dict[tuple[str, str], Result] = {}
+        """Requests a test makes fail, e.g. ("GET", "/users/@me") -> error(401, 0, "401: Unauthorized")."""
         self.owners: dict[int, Reply] = {}
         self.gateway_url = ""
 

@@ -95,6 +95,8 @@ class RestApi:
             if reply is not None:
                 reply.rejected.append(record)
             response = respond(error(400, 50035, "Invalid Form Body: " + "; ".join(problems)))
+        elif (request.method, path) in self.backend.failures:
+            response = respond(self.backend.failures[request.method, path])
         else:
             request[BODY], request[FILES] = body, files
             response = await handler(request)

@@ -108,7 +108,7 @@ def _metadata(interaction: dict) -> dict:
     name = (interaction.get("data") or {}).get("name")
     if name:
         metadata["name"] = name
-    if interaction["type"] == 3:
+    if interaction["type"] == 3 and "message" in interaction:  # a crafted click may come without its message
         metadata["interacted_message_id"] = interaction["message"]["id"]
     return metadata
 

@@ -1,0 +1,49 @@
+"""Reading the bot's answers as a player does: pushes, Willpower lines, roll ids on buttons, private refusals."""
+
+from __future__ import annotations
+
+import re
+
+from tests.fakediscord import Reply
+
+EPHEMERAL = 64
+PUSH_PREFIX = "rk:yz:push:"
+_GAINED = re.compile(r"^Willpower \+(?P<gain>\d+) \(now (?P<now>\d+)\)", re.MULTILINE)
+_UNCHANGED = re.compile(r"^Willpower (?P<now>\d+)$", re.MULTILINE)
+
+
+def answered_once(reply: Reply) -> bool:
+    """One interaction callback, and no request on its token refused (e.g. a second callback: 40060)."""
+    return len(reply.callbacks) == 1 and not reply.rejected and all(r.status < 400 for r in reply.requests)
+
+
+def private_text(reply: Reply) -> str | None:
+    """The text of an ephemeral plain answer (a refusal or an error), else None."""
+    if reply.type == 4 and reply.flags & EPHEMERAL and not reply.embeds:
+        return reply.content
+    return None
+
+
+def is_pushed_roll(reply: Reply) -> bool:
+    """The answer shows a pushed Year Zero roll: the first message edited in place (7), or /push's new one (4)."""
+    return reply.type in (4, 7) and bool(reply.embeds) and reply.embed["title"].startswith("Year Zero · pushed")
+
+
+def willpower_line(reply: Reply) -> tuple[int, int]:
+    """(points gained by the push as the roll reads, Willpower now) from a pushed roll's embed."""
+    description = reply.embed["description"]
+    gained = _GAINED.search(description)
+    if gained:
+        return int(gained["gain"]), int(gained["now"])
+    unchanged = _UNCHANGED.search(description)
+    assert unchanged, f"no Willpower line in {description!r}"
+    return 0, int(unchanged["now"])
+
+
+def push_button_roll(message: dict | None) -> int | None:
+    """The roll id named by the Push button of a message, or None when it has none."""
+    for row in (message or {}).get("components") or []:
+        for button in row.get("components") or []:
+            if str(button.get("custom_id", "")).startswith(PUSH_PREFIX):
+                return int(button["custom_id"][len(PUSH_PREFIX):])
+    return None
