@@ -47,14 +47,18 @@ def is_rerollable(die: Die) -> bool:
     return die_successes(die) == 0 and not is_bane(die)
 
 
+_ARTIFACTS_BY_NAME = {name.lower(): sides for sides, name in ARTIFACT_NAMES.items()}
+
+
 def parse_artifact(value: int | str) -> int:
     """Read an Artifact die as its sides: 8, "d8", "D10", "12", or its name ("Mighty", "Epic"...)."""
+    if type(value) is int and value in ARTIFACT_SIDES:
+        return value
     sides = value
     if isinstance(value, str):
         text = value.strip().lower()
-        names = {name.lower(): count for count, name in ARTIFACT_NAMES.items()}
         digits = text[1:] if text.startswith("d") else text
-        sides = names.get(text, int(digits) if digits.isdigit() else None)
+        sides = _ARTIFACTS_BY_NAME.get(text, int(digits) if digits.isdigit() else None)
     if isinstance(sides, bool) or sides not in ARTIFACT_SIDES:
         raise InvalidInput(f"Artifact die {value!r} is not one of d8 (Mighty), d10 (Epic) or d12 (Legendary)")
     return sides

@@ -179,10 +179,8 @@ class YearZeroRolls:
         """Store a new pending roll and return its id; the player's pending rolls here are superseded."""
         if not isinstance(payload, str):
             raise TypeError("payload must be the roll as a JSON string")
-        params = {"guild": guild_id, "channel": channel_id, "user": user_id, "payload": payload}
-        async with self._store.transaction() as transaction:
-            await transaction.execute(_SUPERSEDE, params)
-            row = await transaction.fetch_one(_INSERT, params | {"now": epoch(now)})
+        params = {"guild": guild_id, "channel": channel_id, "user": user_id, "payload": payload, "now": epoch(now)}
+        [row] = await self._store.write_returning(_INSERT, params)  # the V2 trigger supersedes, atomically
         return int(row["id"])
 
     async def supersede(self, guild_id: int, channel_id: int, user_id: int) -> int:
@@ -190,9 +188,7 @@ class YearZeroRolls:
 
         Returns how many rolls were superseded.
         """
-        params = {"guild": guild_id, "channel": channel_id, "user": user_id}
-        async with self._store.transaction() as transaction:
-            return await transaction.execute(_SUPERSEDE, params)
+        return await self._store.write(_SUPERSEDE, {"guild": guild_id, "channel": channel_id, "user": user_id})
 
     def note_message(self, roll_id: int, channel_id: int, message_id: int) -> None:
         """Remember the message that shows a roll, without waiting: written a moment later together with the

@@ -258,12 +258,20 @@ class Store:
     async def write(self, sql: str, params: Params = ()) -> int:
         """Run one write statement as a transaction of its own (autocommit); return how many rows it changed.
 
-        For a single statement this is what BEGIN IMMEDIATE ... COMMIT would do, in one call instead of three.
+        For a single statement (triggers included) this is what BEGIN IMMEDIATE ... COMMIT would do, in one call
+        instead of three.
         """
         async with self._turn() as connection:
             changed = await self._patiently(lambda: connection.execute(sql, params).rowcount)
         self._committed()
         return changed
+
+    async def write_returning(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+        """Run one write statement with ``RETURNING`` as a transaction of its own; return its rows."""
+        async with self._turn() as connection:
+            rows = await self._patiently(lambda: connection.execute(sql, params).fetchall())
+        self._committed()
+        return rows
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         """Run one read statement outside any transaction and return every row."""
