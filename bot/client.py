@@ -29,6 +29,12 @@ EXTENSIONS = ("cogs.hex", "cogs.yearzero", "cogs.heroic", "cogs.sevenkingdoms", 
 INVITE_PERMISSIONS = discord.Permissions(send_messages=True, embed_links=True)
 INVITE_SCOPES = ("bot", "applications.commands")
 PURGE_INTERVAL = timedelta(hours=1)
+INTERACTION_GRACE = 3.0
+"""Seconds a closing bot waits for the interactions it is handling (Discord's own window is 3 s)."""
+INTERACTION_TASK_PREFIXES = (
+    "CommandTree-invoker", "discord-ui-dynamic-item", "discord-ui-view-dispatch", "discord-ui-modal-dispatch"
+)
+"""The names discord.py gives the tasks that run slash commands and component callbacks."""
 STALE_BUTTON = "This button no longer works: it may be from an older roll. Roll again."
 
 
@@ -191,7 +197,8 @@ class RollkeeperBot(commands.Bot):
         _log.info("Ready as %s, in %d servers", self.user, len(self.guilds))
 
     async def close(self) -> None:
-        """Stop the purge, disconnect from Discord, then close the database."""
+        """Let the interactions in hand finish, stop the purge, disconnect from Discord, close the database."""
+        await self._finish_interactions()
         if self._purge_task is not None:
             self._purge_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -201,3 +208,17 @@ class RollkeeperBot(commands.Bot):
         if self._db is not None:
             database, self._db = self._db, None
             await database.close()
+
+    async def _finish_interactions(self, grace: float = INTERACTION_GRACE) -> None:
+        """Wait (up to grace seconds) for commands and buttons being handled: a player whose roll was in flight at
+        SIGTERM gets their answer, instead of "This interaction failed" and an error in the log."""
+        deadline = asyncio.get_running_loop().time() + grace
+        while (left := deadline - asyncio.get_running_loop().time()) > 0:
+            current = asyncio.current_task()
+            busy = [
+                task for task in asyncio.all_tasks()
+                if task is not current and task.get_name().startswith(INTERACTION_TASK_PREFIXES) and not task.done()
+            ]
+            if not busy:
+                return
+            await asyncio.wait(busy, timeout=left)

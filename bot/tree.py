@@ -15,6 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -101,7 +102,7 @@ async def send_private(interaction: discord.Interaction, message: str) -> None:
             await interaction.followup.send(message, ephemeral=True)
         else:
             await interaction.response.send_message(message, ephemeral=True)
-    except discord.HTTPException as failure:
+    except (discord.HTTPException, aiohttp.ClientError, RuntimeError) as failure:  # RuntimeError: closing down
         _log.warning("Could not tell the player about an error in %s: %s", _describe(interaction), failure)
 
 

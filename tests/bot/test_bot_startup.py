@@ -3,6 +3,7 @@ and a walk over every registered command as Discord received it."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import sqlite3
 from contextlib import closing
@@ -129,3 +130,14 @@ async def test_every_command_of_the_full_bot_is_described_bounded_and_guild_only
         with pytest.raises(CannotInvoke, match="cannot be used in DMs"):
             await fake_discord.slash(command["name"], dm=True)
     assert problems == [], "\n".join(problems)
+
+
+async def test_closing_lets_a_command_in_flight_answer(start_bot, fake_discord):
+    """SIGTERM (bot.close) while a command is being handled: the player still gets the answer, nothing logged."""
+    bot = await start_bot(extensions=("tests.bot.slow_cog",))
+    in_flight = asyncio.create_task(fake_discord.slash("slow", expect_answer=False))
+    await asyncio.sleep(0.1)  # the command is now sleeping inside its handler
+    await fake_discord.stop()
+    reply = await in_flight
+    assert reply.content == "done" and bot.is_closed()
+    assert fake_discord.bot_errors == []
