@@ -1,29 +1,9 @@
 """``python -m rules heroic`` and ``python -m rules odds heroic``: JSON shape, --faces order, errors."""
 
-import json
 
 import pytest
 
-import rules.cli
-
-
-@pytest.fixture
-def run(monkeypatch, capsys):
-    """Run the CLI with only the Heroic sub-commands registered; return (exit code, stdout, stderr)."""
-    monkeypatch.setattr(rules.cli, "SYSTEMS", ("heroic",))
-
-    def invoke(*argv):
-        code = rules.cli.main(list(argv))
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return invoke
-
-
-def run_json(run, *argv):
-    code, out, err = run(*argv, "--json")
-    assert code == 0, err
-    return json.loads(out)
+from tests.rules.cli_support import run_json
 
 
 def test_hawkeye_tracking_as_json(run):

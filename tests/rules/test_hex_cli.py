@@ -1,32 +1,13 @@
 """``python -m rules hex`` and ``python -m rules odds hex``: JSON shape, --faces readings, errors, help."""
 
-import json
 from fractions import Fraction
 
 import pytest
 
 import rules.cli
+from tests.rules.cli_support import run_json
 
 KEYS = {"system", "kind", "input", "dice", "reading", "odds"}
-
-
-@pytest.fixture
-def run(monkeypatch, capsys):
-    """Run the CLI with only the HEX sub-commands registered; return (exit code, stdout, stderr)."""
-    monkeypatch.setattr(rules.cli, "SYSTEMS", ("hex",))
-
-    def invoke(*argv):
-        code = rules.cli.main(list(argv))
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return invoke
-
-
-def run_json(run, *argv):
-    code, out, err = run(*argv, "--json")
-    assert code == 0, err
-    return json.loads(out)
 
 
 def exact(fraction: Fraction) -> str:
@@ -147,7 +128,6 @@ def test_bad_input_exits_2_with_a_clear_message(run, argv, message):
     ],
 )
 def test_help_documents_the_faces_order(monkeypatch, capsys, kind, order):
-    monkeypatch.setattr(rules.cli, "SYSTEMS", ("hex",))
     with pytest.raises(SystemExit) as done:
         rules.cli.main(["hex", kind, "--help"])
     assert done.value.code == 0

@@ -1,31 +1,16 @@
 """``python -m rules sk ...`` and ``python -m rules odds sk ...``: JSON, text, --faces order and errors."""
 
-import json
 
 import pytest
 
-import rules.cli
 from rules.sevenkingdoms import SkPool
 from rules.sevenkingdoms_odds import competition_odds, odds_for_test
+from tests.rules.cli_support import run_json
 
 
 @pytest.fixture
-def cli(monkeypatch, capsys):
-    """Run the dispatcher with only the Seven Kingdoms commands; answer (exit code, stdout, stderr)."""
-    monkeypatch.setattr(rules.cli, "SYSTEMS", ("sevenkingdoms",))
-
-    def run(*argv):
-        code = rules.cli.main(list(argv))
-        out, err = capsys.readouterr()
-        return code, out, err
-
+def cli(run):
     return run
-
-
-def run_json(cli, *argv):
-    code, out, err = cli(*argv, "--json")
-    assert (code, err) == (0, "")
-    return json.loads(out)
 
 
 def test_test_json_reads_test_dice_then_bonus_dice(cli):

@@ -1,31 +1,12 @@
 """``python -m rules yz`` and ``python -m rules odds yz``: JSON, text, --faces order and errors."""
 
-import json
 from fractions import Fraction
 
 import pytest
 
 import rules.cli
 from rules.yearzero import YzRoll
-
-
-@pytest.fixture
-def run(monkeypatch, capsys):
-    """Run the CLI with only the Year Zero commands registered; return (exit code, stdout, stderr)."""
-    monkeypatch.setattr(rules.cli, "SYSTEMS", ("yearzero",))
-
-    def invoke(*argv):
-        code = rules.cli.main(list(argv))
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return invoke
-
-
-def run_json(run, *argv):
-    code, out, err = run(*argv, "--json")
-    assert code == 0, err
-    return json.loads(out)
+from tests.rules.cli_support import run_json
 
 
 def test_roll_json_shape_and_faces_order(run):
@@ -113,7 +94,6 @@ def test_odds_from_attribute_and_skill_and_text(run):
 
 
 def test_help_text_mentions_order(monkeypatch, capsys):
-    monkeypatch.setattr(rules.cli, "SYSTEMS", ("yearzero",))
     with pytest.raises(SystemExit):
         rules.cli.main(["yz", "--help"])
     out = " ".join(capsys.readouterr().out.split())
