@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.dice import FixedDice
+from tests.bot.embeds import field, give_faces
 from tests.fakediscord import ALICE, BOB, CannotInvoke
 
 EPHEMERAL = 64
@@ -16,13 +17,7 @@ async def bot(start_bot):
 
 
 def use_faces(bot, *faces: int) -> FixedDice:
-    dice = FixedDice(list(faces))
-    bot.get_cog("Hex").dice = dice
-    return dice
-
-
-def field(embed: dict, name: str) -> str:
-    return next(item["value"] for item in embed["fields"] if item["name"] == name)
+    return give_faces(bot, "Hex", *faces)
 
 
 async def test_a_test_reads_the_hazard_dice_first_and_shows_damage_and_odds(fake_discord, bot):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.dice import FixedDice
+from tests.bot.embeds import field, give_faces
 from tests.fakediscord import BOB, CannotInvoke, FakeChannel, FakeDiscord, FakeGuild
 
 EPHEMERAL = 64
@@ -26,13 +27,7 @@ async def bot(start_bot):
 
 
 def use_faces(bot, *faces: int) -> FixedDice:
-    dice = FixedDice(list(faces))
-    bot.get_cog("SevenKingdoms").dice = dice
-    return dice
-
-
-def field(embed: dict, name: str) -> str:
-    return next(item["value"] for item in embed["fields"] if item["name"] == name)
+    return give_faces(bot, "SevenKingdoms", *faces)
 
 
 async def stored_tasks(bot) -> list[tuple]:

@@ -20,6 +20,7 @@ from bot.storage import Database, PushRefusal
 from cogs.yearzero import NO_ROLL_TO_PUSH, read_payload
 from rules.dice import FixedDice
 from rules.yearzero import push
+from tests.bot.embeds import field, give_faces
 from tests.bot.payloads import click_payload, slash_payload
 from tests.fakediscord import ALICE, BOB, GM, FakeChannel, FakeDiscord, FakeGuild, Reply
 
@@ -57,9 +58,7 @@ def any_faces(bot) -> None:
 
 
 def use_faces(bot, *faces: int) -> FixedDice:
-    dice = FixedDice(faces)
-    bot.get_cog("YearZero").dice = dice
-    return dice
+    return give_faces(bot, "YearZero", *faces)
 
 
 async def roll(fake: FakeDiscord, bot, faces, *, user=ALICE, channel=None, **options) -> Reply:
@@ -72,10 +71,6 @@ async def roll(fake: FakeDiscord, bot, faces, *, user=ALICE, channel=None, **opt
 
 def buttons(message: dict) -> list[dict]:
     return [button for row in message["components"] for button in row["components"]]
-
-
-def field(embed: dict, name: str) -> str:
-    return next(item["value"] for item in embed["fields"] if item["name"] == name)
 
 
 def rows(db_path) -> list[dict]:
