@@ -151,6 +151,8 @@ INSERT INTO yz_rolls (guild_id, channel_id, user_id, payload, created_at)
 VALUES (:guild, :channel, :user, :payload, :now) RETURNING id
 """
 
+_SET_MESSAGE = "UPDATE yz_rolls SET channel_id = :channel, message_id = :message WHERE id = :id"
+
 _CLAIM = """
 UPDATE yz_rolls SET state = 'pushed', pushed_payload = :pushed, pushed_at = :now
 WHERE id = :id AND user_id = :user AND state = 'pending' AND created_at >= :oldest
@@ -208,22 +210,23 @@ class YearZeroRolls:
         task.add_done_callback(self._flushing.discard)
 
     async def flush_messages(self) -> int:
-        """Write the noted message ids now (the bot calls this before closing); return how many."""
+        """Write the noted message ids now (the bot calls this before closing); return how many rolls got one."""
         if self._flush_soon is not None:
             self._flush_soon.cancel()
             self._flush_soon = None
         noted, self._messages = self._messages, {}
         if not noted or self._store.closed:
             return 0
-        sql = "UPDATE yz_rolls SET channel_id = :channel, message_id = :message WHERE id = :id"
+        written = 0
         try:
             async with self._store.transaction() as transaction:
                 for roll_id, (channel_id, message_id) in noted.items():
-                    await transaction.execute(sql, {"id": roll_id, "channel": channel_id, "message": message_id})
+                    params = {"id": roll_id, "channel": channel_id, "message": message_id}
+                    written += await transaction.execute(_SET_MESSAGE, params)
         except StorageError as error:
             _log.warning("Could not note the messages of %d Year Zero rolls: %s", len(noted), error)
             return 0
-        return len(noted)
+        return written
 
     def _noted(self, roll: YearZeroRoll) -> YearZeroRoll:
         """The roll with its message id, when that is noted but not written yet."""
@@ -231,11 +234,6 @@ class YearZeroRolls:
         if noted is None or roll.message_id is not None:
             return roll
         return replace(roll, channel_id=noted[0], message_id=noted[1])
-
-    async def set_message(self, roll_id: int, channel_id: int, message_id: int) -> bool:
-        """Remember the message that shows the roll, so the push can edit it; False for an unknown roll."""
-        sql = "UPDATE yz_rolls SET channel_id = :channel, message_id = :message WHERE id = :id"
-        return await self._store.write(sql, {"id": roll_id, "channel": channel_id, "message": message_id}) == 1
 
     async def get(self, roll_id: int) -> YearZeroRoll | None:
         """The stored roll, whatever its state, or None (never stored, or purged)."""

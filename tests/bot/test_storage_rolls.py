@@ -45,9 +45,11 @@ async def test_create_stores_a_pending_roll(db: Database):
     assert (roll.state, roll.message_id, roll.pushed_payload) == (RollState.PENDING, None, None)
     assert roll.created_at == NOW
     assert roll.expires_at(LIFETIME) == NOW + LIFETIME
-    assert await db.rolls.set_message(roll_id, C, 98765) is True
+    db.rolls.note_message(roll_id, C, 98765)
+    db.rolls.note_message(roll_id + 100, C, 1)  # no such roll: nothing to write for it
+    assert await db.rolls.flush_messages() == 1
     assert (await db.rolls.get(roll_id)).message_id == 98765
-    assert await db.rolls.set_message(roll_id + 100, C, 1) is False
+    assert await db.rolls.get(roll_id + 100) is None
 
 
 async def message_ids_on_disk(db: Database) -> dict[int, int | None]:
