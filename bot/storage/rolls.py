@@ -182,7 +182,7 @@ class YearZeroRolls:
         if not isinstance(payload, str):
             raise TypeError("payload must be the roll as a JSON string")
         params = {"guild": guild_id, "channel": channel_id, "user": user_id, "payload": payload, "now": epoch(now)}
-        [row] = await self._store.write_returning(_INSERT, params)  # the V2 trigger supersedes, atomically
+        [row] = await self._store.write_together(_INSERT, params)  # the V2 trigger supersedes, atomically
         return int(row["id"])
 
     async def supersede(self, guild_id: int, channel_id: int, user_id: int) -> int:
@@ -286,9 +286,7 @@ class YearZeroRolls:
     async def purge_expired(self, now: datetime, lifetime: timedelta) -> int:
         """Delete every roll older than lifetime, whatever its state; return how many were deleted."""
         async with self._store.transaction() as transaction:
-            return await transaction.execute(
-                "DELETE FROM yz_rolls WHERE created_at < ?", (epoch(now - lifetime),)
-            )
+            return await transaction.execute("DELETE FROM yz_rolls WHERE created_at < ?", (epoch(now - lifetime),))
 
 
 async def _refusal(transaction: Transaction, roll_id: int, user_id: int, oldest: float) -> PushClaim:

@@ -8,22 +8,30 @@ itself, and never block it: the connection's busy timeout is 0, and a lock held 
 for by sleeping and retrying (`_patiently`), up to ``busy_timeout_ms``, then `StorageBusy` with nothing written
 - for the statement that waited and for every one queued behind it meanwhile.
 
+The one exception is `write_together`, for the write every /yz roll makes before it is answered: those are
+queued and written in batches, one transaction each, on a thread of the store's own while the event loop goes
+on. A batch is whatever queued while the previous one was being written, so a busy game night gets one commit
+for many rolls and a quiet one still writes each roll at once (group commit). SQLite releases the GIL while it
+works, so that work runs beside the event loop instead of in it.
+
 Tasks of this process take turns through one lock: a write transaction (``BEGIN IMMEDIATE``) never interleaves
-with another task's statements, a read never sees a transaction half done, and the worker thread only touches
-the connection while its caller holds the lock. Automatic checkpoints are off (a checkpoint syncs the file);
-every ``CHECKPOINT_EVERY`` commits one runs on the worker thread instead.
+with another task's statements, a read never sees a transaction half done, and a thread only touches the
+connection while the task that sent it there holds the lock. Automatic checkpoints are off (a checkpoint syncs
+the file); every ``CHECKPOINT_EVERY`` commits one runs on aiosqlite's worker thread instead.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import math
 import os
 import sqlite3
 import time
 from collections.abc import Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -150,6 +158,10 @@ class Store:
         """When (time.monotonic) a statement last gave up on another program's lock."""
         self._commits = 0
         self._checkpoint: asyncio.Task | None = None
+        self._queued: list[_Queued] = []
+        """Statements of write_together waiting for the next batch."""
+        self._batches: asyncio.Task | None = None
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rollkeeper-sqlite-batches")
 
     @classmethod
     async def connect(cls, path: Path, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS) -> Store:
@@ -186,7 +198,9 @@ class Store:
         return self._connection
 
     async def close(self) -> None:
-        """Checkpoint and close the connection (after the statement in progress); closing twice is harmless."""
+        """Write what is queued, checkpoint and close the connection; closing twice is harmless."""
+        if self._batches is not None:
+            await asyncio.shield(self._batches)  # every queued write is written (or fails) before the close
         connection, self._connection = self._connection, None
         if connection is None:
             return
@@ -194,19 +208,21 @@ class Store:
             with contextlib.suppress(sqlite3.Error):
                 await connection.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
             await connection.close()
+        self._writer.shutdown(wait=False)
 
     @property
     def closed(self) -> bool:
         return self._connection is None
 
     async def _patiently(self, step):
-        """Run step() (a few statements on the event loop); while another program holds the lock, sleep and
-        try again, up to busy_timeout, then let SQLite's busy error through."""
+        """Run step() (a few statements on the event loop, or a future of the batch thread's); while another
+        program holds the lock, sleep and try again, up to busy_timeout, then let SQLite's busy error through."""
         deadline = time.monotonic() + self._busy_timeout
         pause = _RETRY_FIRST
         while True:
             try:
-                return step()
+                result = step()
+                return (await result) if isinstance(result, asyncio.Future) else result
             except sqlite3.OperationalError as error:
                 if not is_busy(error) or time.monotonic() + pause > deadline:
                     raise
@@ -273,6 +289,50 @@ class Store:
         self._committed()
         return rows
 
+    async def write_together(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+        """Run one write statement (``RETURNING`` rows are returned) in the next batch of queued writes.
+
+        The batch is one transaction, written on the store's batch thread; returns once it is committed. A
+        statement that fails fails alone (the batch is then written one statement at a time); another program's
+        lock held past busy_timeout fails the whole batch with StorageBusy, nothing written.
+        """
+        if self._connection is None:
+            raise RuntimeError(f"the database {self.path} is closed")
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        self._queued.append((sql, params, done))
+        if self._batches is None or self._batches.done():
+            self._batches = loop.create_task(self._write_batches(), name="rollkeeper-sqlite-batches")
+        return await done
+
+    async def _write_batches(self) -> None:
+        """Write the queued statements, a batch at a time, until none is left."""
+        loop = asyncio.get_running_loop()
+        while self._queued:
+            batch: list[_Queued] = []
+            try:
+                async with self._turn() as connection:
+                    batch, self._queued = self._queued, []  # taken late: what queued while we waited joins in
+                    write = functools.partial(loop.run_in_executor, self._writer, _write, connection, batch)
+                    results = await self._patiently(write)
+            except BaseException as error:  # busy past the timeout, closed, or cancelled: the batch fails as one
+                for _, _, done in batch or self._queued:
+                    if not done.done():
+                        done.set_exception(error if isinstance(error, Exception) else StorageBusy())
+                if not batch:
+                    self._queued = []
+                if not isinstance(error, Exception):
+                    raise
+                continue
+            self._committed()
+            for (_, _, done), result in zip(batch, results, strict=True):
+                if done.done():
+                    continue
+                if isinstance(result, BaseException):
+                    done.set_exception(result)
+                else:
+                    done.set_result(result)
+
     async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         """Run one read statement outside any transaction and return every row."""
         async with self._turn() as connection:
@@ -282,6 +342,43 @@ class Store:
         """Run one read statement outside any transaction and return its first row, or None."""
         rows = await self.fetch_all(sql, params)
         return rows[0] if rows else None
+
+
+_Queued = tuple[str, Params, "asyncio.Future[list[sqlite3.Row]]"]
+
+
+def _write(connection: sqlite3.Connection, batch: list[_Queued]) -> list[list[sqlite3.Row] | Exception]:
+    """On the batch thread: the batch's statements in one transaction, their rows (or errors) in order.
+
+    Another program's lock (busy) is raised, for `Store._patiently` to wait out. When any other statement fails,
+    the transaction is rolled back and each statement is run again on its own, so only the faulty one fails.
+    """
+    if len(batch) == 1:
+        sql, params, _ = batch[0]
+        try:
+            return [connection.execute(sql, params).fetchall()]
+        except sqlite3.Error as error:
+            if is_busy(error):
+                raise
+            return [error]
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        results: list[list[sqlite3.Row] | Exception] = [
+            connection.execute(sql, params).fetchall() for sql, params, _ in batch
+        ]
+        connection.execute("COMMIT")
+        return results
+    except sqlite3.Error as error:
+        connection.execute("ROLLBACK")
+        if is_busy(error):
+            raise
+    results = []
+    for sql, params, _ in batch:
+        try:
+            results.append(connection.execute(sql, params).fetchall())
+        except sqlite3.Error as error:
+            results.append(StorageBusy() if is_busy(error) else error)
+    return results
 
 
 class _Turn:
