@@ -8,16 +8,16 @@ itself, and never block it: the connection's busy timeout is 0, and a lock held 
 for by sleeping and retrying (`_patiently`), up to ``busy_timeout_ms``, then `StorageBusy` with nothing written
 - for the statement that waited and for every one queued behind it meanwhile.
 
-The one exception is `write_together`, for the write every /yz roll makes before it is answered: those are
-queued and written in batches, one transaction each, on a thread of the store's own while the event loop goes
-on. A batch is whatever queued while the previous one was being written, so a busy game night gets one commit
-for many rolls and a quiet one still writes each roll at once (group commit). SQLite releases the GIL while it
-works, so that work runs beside the event loop instead of in it.
+The write every /yz roll makes before it is answered goes through `write_together`: writes queued in the
+same turn of the event loop (or while the lock was taken) are written as one transaction, so a busy game night
+pays one commit for many rolls and a quiet one still writes each roll at once (group commit). Writing the batch
+on a thread of its own was tried and measured dearer: the thread and the event loop handed the GIL back and
+forth for every statement.
 
 Tasks of this process take turns through one lock: a write transaction (``BEGIN IMMEDIATE``) never interleaves
-with another task's statements, a read never sees a transaction half done, and a thread only touches the
-connection while the task that sent it there holds the lock. Automatic checkpoints are off (a checkpoint syncs
-the file); every ``CHECKPOINT_EVERY`` commits one runs on aiosqlite's worker thread instead.
+with another task's statements, a read never sees a transaction half done, and the worker thread only touches
+the connection while its caller holds the lock. Automatic checkpoints are off (a checkpoint syncs the file);
+every ``CHECKPOINT_EVERY`` commits one runs on the worker thread instead.
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -161,7 +160,6 @@ class Store:
         self._queued: list[_Queued] = []
         """Statements of write_together waiting for the next batch."""
         self._batches: asyncio.Task | None = None
-        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rollkeeper-sqlite-batches")
 
     @classmethod
     async def connect(cls, path: Path, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS) -> Store:
@@ -208,21 +206,19 @@ class Store:
             with contextlib.suppress(sqlite3.Error):
                 await connection.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
             await connection.close()
-        self._writer.shutdown(wait=False)
 
     @property
     def closed(self) -> bool:
         return self._connection is None
 
     async def _patiently(self, step):
-        """Run step() (a few statements on the event loop, or a future of the batch thread's); while another
-        program holds the lock, sleep and try again, up to busy_timeout, then let SQLite's busy error through."""
+        """Run step() (a few statements on the event loop); while another program holds the lock, sleep and
+        try again, up to busy_timeout, then let SQLite's busy error through."""
         deadline = time.monotonic() + self._busy_timeout
         pause = _RETRY_FIRST
         while True:
             try:
-                result = step()
-                return (await result) if isinstance(result, asyncio.Future) else result
+                return step()
             except sqlite3.OperationalError as error:
                 if not is_busy(error) or time.monotonic() + pause > deadline:
                     raise
@@ -292,8 +288,8 @@ class Store:
     async def write_together(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         """Run one write statement (``RETURNING`` rows are returned) in the next batch of queued writes.
 
-        The batch is one transaction, written on the store's batch thread; returns once it is committed. A
-        statement that fails fails alone (the batch is then written one statement at a time); another program's
+        The batch is one transaction, written at the next turn of the event loop; returns once it is committed.
+        A statement that fails fails alone (the batch is then written one statement at a time); another program's
         lock held past busy_timeout fails the whole batch with StorageBusy, nothing written.
         """
         if self._connection is None:
@@ -307,14 +303,12 @@ class Store:
 
     async def _write_batches(self) -> None:
         """Write the queued statements, a batch at a time, until none is left."""
-        loop = asyncio.get_running_loop()
         while self._queued:
             batch: list[_Queued] = []
             try:
                 async with self._turn() as connection:
                     batch, self._queued = self._queued, []  # taken late: what queued while we waited joins in
-                    write = functools.partial(loop.run_in_executor, self._writer, _write, connection, batch)
-                    results = await self._patiently(write)
+                    results = await self._patiently(functools.partial(_write, connection, batch))
             except BaseException as error:  # busy past the timeout, closed, or cancelled: the batch fails as one
                 for _, _, done in batch or self._queued:
                     if not done.done():
@@ -348,7 +342,7 @@ _Queued = tuple[str, Params, "asyncio.Future[list[sqlite3.Row]]"]
 
 
 def _write(connection: sqlite3.Connection, batch: list[_Queued]) -> list[list[sqlite3.Row] | Exception]:
-    """On the batch thread: the batch's statements in one transaction, their rows (or errors) in order.
+    """The batch's statements in one transaction, their rows (or errors) in order.
 
     Another program's lock (busy) is raised, for `Store._patiently` to wait out. When any other statement fails,
     the transaction is rolled back and each statement is run again on its own, so only the faulty one fails.
