@@ -11,6 +11,7 @@ discord.py reads the options, so every such interaction gets a clear private ans
 from __future__ import annotations
 
 import weakref
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -20,42 +21,69 @@ _SUBCOMMAND_TYPES = (AppCommandOptionType.subcommand.value, AppCommandOptionType
 _SNOWFLAKE_TYPES = {6, 7, 8, 9, 11}
 
 
-def _number_problem(name: str, value: Any, parameter: app_commands.Parameter) -> str | None:
-    integer = parameter.type is AppCommandOptionType.integer
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """What one option of a command must be: read once from discord.py's Parameter (whose attributes are
+    properties that look through to the transformer on every access) and kept for every interaction."""
+
+    name: str
+    type: AppCommandOptionType
+    required: bool
+    choices: tuple[Any, ...]
+    choice_names: str
+    low: Any
+    high: Any
+
+    @classmethod
+    def of(cls, parameter: app_commands.Parameter) -> Declared:
+        choices = tuple(choice.value for choice in parameter.choices or ())
+        names = ", ".join(choice.name for choice in parameter.choices or ())
+        return cls(
+            parameter.display_name, parameter.type, parameter.required, choices, names,
+            parameter.min_value, parameter.max_value,  # for a string, discord.py keeps its length bounds here
+        )
+
+
+def _number_problem(value: Any, declared: Declared) -> str | None:
+    name, integer = declared.name, declared.type is AppCommandOptionType.integer
     if isinstance(value, bool) or not isinstance(value, int | float) or (integer and not isinstance(value, int)):
         return f"`{name}` must be a {'whole ' if integer else ''}number."
     if value != value or value in (float("inf"), float("-inf")):
         return f"`{name}` must be a number."
-    low, high = parameter.min_value, parameter.max_value
+    low, high = declared.low, declared.high
     if (low is not None and value < low) or (high is not None and value > high):
         return f"`{name}` must be from {low} to {high}, not {value}."
     return None
 
 
-def _string_problem(name: str, value: Any, parameter: app_commands.Parameter) -> str | None:
+def _string_problem(value: Any, declared: Declared) -> str | None:
+    name = declared.name
     if not isinstance(value, str):
         return f"`{name}` must be text."
-    low, high = parameter.min_value, parameter.max_value  # discord.py keeps a string's length bounds here
-    if high is not None and len(value) > high:
-        return f"`{name}` is too long: at most {high} characters, not {len(value)}."
-    if low is not None and len(value) < low:
-        return f"`{name}` is too short: at least {low} characters."
+    if declared.high is not None and len(value) > declared.high:
+        return f"`{name}` is too long: at most {declared.high} characters, not {len(value)}."
+    if declared.low is not None and len(value) < declared.low:
+        return f"`{name}` is too short: at least {declared.low} characters."
     return None
 
 
-def option_problem(name: str, option_type: Any, value: Any, parameter: app_commands.Parameter) -> str | None:
-    """What is wrong with one raw option, or None when it fits the parameter's declaration."""
-    if option_type != parameter.type.value:
+_NUMBERS = (AppCommandOptionType.integer, AppCommandOptionType.number)
+
+
+def option_problem(option_type: Any, value: Any, declared: Declared) -> str | None:
+    """What is wrong with one raw option, or None when it fits its declaration."""
+    name, kind = declared.name, declared.type
+    if option_type != kind.value:
         return f"`{name}` has the wrong type of value."
-    if parameter.choices:
-        if value not in [choice.value for choice in parameter.choices]:
-            return f"`{name}` must be one of: {', '.join(choice.name for choice in parameter.choices)}."
+    if declared.choices:
+        if value not in declared.choices:
+            return f"`{name}` must be one of: {declared.choice_names}."
         return None
-    if parameter.type in (AppCommandOptionType.integer, AppCommandOptionType.number):
-        return _number_problem(name, value, parameter)
-    if parameter.type is AppCommandOptionType.string:
-        return _string_problem(name, value, parameter)
-    if parameter.type is AppCommandOptionType.boolean and not isinstance(value, bool):
+    if kind in _NUMBERS:
+        return _number_problem(value, declared)
+    if kind is AppCommandOptionType.string:
+        return _string_problem(value, declared)
+    if kind is AppCommandOptionType.boolean and not isinstance(value, bool):
         return f"`{name}` must be true or false."
     if option_type in _SNOWFLAKE_TYPES and not (isinstance(value, str) and value.isdigit() and len(value) < 21):
         return f"`{name}` does not name anything I can find."
@@ -76,17 +104,16 @@ def _resolve(tree: app_commands.CommandTree, data: dict) -> tuple[app_commands.C
     return (found if isinstance(found, app_commands.Command) else None), options
 
 
-_PARAMETERS: weakref.WeakKeyDictionary[app_commands.Command, dict[str, app_commands.Parameter]] = (
-    weakref.WeakKeyDictionary()
-)
+_DECLARED: weakref.WeakKeyDictionary[app_commands.Command, dict[str, Declared]] = weakref.WeakKeyDictionary()
 
 
-def _parameters(command: app_commands.Command) -> dict[str, app_commands.Parameter]:
-    """A command's parameters by the name Discord sends; built once per command (discord.py rebuilds the list
-    on every access, and every interaction asks)."""
-    found = _PARAMETERS.get(command)
+def declared_options(command: app_commands.Command) -> dict[str, Declared]:
+    """A command's options by the name Discord sends, read once per command (discord.py rebuilds its parameter
+    list on every access, and every interaction asks)."""
+    found = _DECLARED.get(command)
     if found is None:
-        found = _PARAMETERS[command] = {parameter.display_name: parameter for parameter in command.parameters}
+        found = {parameter.display_name: Declared.of(parameter) for parameter in command.parameters}
+        _DECLARED[command] = found
     return found
 
 
@@ -102,18 +129,18 @@ def raw_options_problem(tree: app_commands.CommandTree, data: Any) -> str | None
         return None
     if not isinstance(options, list) or not all(isinstance(o, dict) and "name" in o for o in options):
         return "This command's options could not be read."
-    parameters = _parameters(command)
+    declared = declared_options(command)
     given = {str(option["name"]): option for option in options}
-    unknown = sorted(set(given) - set(parameters))
+    unknown = sorted(given.keys() - declared.keys())
     if unknown or len(given) != len(options):
         return f"`/{command.qualified_name}` has no option `{unknown[0] if unknown else 'repeated'}`."
-    for name, parameter in parameters.items():
+    for name, expected in declared.items():
         option = given.get(name)
         if option is None:
-            if parameter.required:
+            if expected.required:
                 return f"`/{command.qualified_name}` needs the option `{name}`."
             continue
-        problem = option_problem(name, option.get("type"), option.get("value"), parameter)
+        problem = option_problem(option.get("type"), option.get("value"), expected)
         if problem:
             return problem
     return None
