@@ -33,9 +33,11 @@ PURGE_INTERVAL = timedelta(hours=1)
 INTERACTION_GRACE = 3.0
 """Seconds a closing bot waits for the interactions it is handling (Discord's own window is 3 s)."""
 INTERACTION_TASK_PREFIXES = (
-    "CommandTree-invoker", "discord-ui-dynamic-item", "discord-ui-view-dispatch", "discord-ui-modal-dispatch"
+    "CommandTree-invoker", "discord-ui-dynamic-item", "discord-ui-view-dispatch", "discord-ui-modal-dispatch",
+    "rollkeeper-stale-button",
 )
-"""The names discord.py gives the tasks that run slash commands and component callbacks."""
+"""The names of the tasks that run slash commands and component callbacks (discord.py's), and of ours that
+answer a stale click."""
 STALE_BUTTON = "This button no longer works: it may be from an older roll. Roll again."
 
 
@@ -99,6 +101,8 @@ class RollkeeperBot(commands.Bot):
         self._db: Database | None = None
         self._purge_task: asyncio.Task[None] | None = None
         self._invite_logged = False
+        self._answering: set[asyncio.Task[None]] = set()
+        """Answers to stale clicks in flight (a reference keeps a task alive until it is done)."""
 
     @property
     def db(self) -> Database:
@@ -135,16 +139,25 @@ class RollkeeperBot(commands.Bot):
             for item in view.walk_children()
         )
 
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Answer a click nothing listens for (a malformed or foreign custom_id): else "interaction failed".
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """discord.py's dispatch, and a click nothing listens for (a malformed or foreign custom_id) answered.
 
-        Buttons of in-memory views are not seen here: rollkeeper's buttons are DynamicItems.
+        Not an ``on_interaction`` listener: discord.py would start a task for it on every interaction, slash
+        commands included, and only clicks need it. Buttons of in-memory views are not seen here: rollkeeper's
+        buttons are DynamicItems.
         """
-        if interaction.type is not discord.InteractionType.component:
-            return
-        custom_id = (interaction.data or {}).get("custom_id")
-        if not isinstance(custom_id, str) or not self.listens_for(custom_id):
-            await send_private(interaction, STALE_BUTTON)
+        super().dispatch(event_name, *args, **kwargs)
+        if event_name == "interaction" and args[0].type is discord.InteractionType.component:
+            custom_id = (args[0].data or {}).get("custom_id")
+            if not isinstance(custom_id, str) or not self.listens_for(custom_id):
+                task = asyncio.create_task(send_private(args[0], STALE_BUTTON), name="rollkeeper-stale-button")
+                self._answering.add(task)
+                task.add_done_callback(self._answered)
+
+    def _answered(self, task: asyncio.Task[None]) -> None:
+        self._answering.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            _log.error("Could not answer a stale click", exc_info=task.exception())
 
     async def setup_hook(self) -> None:
         """Open and migrate the database, purge old rolls, load the cogs and buttons, sync the commands."""
