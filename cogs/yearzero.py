@@ -34,8 +34,12 @@ Artifact = Literal["d8", "d10", "d12"]
 Note = app_commands.Range[str, 1, 200]
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":"))
+"""One encoder for every stored roll (json.dumps with options builds a new one per call)."""
+
+
 def stored_payload(roll: YzRoll, note: str | None, private: bool) -> str:
-    return json.dumps({"roll": roll.as_dict(), "note": note, "private": private}, separators=(",", ":"))
+    return _COMPACT.encode({"roll": roll.as_dict(), "note": note, "private": private})
 
 
 def read_payload(stored: YearZeroRoll) -> tuple[YzRoll, str | None, bool]:
@@ -160,7 +164,7 @@ class YearZero(commands.Cog):
         first, note, private = read_payload(stored)
         pushed = push(first, self.dice)
         claim = await rolls.claim_push(
-            roll_id, interaction.user.id, json.dumps(pushed.as_dict(), separators=(",", ":")),
+            roll_id, interaction.user.id, _COMPACT.encode(pushed.as_dict()),
             pushed.willpower_gained, self.bot.now(), self.bot.settings.push_lifetime,
         )
         if not claim.claimed:

@@ -217,16 +217,16 @@ class YearZeroRolls:
         noted, self._messages = self._messages, {}
         if not noted or self._store.closed:
             return 0
-        written = 0
+        rows = [
+            {"id": roll_id, "channel": channel_id, "message": message_id}
+            for roll_id, (channel_id, message_id) in noted.items()
+        ]
         try:
             async with self._store.transaction() as transaction:
-                for roll_id, (channel_id, message_id) in noted.items():
-                    params = {"id": roll_id, "channel": channel_id, "message": message_id}
-                    written += await transaction.execute(_SET_MESSAGE, params)
+                return await transaction.execute_many(_SET_MESSAGE, rows)
         except StorageError as error:
             _log.warning("Could not note the messages of %d Year Zero rolls: %s", len(noted), error)
             return 0
-        return written
 
     def _noted(self, roll: YearZeroRoll) -> YearZeroRoll:
         """The roll with its message id, when that is noted but not written yet."""

@@ -136,6 +136,10 @@ class Transaction:
         """Run one statement that returns no rows; return how many rows it changed."""
         return self._connection.execute(sql, params).rowcount
 
+    async def execute_many(self, sql: str, rows: Iterable[Params]) -> int:
+        """Run one statement once per set of parameters (compiled once); return how many rows they changed."""
+        return self._connection.executemany(sql, rows).rowcount
+
 
 CHECKPOINT_EVERY = 500
 """Commits between two WAL checkpoints (run on aiosqlite's worker thread, not on the event loop)."""
