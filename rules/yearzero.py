@@ -13,63 +13,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from rules.dice import DiceSource, Die, Role, SystemDice, faces_of
+from rules.dice import DiceSource, Die, SystemDice
 from rules.errors import CannotPush, InvalidInput, RulesError, check_range
+from rules.yearzero_dice import (  # noqa: F401 (the dice's names and reading, offered here as they always were)
+    ARTIFACT_NAMES,
+    ARTIFACT_SIDES,
+    MAX_ARTIFACTS,
+    Tally,
+    artifact_successes,
+    check_artifacts,
+    check_face,
+    die_successes,
+    is_bane,
+    is_rerollable,
+    parse_artifact,
+    pool_kinds,
+    read_faces,
+    roll_die,
+    roll_kinds,
+)
 
 MAX_RATING = 10  # Attribute, Skill and Gear each
-MAX_ARTIFACTS = 3
 MAX_WILLPOWER = 10
-ARTIFACT_NAMES = {8: "Mighty", 10: "Epic", 12: "Legendary"}
-ARTIFACT_SIDES = tuple(ARTIFACT_NAMES)
 NOTHING_TO_PUSH = "Nothing to push: every die shows 6 or 1"
 ALREADY_PUSHED = "This roll has already been pushed: a roll can be pushed only once"
-
-
-def artifact_successes(face: int) -> int:
-    """Successes an Artifact die face scores: 6-7 -> 1, 8-9 -> 2, 10-11 -> 3, 12 -> 4, below 6 none."""
-    return 0 if face < 6 else (face - 4) // 2
-
-
-def die_successes(die: Die) -> int:
-    """Successes one die scores: a 6 on a d6, or the Artifact table."""
-    if die.role is Role.ARTIFACT:
-        return artifact_successes(die.face)
-    return 1 if die.face == 6 else 0
-
-
-def is_bane(die: Die) -> bool:
-    """A 1 on a base or gear d6 (an Artifact die never shows a bane)."""
-    return die.role is not Role.ARTIFACT and die.face == 1
-
-
-def is_rerollable(die: Die) -> bool:
-    """Would a push reroll this die: a d6 showing neither 6 nor 1, or an Artifact die that scored nothing."""
-    return die_successes(die) == 0 and not is_bane(die)
-
-
-_ARTIFACTS_BY_NAME = {name.lower(): sides for sides, name in ARTIFACT_NAMES.items()}
-
-
-def parse_artifact(value: int | str) -> int:
-    """Read an Artifact die as its sides: 8, "d8", "D10", "12", or its name ("Mighty", "Epic"...)."""
-    if type(value) is int and value in ARTIFACT_SIDES:
-        return value
-    sides = value
-    if isinstance(value, str):
-        text = value.strip().lower()
-        digits = text[1:] if text.startswith("d") else text
-        sides = _ARTIFACTS_BY_NAME.get(text, int(digits) if digits.isdigit() else None)
-    if isinstance(sides, bool) or sides not in ARTIFACT_SIDES:
-        raise InvalidInput(f"Artifact die {value!r} is not one of d8 (Mighty), d10 (Epic) or d12 (Legendary)")
-    return sides
-
-
-def check_artifacts(artifacts: Sequence[int | str]) -> tuple[int, ...]:
-    """Validate the Artifact dice (at most 3, each a d8, d10 or d12) and return their sides in order."""
-    sides = tuple(parse_artifact(a) for a in artifacts)
-    if len(sides) > MAX_ARTIFACTS:
-        raise InvalidInput(f"{len(sides)} Artifact dice given: a roll takes at most {MAX_ARTIFACTS}")
-    return sides
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +53,7 @@ class YzRoll:
     artifacts: tuple[int, ...]
     dice: tuple[Die, ...]
     first: YzRoll | None = None
-    _tally: tuple[int, int, int, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    _tally: Tally = field(init=False, repr=False, compare=False)
     """(successes, base banes, gear banes, reroll indices): read once, since the dice never change."""
 
     def __post_init__(self) -> None:
@@ -94,7 +61,7 @@ class YzRoll:
         _check_dice(self)
         if self.first is not None:
             _check_push_of(self.first, self)
-        object.__setattr__(self, "_tally", _tally(self.dice, pushed=self.first is not None))
+        object.__setattr__(self, "_tally", _tally(self))
 
     @property
     def successes(self) -> int:
@@ -168,10 +135,10 @@ class YzRoll:
             "skill": self.skill,
             "gear": self.gear,
             "artifacts": list(self.artifacts),
-            "faces": list(faces_of(self.dice)),
+            "faces": [die.face for die in self.dice],
         }
         if self.first is not None:
-            data["first_faces"] = list(faces_of(self.first.dice))
+            data["first_faces"] = [die.face for die in self.first.dice]
         return data
 
     @classmethod
@@ -201,37 +168,39 @@ def _from_dict(data: object) -> YzRoll:
     return YzRoll(*pool, _dice_with_faces(*pool, data["faces"]), first)
 
 
-def _roles(attribute: int, skill: int, gear: int, artifacts: tuple[int, ...]) -> list[tuple[int, Role]]:
-    base = [(6, Role.BASE)] * (attribute + skill)
-    return base + [(6, Role.GEAR)] * gear + [(sides, Role.ARTIFACT) for sides in artifacts]
-
-
 def _dice_with_faces(attribute, skill, gear, artifacts, faces) -> tuple[Die, ...]:
-    roles = _roles(attribute, skill, gear, artifacts)
+    roles = pool_kinds(attribute, skill, gear, artifacts)
     if not isinstance(faces, list | tuple) or len(faces) != len(roles):
         raise InvalidInput(f"the pool needs {len(roles)} faces")
     return tuple(Die(sides, face, role) for (sides, role), face in zip(roles, faces, strict=True))
 
 
 def _check_pool(attribute: int, skill: int, gear: int, artifacts: tuple[int, ...]) -> None:
+    _check_ratings(attribute, skill, gear)
+    if not isinstance(artifacts, tuple) or check_artifacts(artifacts) != artifacts:
+        raise InvalidInput("Artifact dice must be given as a tuple of sides: 8, 10 or 12")
+    _check_not_empty(attribute + skill + gear + len(artifacts))
+
+
+def _check_ratings(attribute: int, skill: int, gear: int) -> None:
     check_range("Attribute", attribute, 0, MAX_RATING)
     check_range("Skill", skill, 0, MAX_RATING)
     check_range("Gear", gear, 0, MAX_RATING)
-    if not isinstance(artifacts, tuple) or check_artifacts(artifacts) != artifacts:
-        raise InvalidInput("Artifact dice must be given as a tuple of sides: 8, 10 or 12")
-    if attribute + skill + gear + len(artifacts) == 0:
+
+
+def _check_not_empty(dice: int) -> None:
+    if dice == 0:
         raise InvalidInput(
             "A Year Zero roll needs at least one die: Attribute, Skill, Gear and Artifact dice are all 0"
         )
 
 
 def _check_dice(roll: YzRoll) -> None:
-    expected = _roles(roll.attribute, roll.skill, roll.gear, roll.artifacts)
+    expected = pool_kinds(roll.attribute, roll.skill, roll.gear, roll.artifacts)
     if not isinstance(roll.dice, tuple) or [(d.sides, d.role) for d in roll.dice] != expected:
         raise InvalidInput("the dice do not match the pool (base, then gear, then Artifact dice)")
     for d in roll.dice:
-        if isinstance(d.face, bool) or not isinstance(d.face, int) or not 1 <= d.face <= d.sides:
-            raise InvalidInput(f"face {d.face!r} is impossible on a d{d.sides}")
+        check_face(d.sides, d.face)
 
 
 def _check_push_of(first: YzRoll, pushed: YzRoll) -> None:
@@ -246,18 +215,24 @@ def _check_push_of(first: YzRoll, pushed: YzRoll) -> None:
         raise InvalidInput("a push changed a die it must keep (a 6, a 1 or an Artifact die that scored)")
 
 
-def _tally(dice: tuple[Die, ...], *, pushed: bool) -> tuple[int, int, int, tuple[int, ...]]:
-    """Successes, base banes, gear banes and (for a first roll) the positions a push would reroll."""
-    banes = {Role.BASE: 0, Role.GEAR: 0, Role.ARTIFACT: 0}
-    successes, rerollable = 0, []
-    for index, die in enumerate(dice):
-        scored = die_successes(die)
-        successes += scored
-        if is_bane(die):
-            banes[die.role] += 1
-        elif not pushed and is_rerollable(die):
-            rerollable.append(index)
-    return successes, banes[Role.BASE], banes[Role.GEAR], tuple(rerollable)
+def _tally(roll: YzRoll) -> Tally:
+    faces = [die.face for die in roll.dice]
+    return read_faces(faces, roll.attribute + roll.skill, roll.gear, first_roll=roll.first is None)
+
+
+def _made_here(pool: tuple[int, int, int, tuple[int, ...]], dice: tuple[Die, ...], first: YzRoll | None) -> YzRoll:
+    """A roll whose dice were rolled here from its checked pool (and first roll): they match it by construction,
+    so this skips the checks ``YzRoll()`` makes of rolls built elsewhere and only reads the dice."""
+    roll = object.__new__(YzRoll)
+    set_field = object.__setattr__  # as the frozen dataclass's own __init__ does
+    set_field(roll, "attribute", pool[0])
+    set_field(roll, "skill", pool[1])
+    set_field(roll, "gear", pool[2])
+    set_field(roll, "artifacts", pool[3])
+    set_field(roll, "dice", dice)
+    set_field(roll, "first", first)
+    set_field(roll, "_tally", _tally(roll))
+    return roll
 
 
 def _pool_of(roll: YzRoll) -> tuple:
@@ -279,10 +254,11 @@ def roll_yz(
 ) -> YzRoll:
     """Roll Attribute + Skill base dice, Gear dice and up to three Artifact dice (in that order)."""
     sides = check_artifacts(artifacts)
-    _check_pool(attribute, skill, gear, sides)
+    _check_ratings(attribute, skill, gear)
+    _check_not_empty(attribute + skill + gear + len(sides))
     source = dice if dice is not None else SystemDice()
-    rolled = tuple(Die(s, source.roll(s), role) for s, role in _roles(attribute, skill, gear, sides))
-    return YzRoll(attribute, skill, gear, sides, rolled)
+    rolled = roll_kinds(pool_kinds(attribute, skill, gear, sides), source)
+    return _made_here((attribute, skill, gear, sides), rolled, None)
 
 
 def push(first: YzRoll, dice: DiceSource | None = None) -> YzRoll:
@@ -292,14 +268,13 @@ def push(first: YzRoll, dice: DiceSource | None = None) -> YzRoll:
     """
     if first.pushed:
         raise CannotPush(ALREADY_PUSHED)
-    rerolled = set(first.reroll_indices)
-    if not rerolled:
+    if not first.reroll_indices:
         raise CannotPush(_nothing_to_push(first))
     source = dice if dice is not None else SystemDice()
-    new = tuple(
-        Die(d.sides, source.roll(d.sides), d.role) if i in rerolled else d for i, d in enumerate(first.dice)
-    )
-    return YzRoll(first.attribute, first.skill, first.gear, first.artifacts, new, first)
+    new = list(first.dice)
+    for index in first.reroll_indices:
+        new[index] = roll_die(new[index].sides, new[index].role, source)
+    return _made_here(_pool_of(first), tuple(new), first)
 
 
 def check_willpower(value: int, name: str = "Willpower") -> int:

@@ -16,12 +16,12 @@ Everything is a handful of Fraction products: fast on a cold process, and for po
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
 
-from rules.dice import Role
 from rules.errors import CannotPush, InvalidInput, check_range
 from rules.odds import as_odds
 from rules.yearzero import ALREADY_PUSHED, YzRoll, artifact_successes, parse_artifact
@@ -145,17 +145,18 @@ def odds_after_first(roll: YzRoll) -> PushOdds:
     """
     if roll.pushed:
         raise CannotPush(ALREADY_PUSHED)
-    again = [roll.dice[i] for i in roll.reroll_indices]
+    again = roll.reroll_indices
     if not again:
         nothing = Fraction(0)
         return PushOdds(False, Fraction(int(roll.success)), Fraction(roll.successes), nothing, nothing)
+    # The positions are in dice order, so base dice, then gear dice, then Artifact dice: count them by bisection.
+    base = roll.attribute + roll.skill
+    d6 = base + roll.gear
+    base_again, d6_again = bisect_left(again, base), bisect_left(again, d6)
+    artifacts_again = tuple(sorted([roll.artifacts[i - d6] for i in again[d6_again:]]))
+    # Positional arguments: the cache makes its key faster from them than from keywords.
     return _push_odds(
-        kept_successes=roll.successes,
-        kept_base_banes=roll.base_banes,
-        kept_gear_banes=roll.gear_banes,
-        base_again=sum(1 for d in again if d.role is Role.BASE),
-        gear_again=sum(1 for d in again if d.role is Role.GEAR),
-        artifacts_again=tuple(sorted(d.sides for d in again if d.role is Role.ARTIFACT)),
+        roll.successes, roll.base_banes, roll.gear_banes, base_again, d6_again - base_again, artifacts_again
     )
 
 

@@ -1,0 +1,134 @@
+"""The dice of a Year Zero pool: Artifact dice, what each face scores, and rolling a pool's dice.
+
+A pool's dice are its Attribute + Skill base d6s, then its gear d6s, then its Artifact dice in the order given.
+Each 6 on a d6 is one success, an Artifact die scores 6-7 -> 1, 8-9 -> 2, 10-11 -> 3, 12 -> 4 successes, and a
+1 on a base or gear d6 is a bane (an Artifact die never shows one).
+
+A ``Die`` is frozen, so rolling takes the one shared ``Die`` of each kind and face instead of building a new
+one per die (building a frozen dataclass is slow, and a pool holds up to 33 dice).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from rules.dice import DiceSource, Die, Role
+from rules.errors import InvalidInput
+
+MAX_ARTIFACTS = 3
+ARTIFACT_NAMES = {8: "Mighty", 10: "Epic", 12: "Legendary"}
+ARTIFACT_SIDES = tuple(ARTIFACT_NAMES)
+
+Kind = tuple[int, Role]
+"""What one die of a pool is: its sides and its role."""
+
+Tally = tuple[int, int, int, tuple[int, ...]]
+"""What a roll's faces read as: successes, base banes, gear banes and the positions a push would reroll."""
+
+
+def artifact_successes(face: int) -> int:
+    """Successes an Artifact die face scores: 6-7 -> 1, 8-9 -> 2, 10-11 -> 3, 12 -> 4, below 6 none."""
+    return 0 if face < 6 else (face - 4) // 2
+
+
+ARTIFACT_SUCCESSES = tuple(artifact_successes(face) for face in range(13))
+"""Successes by Artifact die face, for reading many dice at once (index 0 unused)."""
+
+
+def die_successes(die: Die) -> int:
+    """Successes one die scores: a 6 on a d6, or the Artifact table."""
+    if die.role is Role.ARTIFACT:
+        return artifact_successes(die.face)
+    return 1 if die.face == 6 else 0
+
+
+def is_bane(die: Die) -> bool:
+    """A 1 on a base or gear d6 (an Artifact die never shows a bane)."""
+    return die.role is not Role.ARTIFACT and die.face == 1
+
+
+def is_rerollable(die: Die) -> bool:
+    """Would a push reroll this die: a d6 showing neither 6 nor 1, or an Artifact die that scored nothing."""
+    return die_successes(die) == 0 and not is_bane(die)
+
+
+_ARTIFACTS_BY_NAME = {name.lower(): sides for sides, name in ARTIFACT_NAMES.items()}
+
+
+def parse_artifact(value: int | str) -> int:
+    """Read an Artifact die as its sides: 8, "d8", "D10", "12", or its name ("Mighty", "Epic"...)."""
+    if type(value) is int and value in ARTIFACT_SIDES:
+        return value
+    sides = _sides_named(value) if isinstance(value, str) else value
+    if isinstance(sides, bool) or sides not in ARTIFACT_SIDES:
+        raise InvalidInput(f"Artifact die {value!r} is not one of d8 (Mighty), d10 (Epic) or d12 (Legendary)")
+    return sides
+
+
+@lru_cache(maxsize=256)
+def _sides_named(text: str) -> int | None:
+    """The sides an Artifact die written as text names ("d12", "12", "Legendary"), or None."""
+    text = text.strip().lower()
+    digits = text[1:] if text.startswith("d") else text
+    return _ARTIFACTS_BY_NAME.get(text, int(digits) if digits.isdigit() else None)
+
+
+def check_artifacts(artifacts: Sequence[int | str]) -> tuple[int, ...]:
+    """Validate the Artifact dice (at most 3, each a d8, d10 or d12) and return their sides in order."""
+    sides = tuple([parse_artifact(a) for a in artifacts])
+    if len(sides) > MAX_ARTIFACTS:
+        raise InvalidInput(f"{len(sides)} Artifact dice given: a roll takes at most {MAX_ARTIFACTS}")
+    return sides
+
+
+def pool_kinds(attribute: int, skill: int, gear: int, artifacts: tuple[int, ...]) -> list[Kind]:
+    """The kind of each die of a pool, in dice order."""
+    base = [(6, Role.BASE)] * (attribute + skill)
+    return base + [(6, Role.GEAR)] * gear + [(sides, Role.ARTIFACT) for sides in artifacts]
+
+
+_SHARED_DICE: dict[Kind, tuple[Die | None, ...]] = {
+    kind: (None, *(Die(kind[0], face, kind[1]) for face in range(1, kind[0] + 1)))
+    for kind in pool_kinds(1, 0, 1, ARTIFACT_SIDES)
+}
+"""The shared dice of each kind a pool holds, indexed by face (no die shows a 0)."""
+
+
+def check_face(sides: int, face: int) -> None:
+    """Refuse a face a die with these sides cannot show."""
+    if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides:
+        raise InvalidInput(f"face {face!r} is impossible on a d{sides}")
+
+
+def roll_die(sides: int, role: Role, source: DiceSource) -> Die:
+    """One die of a kind, rolled: the shared Die of its face, or a checked new one for an unusual kind or face."""
+    face = source.roll(sides)
+    shared = _SHARED_DICE.get((sides, role)) if type(sides) is int else None
+    if shared is not None and type(face) is int and 0 < face <= sides:
+        return shared[face]
+    check_face(sides, face)
+    return Die(sides, face, role)
+
+
+def roll_kinds(kinds: list[Kind], source: DiceSource) -> tuple[Die, ...]:
+    """One die of each kind, rolled in order."""
+    return tuple([roll_die(sides, role, source) for sides, role in kinds])
+
+
+def read_faces(faces: list[int], base: int, gear: int, *, first_roll: bool) -> Tally:
+    """The tally of a pool's faces: ``base`` base d6s, then ``gear`` gear d6s, then the Artifact dice.
+
+    A push rerolls nothing more once made, so only a first roll has positions to reroll.
+    """
+    d6 = base + gear
+    successes = faces[:d6].count(6) + sum([ARTIFACT_SUCCESSES[face] for face in faces[d6:]])
+    rerollable = _rerollable(faces, d6) if first_roll else ()
+    return successes, faces[:base].count(1), faces[base:d6].count(1), rerollable
+
+
+def _rerollable(faces: list[int], d6: int) -> tuple[int, ...]:
+    """Positions of the d6s showing neither 6 nor 1, then of the Artifact dice that scored nothing."""
+    blank_d6 = [index for index in range(d6) if 1 < faces[index] < 6]
+    blank_artifacts = [index for index in range(d6, len(faces)) if faces[index] < 6]
+    return tuple(blank_d6 + blank_artifacts)
