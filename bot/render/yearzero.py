@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+from functools import lru_cache
+
 import discord
 
 from bot.render.common import Card, Colour, embed, percent, plural, token, tokens
@@ -21,24 +24,47 @@ def pool_text(roll: YzRoll) -> str:
     return " + ".join(parts)
 
 
-def _die(die: Die, rerolled: bool) -> str:
+def _die(die: Die) -> str:
+    """One die as shown: its face, ⚔ when it scores (×N for more than one success), ☠ for a bane."""
     label = f"d{die.sides}:" if die.role is Role.ARTIFACT else ""
     text = token(die, success=die_successes(die) > 0, bane=is_bane(die), label=label)
     if die_successes(die) > 1:
         text += f"×{die_successes(die)}"
+    return text
+
+
+def _faces_shown(sides: int, role: Role) -> tuple[str, ...]:
+    return ("", *(_die(Die(sides, face, role)) for face in range(1, sides + 1)))
+
+
+_SHOWN = {6: _faces_shown(6, Role.BASE), **{sides: _faces_shown(sides, Role.ARTIFACT) for sides in _ARTIFACT_NAMES}}
+"""Every face of every die as shown, by sides and then face: a d6 is a base or gear die (both show alike), the
+others are Artifact dice. Rolls show the same few faces over and over, so they are written once here."""
+
+
+def _shown(die: Die, rerolled: bool) -> str:
+    """A die as shown; ↻ marks a die the push rerolled."""
+    faces = _SHOWN.get(die.sides) if type(die.sides) is int else None
+    text = faces[die.face] if faces is not None else _die(die)
     return f"↻{text}" if rerolled else text
 
 
 def dice_line(roll: YzRoll) -> str:
     """Base, gear and Artifact dice in groups; ↻ marks a die the push rerolled."""
     rerolled = set(roll.rerolled)
-    groups = {Role.BASE: "Base", Role.GEAR: "Gear", Role.ARTIFACT: "Artifact"}
     lines = []
-    for role, name in groups.items():
-        parts = [_die(die, i in rerolled) for i, die in enumerate(roll.dice) if die.role is role]
+    for name, positions in _groups(roll):
+        parts = [_shown(roll.dice[i], i in rerolled) for i in positions]
         if parts:
             lines.append(f"{name}: {tokens(parts)}")
     return "\n".join(lines)
+
+
+def _groups(roll: YzRoll) -> tuple[tuple[str, range], ...]:
+    """Where each group lies in the roll's dice: base dice, then gear dice, then Artifact dice."""
+    base = roll.attribute + roll.skill
+    d6 = base + roll.gear
+    return ("Base", range(base)), ("Gear", range(base, d6)), ("Artifact", range(d6, len(roll.dice)))
 
 
 def _summary(roll: YzRoll) -> str:
@@ -48,11 +74,25 @@ def _summary(roll: YzRoll) -> str:
 
 
 def odds_line(before: YzOdds, this_roll: PushOdds | None = None) -> str:
-    first, pushed = percent(before.success_first_roll), percent(before.success_after_push)
-    text = f"Chance: {first} · after a push: {pushed}"
+    pushing = None
     if this_roll is not None and this_roll.can_push:
-        text += f"\nPushing this roll: {percent(this_roll.success_after_push)} to succeed"
-        text += f", {float(this_roll.expected_willpower):.1f} WP expected"
+        pushing = (this_roll.success_after_push.as_integer_ratio(), this_roll.expected_willpower.as_integer_ratio())
+    return _odds_text(
+        before.success_first_roll.as_integer_ratio(), before.success_after_push.as_integer_ratio(), pushing
+    )
+
+
+Ratio = tuple[int, int]
+
+
+@lru_cache(maxsize=4096)
+def _odds_text(first: Ratio, after_push: Ratio, pushing: tuple[Ratio, Ratio] | None) -> str:
+    """The odds line from its figures as (numerator, denominator): kept, since few of them come up again and
+    again, and hashing whole numbers is fast where hashing a Fraction or the odds holding them is not."""
+    text = f"Chance: {percent(Fraction(*first))} · after a push: {percent(Fraction(*after_push))}"
+    if pushing is not None:
+        success, willpower = (Fraction(*ratio) for ratio in pushing)
+        text += f"\nPushing this roll: {percent(success)} to succeed, {float(willpower):.1f} WP expected"
     return text
 
 
