@@ -48,20 +48,27 @@ def read_payload(stored: YearZeroRoll) -> tuple[YzRoll, str | None, bool]:
 
 
 def push_view(roll_id: int) -> discord.ui.View:
+    """The Push button of a roll, to send with its message.
+
+    Clicks are taken by the PushButton DynamicItem registered when the cog loads, not by this view, so the view
+    carries a plain button with the same custom_id, and is stopped: discord.py keeps no listener for a finished
+    view, it only writes its components. (A PushButton here cost twice as much, for the same JSON.)
+    """
     view = discord.ui.View(timeout=None)
-    view.add_item(PushButton(roll_id))
+    view.add_item(discord.ui.Button(**_push_button(roll_id)))
+    view.stop()
     return view
+
+
+def _push_button(roll_id: int) -> dict:
+    return {"label": "Push", "emoji": "🎲", "style": discord.ButtonStyle.danger, "custom_id": f"rk:yz:push:{roll_id}"}
 
 
 class PushButton(discord.ui.DynamicItem[discord.ui.Button], template=PUSH_TEMPLATE):
     """The Push button of one stored roll: only its roller may press it, and only once."""
 
     def __init__(self, roll_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Push", emoji="🎲", style=discord.ButtonStyle.danger, custom_id=f"rk:yz:push:{roll_id}"
-            )
-        )
+        super().__init__(discord.ui.Button(**_push_button(roll_id)))
         self.roll_id = roll_id
 
     @classmethod

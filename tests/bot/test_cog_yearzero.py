@@ -17,7 +17,7 @@ import pytest
 
 from bot.client import STALE_BUTTON
 from bot.storage import Database, PushRefusal
-from cogs.yearzero import NO_ROLL_TO_PUSH, read_payload
+from cogs.yearzero import NO_ROLL_TO_PUSH, PushButton, push_view, read_payload
 from rules.dice import FixedDice
 from rules.yearzero import push
 from tests.bot.embeds import field, give_faces
@@ -132,6 +132,18 @@ async def test_roll_shows_the_dice_the_outcome_and_a_push_button(start_bot, fake
     assert button["label"] == "Push" and button["custom_id"] == f"rk:yz:push:{stored['id']}"
     assert stored["state"] == "pending" and stored["user_id"] == ALICE.id
     assert stored["channel_id"] == GUILD.channel.id and stored["message_id"] == int(reply.message["id"])
+
+
+async def test_the_sent_button_is_the_push_buttons_own_and_leaves_no_view_behind(start_bot, fake_discord):
+    """push_view sends a plain button in a stopped view: same JSON as the PushButton that takes the clicks, and
+    discord.py keeps nothing per message (a listening view per roll would pile up for the bot's whole life)."""
+    bot = await start_bot(extensions=YZ)
+    replies = [await roll(fake_discord, bot, [3, 4], attribute=1, skill=1) for _ in range(3)]
+    roll_id = int(buttons(replies[-1].message)[0]["custom_id"].rsplit(":", 1)[1])
+    [row] = push_view(roll_id).to_components()
+    assert row["components"] == [PushButton(roll_id).to_component_dict()]
+    assert bot.persistent_views == []
+    assert not bot._connection._view_store._views  # nothing dispatches clicks by message: the DynamicItem does
 
 
 async def test_a_roll_with_nothing_to_push_has_no_button_and_stores_nothing(start_bot, fake_discord, db_path):
