@@ -1,9 +1,12 @@
 """Year Zero rolls a player may push: stored when posted, claimed exactly once by the push.
 
 A roll is *pending* until one of: its push is claimed (*pushed*), the same player rolls again in the same
-channel (*superseded*), or it is older than the lifetime (expired; the purge deletes it). The claim is one
-``UPDATE ... WHERE state = 'pending' ... RETURNING`` in a ``BEGIN IMMEDIATE`` transaction with the Willpower
-gain, so of any number of simultaneous pushes - in one process or several on one database - exactly one wins.
+channel (*superseded*), or it is older than the lifetime (expired; the purge deletes it). Superseding is read,
+not written: a roll is superseded when the same player has a newer roll in that channel (the view
+``yz_roll_states``, migration V3), so storing a roll is a single INSERT. The claim is one
+``UPDATE ... WHERE state = 'pending' AND no newer roll ... RETURNING`` in a ``BEGIN IMMEDIATE`` transaction with
+the Willpower gain, so of any number of simultaneous pushes - in one process or several on one database -
+exactly one wins.
 
 Times are aware datetimes (UTC) in the API and Unix seconds in the database.
 """
@@ -148,7 +151,7 @@ WHERE guild_id = :guild AND channel_id = :channel AND user_id = :user AND state 
 
 _INSERT = """
 INSERT INTO yz_rolls (guild_id, channel_id, user_id, payload, created_at)
-VALUES (:guild, :channel, :user, :payload, :now) RETURNING id
+VALUES (:guild, :channel, :user, :payload, :now)
 """
 
 _SET_MESSAGE = "UPDATE yz_rolls SET channel_id = :channel, message_id = :message WHERE id = :id"
@@ -156,15 +159,22 @@ _SET_MESSAGE = "UPDATE yz_rolls SET channel_id = :channel, message_id = :message
 _CLAIM = """
 UPDATE yz_rolls SET state = 'pushed', pushed_payload = :pushed, pushed_at = :now
 WHERE id = :id AND user_id = :user AND state = 'pending' AND created_at >= :oldest
+  AND NOT EXISTS (
+      SELECT 1 FROM yz_rolls AS newer
+      WHERE newer.guild_id = yz_rolls.guild_id AND newer.channel_id = yz_rolls.channel_id
+        AND newer.user_id = yz_rolls.user_id AND newer.id > yz_rolls.id
+  )
 RETURNING *
 """
 
 _LATEST = """
-SELECT * FROM yz_rolls
-WHERE guild_id = :guild AND channel_id = :channel AND user_id = :user AND state = 'pending'
-  AND created_at >= :oldest
-ORDER BY id DESC LIMIT 1
+SELECT * FROM yz_roll_states
+WHERE id = (
+    SELECT max(id) FROM yz_rolls WHERE guild_id = :guild AND channel_id = :channel AND user_id = :user
+) AND state = 'pending' AND created_at >= :oldest
 """
+
+_GET = "SELECT * FROM yz_roll_states WHERE id = ?"
 
 
 class YearZeroRolls:
@@ -178,12 +188,12 @@ class YearZeroRolls:
         self._flushing: set[asyncio.Task] = set()
 
     async def create(self, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime) -> int:
-        """Store a new pending roll and return its id; the player's pending rolls here are superseded."""
+        """Store a new pending roll and return its id; the player's older rolls here are superseded by it."""
         if not isinstance(payload, str):
             raise TypeError("payload must be the roll as a JSON string")
         params = {"guild": guild_id, "channel": channel_id, "user": user_id, "payload": payload, "now": epoch(now)}
-        [row] = await self._store.write_together(_INSERT, params)  # the V2 trigger supersedes, atomically
-        return int(row["id"])
+        written = await self._store.write_together(_INSERT, params)
+        return int(written.last_id)
 
     async def supersede(self, guild_id: int, channel_id: int, user_id: int) -> int:
         """Supersede the player's pending rolls here without storing a new one (a roll that cannot be pushed).
@@ -239,7 +249,7 @@ class YearZeroRolls:
         """The stored roll, whatever its state, or None (never stored, or purged)."""
         if not _storable_id(roll_id):
             return None
-        row = await self._store.fetch_one("SELECT * FROM yz_rolls WHERE id = ?", (roll_id,))
+        row = await self._store.fetch_one(_GET, (roll_id,))
         return self._noted(_roll(row)) if row else None
 
     async def refusal_for_missing(self, roll_id: int) -> PushRefusal:
@@ -291,7 +301,7 @@ class YearZeroRolls:
 
 async def _refusal(transaction: Transaction, roll_id: int, user_id: int, oldest: float) -> PushClaim:
     """Why the claim found nothing to update, read in the claim's own transaction."""
-    row = await transaction.fetch_one("SELECT * FROM yz_rolls WHERE id = ?", (roll_id,))
+    row = await transaction.fetch_one(_GET, (roll_id,))
     if row is None:
         return PushClaim(None, await _missing_reason(transaction, roll_id))
     roll = _roll(row)

@@ -32,7 +32,7 @@ import sqlite3
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import aiosqlite
 
@@ -289,8 +289,8 @@ class Store:
         self._committed()
         return rows
 
-    async def write_together(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        """Run one write statement (``RETURNING`` rows are returned) in the next batch of queued writes.
+    async def write_together(self, sql: str, params: Params = ()) -> Written:
+        """Run one write statement in the next batch of queued writes; return its rows, rowid and changes.
 
         The batch is one transaction, written at the next turn of the event loop; returns once it is committed.
         A statement that fails fails alone (the batch is then written one statement at a time); another program's
@@ -342,10 +342,23 @@ class Store:
         return rows[0] if rows else None
 
 
-_Queued = tuple[str, Params, "asyncio.Future[list[sqlite3.Row]]"]
+class Written(NamedTuple):
+    """What one statement of a batch did: its rows (``RETURNING``), the last rowid it inserted, rows changed."""
+
+    rows: list[sqlite3.Row]
+    last_id: int | None
+    changed: int
 
 
-def _write(connection: sqlite3.Connection, batch: list[_Queued]) -> list[list[sqlite3.Row] | Exception]:
+_Queued = tuple[str, Params, "asyncio.Future[Written]"]
+
+
+def _run(connection: sqlite3.Connection, sql: str, params: Params) -> Written:
+    cursor = connection.execute(sql, params)
+    return Written(cursor.fetchall(), cursor.lastrowid, cursor.rowcount)
+
+
+def _write(connection: sqlite3.Connection, batch: list[_Queued]) -> list[Written | Exception]:
     """The batch's statements in one transaction, their rows (or errors) in order.
 
     Another program's lock (busy) is raised, for `Store._patiently` to wait out. When any other statement fails,
@@ -354,16 +367,14 @@ def _write(connection: sqlite3.Connection, batch: list[_Queued]) -> list[list[sq
     if len(batch) == 1:
         sql, params, _ = batch[0]
         try:
-            return [connection.execute(sql, params).fetchall()]
+            return [_run(connection, sql, params)]
         except sqlite3.Error as error:
             if is_busy(error):
                 raise
             return [error]
     connection.execute("BEGIN IMMEDIATE")
     try:
-        results: list[list[sqlite3.Row] | Exception] = [
-            connection.execute(sql, params).fetchall() for sql, params, _ in batch
-        ]
+        results: list[Written | Exception] = [_run(connection, sql, params) for sql, params, _ in batch]
         connection.execute("COMMIT")
         return results
     except sqlite3.Error as error:
@@ -373,7 +384,7 @@ def _write(connection: sqlite3.Connection, batch: list[_Queued]) -> list[list[sq
     results = []
     for sql, params, _ in batch:
         try:
-            results.append(connection.execute(sql, params).fetchall())
+            results.append(_run(connection, sql, params))
         except sqlite3.Error as error:
             results.append(StorageBusy() if is_busy(error) else error)
     return results

@@ -76,7 +76,7 @@ def buttons(message: dict) -> list[dict]:
 def rows(db_path) -> list[dict]:
     with closing(sqlite3.connect(db_path)) as connection:
         connection.row_factory = sqlite3.Row
-        return [dict(row) for row in connection.execute("SELECT * FROM yz_rolls ORDER BY id")]
+        return [dict(row) for row in connection.execute("SELECT * FROM yz_roll_states ORDER BY id")]
 
 
 def willpower(db_path, user=ALICE) -> int | None:

@@ -50,7 +50,7 @@ async def test_rolls_stored_at_once_share_a_commit_and_each_gets_its_own_id(db: 
 async def test_a_newer_roll_in_the_same_batch_supersedes_the_older(db: Database):
     first, second = await asyncio.gather(db.rolls.create(G, C, 7, "{}", NOW), db.rolls.create(G, C, 7, "{}", NOW))
     assert first < second
-    assert (await db.rolls.get(first)).state == "superseded"
+    assert (await db.rolls.get(first)).state == "superseded"  # by being older (V3), not by a second write
     assert (await db.rolls.latest_pending(G, C, 7, NOW, LIFETIME)).id == second
 
 
@@ -63,7 +63,8 @@ async def test_a_failing_statement_fails_alone(db: Database):
         return_exceptions=True,
     )
     assert isinstance(results[3], sqlite3.IntegrityError)
-    assert [row[0][0] for user, row in enumerate(results) if user != 3] == [0, 1, 2, 4, 5]
+    assert [written.rows[0][0] for user, written in enumerate(results) if user != 3] == [0, 1, 2, 4, 5]
+    assert all(written.changed == 1 for user, written in enumerate(results) if user != 3)
     assert count_rows(db.path, "SELECT count(*) FROM willpower") == 5
 
 

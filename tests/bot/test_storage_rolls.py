@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Database, InvalidValue, PushRefusal, RollState, StorageBusy
+from bot.storage import Database, InvalidValue, PushRefusal, RollState, StorageBusy, load_migrations
 from bot.storage.rolls import MESSAGE_FLUSH_DELAY
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
@@ -32,7 +32,7 @@ async def claim(db: Database, roll_id: int, user_id: int = U, gain: int = 1, now
 
 
 async def states(db: Database) -> dict[int, str]:
-    return {row["id"]: row["state"] for row in await db.store.fetch_all("SELECT id, state FROM yz_rolls")}
+    return {row["id"]: row["state"] for row in await db.store.fetch_all("SELECT id, state FROM yz_roll_states")}
 
 
 # --- storing and superseding ----------------------------------------------------------------------
@@ -249,7 +249,7 @@ async def test_a_cancelled_write_leaves_no_transaction_open(db: Database):
             await asyncio.sleep(0)
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
-        pending = await db.store.fetch_all("SELECT id FROM yz_rolls WHERE state = 'pending'")
+        pending = await db.store.fetch_all("SELECT id FROM yz_roll_states WHERE state = 'pending'")
         assert len(pending) <= 1
     assert (await db.willpower.add(G, U, 1)).after == 1
 
@@ -285,3 +285,28 @@ async def test_purge_deletes_only_rolls_past_their_lifetime(db: Database):
     # A purged id was a roll once: it reads as expired, and ids are never reused.
     assert (await claim(db, old_pending)).refusal is PushRefusal.EXPIRED
     assert await db.rolls.create(G, C, U, FIRST, NOW) > recent
+
+
+async def test_rolls_stored_before_v3_keep_their_states_after_it(tmp_path: Path):
+    """A database at V2 (whose trigger wrote 'superseded' into the older row) migrates to V3 (where being older
+    is enough): every roll keeps the state the bot acts on, and rolls stored afterwards supersede the old ones."""
+    path = tmp_path / "upgraded.sqlite3"
+    up_to_v2 = [migration for migration in load_migrations() if migration.version <= 2]
+    async with await Database.open(path, migrations=up_to_v2) as old:
+        first = await old.rolls.create(G, C, U, FIRST, NOW)
+        second = await old.rolls.create(G, C, U, FIRST, NOW)
+        other = await old.rolls.create(G, C, OTHER, FIRST, NOW)
+        assert (await old.store.fetch_one("SELECT state FROM yz_rolls WHERE id = ?", (first,)))[0] == "superseded"
+    async with await Database.open(path) as db:
+        assert await db.schema_version() >= 3
+        triggers = await db.store.fetch_all("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        assert triggers == []
+        assert await states(db) == {first: "superseded", second: "pending", other: "pending"}
+        third = await db.rolls.create(G, C, U, FIRST, NOW + timedelta(minutes=1))
+        raw = await db.store.fetch_one("SELECT state FROM yz_rolls WHERE id = ?", (second,))
+        assert raw[0] == "pending"  # not rewritten: the newer roll supersedes it by being newer
+        assert await states(db) == {first: "superseded", second: "superseded", other: "pending", third: "pending"}
+        assert (await claim(db, second)).refusal is PushRefusal.SUPERSEDED
+        assert (await db.rolls.latest_pending(G, C, U, NOW + timedelta(minutes=2), LIFETIME)).id == third
+        assert (await claim(db, third)).claimed
+        assert await db.rolls.latest_pending(G, C, U, NOW + timedelta(minutes=2), LIFETIME) is None

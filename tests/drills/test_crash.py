@@ -107,7 +107,7 @@ async def storm_then_kill(fake: FakeDiscord, bot: BotProcess, bursts) -> list[tu
 
 
 def stored_rolls(db) -> dict[int, dict]:
-    return {row["id"]: dict(row) for row in query(db, "SELECT * FROM yz_rolls")}
+    return {row["id"]: dict(row) for row in query(db, "SELECT * FROM yz_roll_states")}
 
 
 def willpower_by_player(db) -> dict[int, int]:

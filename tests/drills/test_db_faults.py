@@ -96,7 +96,7 @@ def everyone_at_once(fake: FakeDiscord, messages: dict) -> list:
 def check_whole(db_path) -> None:
     """Every pushed roll has its pushed dice, and Willpower is exactly the (clamped) sum of the pushes' gains."""
     gains: dict[int, int] = defaultdict(int)
-    for row in query(db_path, "SELECT * FROM yz_rolls"):
+    for row in query(db_path, "SELECT * FROM yz_roll_states"):
         assert (row["state"] == "pushed") == (row["pushed_payload"] is not None)
         if row["state"] == "pushed":
             gains[row["user_id"]] += YzRoll.from_dict(json.loads(row["pushed_payload"])).willpower_gained
@@ -159,7 +159,7 @@ async def test_a_lock_taken_just_after_a_roll_was_shown(start_bot, fake_discord,
         locker.close()
     assert answered_once(reply) and reply.embeds and not reply.ephemeral, reply.describe()
     assert reply.followups == [], reply.describe()
-    [row] = query(db_path, "SELECT * FROM yz_rolls")
+    [row] = query(db_path, "SELECT * FROM yz_roll_states")
     assert row["state"] == "pending" and push_button_roll(reply.message) == row["id"]
     assert row["message_id"] is None  # lost with the lock: only /push's clean-up of the old button needs it
     pushed = await fake_discord.click(reply, label="Push", user=ROLLERS[0])

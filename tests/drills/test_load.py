@@ -237,7 +237,7 @@ async def wave(night: Night, rng: random.Random) -> None:
 
 
 def check_database(night: Night, db_path) -> None:
-    rows = {row["id"]: dict(row) for row in query(db_path, "SELECT * FROM yz_rolls")}
+    rows = {row["id"]: dict(row) for row in query(db_path, "SELECT * FROM yz_roll_states")}
     pushed = {roll_id: row for roll_id, row in rows.items() if row["state"] == "pushed"}
     assert set(pushed) == set(night.shown_pushed), "the database's pushed rolls are exactly the ones shown pushed"
     for roll_id, row in pushed.items():
