@@ -91,19 +91,24 @@ def embed(card: Card, roller: discord.abc.User | None = None, note: str | None =
     lines.append(f"**{card.outcome}**")
     if card.details:
         lines.append(card.details)
-    result = discord.Embed(
-        title=clip(card.title, TITLE), description=clip("\n".join(lines), DESCRIPTION), colour=card.colour
-    )
+    title, description = clip(card.title, TITLE), clip("\n".join(lines), DESCRIPTION)
+    result = discord.Embed(title=title, description=description, colour=card.colour)
+    size = len(title) + len(description)  # what Discord counts against EMBED_TOTAL, as Embed.__len__ does
     if roller is not None:
-        result.set_author(name=clip(roller.display_name, 256), icon_url=roller.display_avatar.url)
+        author = clip(roller.display_name, 256)
+        result.set_author(name=author, icon_url=roller.display_avatar.url)
+        size += len(author)
     room = MAX_FIELDS - (1 if card.odds else 0)
-    for name, value in card.fields[:room]:
-        result.add_field(name=clip(name, 256), value=clip(value, FIELD_VALUE), inline=False)
+    fields = [(clip(name, 256), clip(value, FIELD_VALUE)) for name, value in card.fields[:room]]
+    if card.odds:
+        fields.append(("Odds", clip(card.odds, FIELD_VALUE)))
+    for name, value in fields:
+        result.add_field(name=name, value=value, inline=False)
+        size += len(name) + len(value)
     if len(card.fields) > room:
         result.set_footer(text=LEFT_OUT)
-    if card.odds:
-        result.add_field(name="Odds", value=clip(card.odds, FIELD_VALUE), inline=False)
-    return shrink(result)
+        size += len(LEFT_OUT)
+    return shrink(result) if size > EMBED_TOTAL else result
 
 
 def shrink(result: discord.Embed) -> discord.Embed:

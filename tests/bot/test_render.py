@@ -10,7 +10,7 @@ from bot.render import heroic as render_heroic
 from bot.render import hex as render_hex
 from bot.render import sevenkingdoms as render_sk
 from bot.render import yearzero as render_yz
-from bot.render.common import EMBED_TOTAL, SUCCESS_MARK, percent
+from bot.render.common import EMBED_TOTAL, LEFT_OUT, SUCCESS_MARK, Card, Colour, embed, percent
 from rules import heroic, hex, sevenkingdoms, yearzero
 from rules.dice import FixedDice, SeededDice
 from rules.heroic_odds import odds_for_heroic
@@ -114,3 +114,21 @@ def test_the_largest_pools_fit_discord_limits(seed):
     if roll.can_push:
         pushed = yearzero.push(roll, dice)
         assert len(render_yz.render_pushed(pushed, 10, 5, "odds", note="n" * 300)) <= EMBED_TOTAL
+
+
+@pytest.mark.parametrize("fields", [1, 4, 5, 6, 24, 40])
+@pytest.mark.parametrize("value_length", [10, 640, 700, 1024, 2000])
+def test_an_embed_is_shrunk_exactly_when_discord_would_refuse_it(fields, value_length, monkeypatch):
+    """embed() counts the characters itself to skip the shrinking pass; its count must match discord.py's."""
+    from bot.render import common
+
+    card = Card("T" * 200, "outcome", Colour.NEUTRAL, [(f"f{i}", "v" * value_length) for i in range(fields)],
+                odds="o" * 300, details="d" * 1000)
+    with monkeypatch.context() as unlimited:
+        unlimited.setattr(common, "EMBED_TOTAL", 10**9)
+        whole = embed(card, note="n" * 300)  # as it would be without the limit
+    shown = embed(card, note="n" * 300)
+    assert len(shown) <= EMBED_TOTAL and len(shown.fields) <= 25
+    assert (shown.footer.text == LEFT_OUT) == (len(whole) > EMBED_TOTAL or fields > 24)
+    if len(whole) <= EMBED_TOTAL:
+        assert shown.to_dict() == whole.to_dict()
