@@ -60,8 +60,13 @@ def push_view(roll_id: int) -> discord.ui.View:
     return view
 
 
+PUSH_EMOJI = discord.PartialEmoji(name="🎲")
+"""Parsed once: a string emoji is parsed again for every button."""
+
+
 def _push_button(roll_id: int) -> dict:
-    return {"label": "Push", "emoji": "🎲", "style": discord.ButtonStyle.danger, "custom_id": f"rk:yz:push:{roll_id}"}
+    style = discord.ButtonStyle.danger
+    return {"label": "Push", "emoji": PUSH_EMOJI, "style": style, "custom_id": f"rk:yz:push:{roll_id}"}
 
 
 class PushButton(discord.ui.DynamicItem[discord.ui.Button], template=PUSH_TEMPLATE):
