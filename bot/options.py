@@ -10,6 +10,7 @@ discord.py reads the options, so every such interaction gets a clear private ans
 
 from __future__ import annotations
 
+import math
 import weakref
 from dataclasses import dataclass
 from typing import Any
@@ -46,9 +47,10 @@ class Declared:
 
 def _number_problem(value: Any, declared: Declared) -> str | None:
     name, integer = declared.name, declared.type is AppCommandOptionType.integer
-    if isinstance(value, bool) or not isinstance(value, int | float) or (integer and not isinstance(value, int)):
+    kind = type(value)  # JSON gives exactly int or float (a bool is neither, though it is an int subclass)
+    if kind is not int and (kind is not float or integer):
         return f"`{name}` must be a {'whole ' if integer else ''}number."
-    if value != value or value in (float("inf"), float("-inf")):
+    if kind is float and not math.isfinite(value):
         return f"`{name}` must be a number."
     low, high = declared.low, declared.high
     if (low is not None and value < low) or (high is not None and value > high):
