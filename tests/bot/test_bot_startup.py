@@ -4,13 +4,14 @@ and a walk over every registered command as Discord received it."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib
 import sqlite3
 from contextlib import closing
 
 import pytest
 
-from bot.client import EXTENSIONS, CommandSync
+from bot.client import EXTENSIONS, GC_THRESHOLDS, CommandSync
 from tests.fakediscord import CannotInvoke
 
 PUT_GLOBAL = "/applications/{application_id}/commands"
@@ -43,6 +44,14 @@ async def test_start_up_opens_and_migrates_the_database_and_close_closes_it(star
     assert bot.is_closed()
     with pytest.raises(RuntimeError, match="not open"):
         bot.db  # noqa: B018 - the property raises once the database is closed
+
+
+async def test_start_up_hides_its_objects_from_the_collector_and_sets_its_thresholds(start_bot, fake_discord):
+    gc.unfreeze()
+    gc.set_threshold(700, 10, 10)
+    await start_bot(extensions=YZ)
+    assert gc.get_freeze_count() > 1000  # the modules and tables loaded by setup_hook
+    assert gc.get_threshold() == GC_THRESHOLDS
 
 
 async def test_commands_are_synced_once_and_again_only_when_they_change(start_bot, fake_discord, db_path):
