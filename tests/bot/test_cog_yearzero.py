@@ -135,8 +135,8 @@ async def test_roll_shows_the_dice_the_outcome_and_a_push_button(start_bot, fake
 
 
 async def test_the_sent_button_is_the_push_buttons_own_and_leaves_no_view_behind(start_bot, fake_discord):
-    """push_view sends a plain button in a stopped view: same JSON as the PushButton that takes the clicks, and
-    discord.py keeps nothing per message (a listening view per roll would pile up for the bot's whole life)."""
+    """push_view only writes the button: the same JSON as the PushButton that takes the clicks, and discord.py
+    keeps nothing per message (a listening view per roll would pile up for the bot's whole life)."""
     bot = await start_bot(extensions=YZ)
     replies = [await roll(fake_discord, bot, [3, 4], attribute=1, skill=1) for _ in range(3)]
     roll_id = int(buttons(replies[-1].message)[0]["custom_id"].rsplit(":", 1)[1])
