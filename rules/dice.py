@@ -91,6 +91,21 @@ class SystemDice:
             if value < limit:
                 return value % sides + 1
 
+    def roll_many(self, sides: int, count: int) -> list[int]:
+        """``count`` dice with these sides, in order: the faces ``count`` calls of `roll` would give, drawn in
+        one loop (a pool of ten dice is ten function calls fewer)."""
+        if not 1 <= sides <= 256:
+            return [self.roll(sides) for _ in range(count)]
+        limit = 256 - 256 % sides
+        faces: list[int] = []
+        while (needed := count - len(faces)) > 0:  # each pass takes only as many bytes as faces still needed
+            if self._next >= len(self._bytes):
+                self._bytes, self._next = os.urandom(self._BLOCK), 0
+            taken = self._bytes[self._next : self._next + needed]
+            self._next += len(taken)
+            faces += [value % sides + 1 for value in taken if value < limit]
+        return faces
+
 
 class SeededDice:
     """Repeatable faces from a seed: for benchmarks and load drills, never for play."""

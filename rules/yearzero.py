@@ -31,6 +31,7 @@ from rules.yearzero_dice import (  # noqa: F401 (the dice's names and reading, o
     read_faces,
     roll_die,
     roll_kinds,
+    roll_pool,
 )
 
 MAX_RATING = 10  # Attribute, Skill and Gear each
@@ -257,7 +258,7 @@ def roll_yz(
     _check_ratings(attribute, skill, gear)
     _check_not_empty(attribute + skill + gear + len(sides))
     source = dice if dice is not None else SystemDice()
-    rolled = roll_kinds(pool_kinds(attribute, skill, gear, sides), source)
+    rolled = roll_pool(attribute, skill, gear, sides, source)
     return _made_here((attribute, skill, gear, sides), rolled, None)
 
 

@@ -82,10 +82,13 @@ def check_artifacts(artifacts: Sequence[int | str]) -> tuple[int, ...]:
     return sides
 
 
+BASE_D6: Kind = (6, Role.BASE)
+GEAR_D6: Kind = (6, Role.GEAR)
+
+
 def pool_kinds(attribute: int, skill: int, gear: int, artifacts: tuple[int, ...]) -> list[Kind]:
     """The kind of each die of a pool, in dice order."""
-    base = [(6, Role.BASE)] * (attribute + skill)
-    return base + [(6, Role.GEAR)] * gear + [(sides, Role.ARTIFACT) for sides in artifacts]
+    return [BASE_D6] * (attribute + skill) + [GEAR_D6] * gear + [(sides, Role.ARTIFACT) for sides in artifacts]
 
 
 _SHARED_DICE: dict[Kind, tuple[Die | None, ...]] = {
@@ -114,6 +117,26 @@ def roll_die(sides: int, role: Role, source: DiceSource) -> Die:
 def roll_kinds(kinds: list[Kind], source: DiceSource) -> tuple[Die, ...]:
     """One die of each kind, rolled in order."""
     return tuple([roll_die(sides, role, source) for sides, role in kinds])
+
+
+def roll_pool(attribute: int, skill: int, gear: int, artifacts: tuple[int, ...], source: DiceSource) -> tuple[Die, ...]:
+    """A pool's dice rolled in dice order (base, gear, Artifact). A source that rolls many dice of a kind at once
+    (SystemDice.roll_many) rolls each run of d6s in one call; any other rolls die by die, in the same order."""
+    roll_many = getattr(source, "roll_many", None)
+    if roll_many is None:
+        return roll_kinds(pool_kinds(attribute, skill, gear, artifacts), source)
+    dice: list[Die] = []
+    for kind, count in ((BASE_D6, attribute + skill), (GEAR_D6, gear)):
+        shared = _SHARED_DICE[kind]
+        for face in roll_many(6, count) if count else ():
+            dice.append(shared[face] if type(face) is int and 0 < face <= 6 else _checked(6, face, kind[1]))
+    dice.extend(roll_die(sides, Role.ARTIFACT, source) for sides in artifacts)
+    return tuple(dice)
+
+
+def _checked(sides: int, face: int, role: Role) -> Die:
+    check_face(sides, face)
+    return Die(sides, face, role)
 
 
 def read_faces(faces: list[int], base: int, gear: int, *, first_roll: bool) -> Tally:

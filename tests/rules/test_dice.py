@@ -61,3 +61,37 @@ def test_system_dice_are_uniform_on_every_die_size():
         chi_square = sum((counts[face] - expected) ** 2 / expected for face in range(1, sides + 1))
         # 99.99th percentile of chi-square with (sides - 1) degrees of freedom is below 3 * sides + 20 here.
         assert chi_square < 3 * sides + 20
+
+
+def _fed(data: bytes) -> SystemDice:
+    """SystemDice reading the given bytes first (as if os.urandom had returned them)."""
+    dice = SystemDice()
+    dice._bytes, dice._next = data, 0
+    return dice
+
+
+@pytest.mark.parametrize("sides", [6, 8, 10, 12, 20, 256, 300])
+def test_roll_many_gives_the_faces_one_roll_at_a_time_would(sides):
+    data = bytes(range(256)) * 3  # every byte, the rejected ones too
+    one_by_one, together = _fed(data), _fed(data)
+    singles = [one_by_one.roll(sides) for _ in range(150)] if sides <= 256 else None
+    batch = together.roll_many(sides, 150)
+    assert len(batch) == 150 and all(1 <= face <= sides for face in batch)
+    if singles is not None:
+        assert batch == singles
+        assert together._next == one_by_one._next  # and the same bytes were used up
+
+
+def test_a_year_zero_pool_rolls_the_same_dice_with_or_without_roll_many():
+    from rules.yearzero import roll_yz
+
+    class OneAtATime:
+        def __init__(self, data: bytes) -> None:
+            self._dice = _fed(data)
+
+        def roll(self, sides: int) -> int:
+            return self._dice.roll(sides)
+
+    data = bytes(range(7, 256)) * 4
+    for pool in [(4, 3, 2, ("d12",)), (1, 0, 0, ()), (0, 0, 3, ("d8", "d10")), (5, 5, 0, ("d12", "d12", "d8"))]:
+        assert roll_yz(*pool, dice=_fed(data)) == roll_yz(*pool, dice=OneAtATime(data))
