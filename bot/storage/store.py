@@ -314,22 +314,14 @@ class Store:
                     batch, self._queued = self._queued, []  # taken late: what queued while we waited joins in
                     results = await self._patiently(functools.partial(_write, connection, batch))
             except BaseException as error:  # busy past the timeout, closed, or cancelled: the batch fails as one
-                for _, _, done in batch or self._queued:
-                    if not done.done():
-                        done.set_exception(error if isinstance(error, Exception) else StorageBusy())
                 if not batch:
-                    self._queued = []
+                    batch, self._queued = self._queued, []
+                _settle(batch, [error if isinstance(error, Exception) else StorageBusy()] * len(batch))
                 if not isinstance(error, Exception):
                     raise
                 continue
             self._committed()
-            for (_, _, done), result in zip(batch, results, strict=True):
-                if done.done():
-                    continue
-                if isinstance(result, BaseException):
-                    done.set_exception(result)
-                else:
-                    done.set_result(result)
+            _settle(batch, results)
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         """Run one read statement outside any transaction and return every row."""
@@ -353,41 +345,58 @@ class Written(NamedTuple):
 _Queued = tuple[str, Params, "asyncio.Future[Written]"]
 
 
+def _settle(batch: list[_Queued], outcomes: list[Written | Exception]) -> None:
+    """Give each waiting writer its statement's outcome (a writer that gave up is skipped)."""
+    for (_, _, done), outcome in zip(batch, outcomes, strict=True):
+        if done.done():
+            continue
+        if isinstance(outcome, Exception):
+            done.set_exception(outcome)
+        else:
+            done.set_result(outcome)
+
+
 def _run(connection: sqlite3.Connection, sql: str, params: Params) -> Written:
     cursor = connection.execute(sql, params)
     return Written(cursor.fetchall(), cursor.lastrowid, cursor.rowcount)
 
 
 def _write(connection: sqlite3.Connection, batch: list[_Queued]) -> list[Written | Exception]:
-    """The batch's statements in one transaction, their rows (or errors) in order.
+    """The batch's statements in one transaction, their outcomes (or errors) in order.
 
-    Another program's lock (busy) is raised, for `Store._patiently` to wait out. When any other statement fails,
-    the transaction is rolled back and each statement is run again on its own, so only the faulty one fails.
+    Another program's lock (busy) is raised with nothing written, for `Store._patiently` to wait out. When any
+    other statement fails, the transaction is rolled back and each statement runs again on its own, so that only
+    the faulty one fails.
     """
     if len(batch) == 1:
         sql, params, _ = batch[0]
-        try:
-            return [_run(connection, sql, params)]
-        except sqlite3.Error as error:
-            if is_busy(error):
-                raise
-            return [error]
+        return [_outcome(connection, sql, params, busy_raises=True)]
     connection.execute("BEGIN IMMEDIATE")
     try:
         results: list[Written | Exception] = [_run(connection, sql, params) for sql, params, _ in batch]
         connection.execute("COMMIT")
         return results
     except sqlite3.Error as error:
-        connection.execute("ROLLBACK")
+        with contextlib.suppress(sqlite3.OperationalError):  # SQLite may have rolled back on its own already
+            connection.execute("ROLLBACK")
         if is_busy(error):
             raise
-    results = []
-    for sql, params, _ in batch:
-        try:
-            results.append(_run(connection, sql, params))
-        except sqlite3.Error as error:
-            results.append(StorageBusy() if is_busy(error) else error)
-    return results
+    # Some statements may be written now: a lock met from here on fails its own statement, never the batch.
+    return [_outcome(connection, sql, params, busy_raises=False) for sql, params, _ in batch]
+
+
+def _outcome(connection: sqlite3.Connection, sql: str, params: Params, *, busy_raises: bool) -> Written | Exception:
+    """One statement as a transaction of its own: what it did, or its error."""
+    try:
+        return _run(connection, sql, params)
+    except sqlite3.Error as error:
+        if not is_busy(error):
+            return error
+        if busy_raises:
+            raise
+        busy = StorageBusy()
+        busy.__cause__ = error
+        return busy
 
 
 class _Turn:
