@@ -4,23 +4,31 @@ Every natural 6 is one success; an uncontested Test needs one. Hazard Dice are d
 pool (two, or all of a pool of one or two) and rolled first; a failed roll with no 6 whose Hazard Dice all
 show 1 is a Mishap. A magical casting designates one Affinity die and Control dice by Risk instead. A pool of
 0 or fewer dice is nullified: nothing is rolled. See RULES.md section 1 and the fine points of section 5.
+The pool, its bounds and the dice it designates are in rules/hex_pool.py; the names used from there are
+imported below, so callers still find them here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import StrEnum
 
 from rules.dice import DiceSource, Die, Role
-from rules.errors import CannotAttempt, InvalidInput, check_range
+from rules.errors import check_range
+from rules.hex_pool import (
+    MAX_POOL,
+    MAX_RISK,
+    HexPool,
+    casting_dice_count,
+    check_attempt,
+    hazard_dice_count,
+    pool_size,
+)
 
 SIDES = 6
 SUCCESS_FACE = 6
 SKULL_FACE = 1
-MAX_POOL = 12 + 12 + 12 + 3 * 3  # Attribute + Skill + Specialty + Environment, Gear and Ingenuity
-MIN_POOL = -20  # no bonus dice at all and every complication
-MAX_RISK = 5
 MAX_DV = 99
 
 
@@ -39,65 +47,6 @@ class Outcome(StrEnum):
     ACTING = "acting"
     OPPOSING = "opposing"
     NEITHER = "neither"
-
-
-@dataclass(frozen=True, slots=True)
-class HexPool:
-    """A HEX dice pool: AEGIS plus Specialty, less one die per complication. The size may be 0 or below."""
-
-    attribute: int = 0
-    skill: int = 0
-    specialty: int = 0
-    environment: int = 0
-    gear: int = 0
-    ingenuity: int = 0
-    complications: int = 0
-
-    def __post_init__(self) -> None:
-        check_range("Attribute", self.attribute, 0, 12)
-        check_range("Skill", self.skill, 0, 12)
-        check_range("Specialty", self.specialty, 0, 12)
-        if self.specialty > self.skill:
-            needs = "" if self.skill else ": a Specialty needs its parent Skill rated at least 1"
-            raise InvalidInput(f"Specialty {self.specialty} cannot exceed Skill {self.skill}{needs}")
-        for name in ("environment", "gear", "ingenuity"):
-            check_range(name.capitalize(), getattr(self, name), 0, 3)
-        check_range("Complications", self.complications, 0, 20)
-
-    @property
-    def size(self) -> int:
-        """Dice left to roll: may be 0 or negative (nullified)."""
-        bonus = self.attribute + self.skill + self.specialty + self.environment + self.gear + self.ingenuity
-        return bonus - self.complications
-
-    @property
-    def nullified(self) -> bool:
-        return self.size <= 0
-
-    def as_dict(self) -> dict:
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
-        return data | {"size": self.size}
-
-
-def pool_size(pool: HexPool | int, name: str = "Pool") -> int:
-    """The size of a pool given as a HexPool or directly as its dice count (checked against the bounds)."""
-    if isinstance(pool, HexPool):
-        return pool.size
-    return check_range(name, pool, MIN_POOL, MAX_POOL)
-
-
-def hazard_dice_count(size: int) -> int:
-    """Ordinary Hazard Dice: two of the pool, or all of a pool of one or two dice."""
-    return max(0, min(size, 2))
-
-
-def casting_dice_count(size: int, risk: int) -> tuple[int, int]:
-    """(Affinity dice, Control dice) of a casting: one and min(Risk, pool - 1); one die alone is Control."""
-    if size <= 0:
-        return 0, 0
-    if size == 1:
-        return 0, 1
-    return 1, min(risk, size - 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,15 +198,6 @@ def _side(size: int, dice: tuple[Die, ...], failed: bool, casting: bool = False)
 
 def _check_dv(dv: int | None) -> int | None:
     return None if dv is None else check_range("Damage Value", dv, 0, MAX_DV)
-
-
-def check_attempt(size: int, *, required: bool, advancement: bool) -> None:
-    """Raise CannotAttempt for a voluntary uncontested roll of a nullified pool without an Advancement."""
-    if size <= 0 and not required and not advancement:
-        raise CannotAttempt(
-            f"The pool is {size} dice after complications: with no dice left, a voluntary action cannot be "
-            "attempted (a required Test fails automatically, and an Advancement still guarantees success)"
-        )
 
 
 def _uncontested(

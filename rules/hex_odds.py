@@ -17,7 +17,7 @@ from functools import lru_cache
 from math import comb
 
 from rules.errors import check_range
-from rules.hex import (
+from rules.hex_pool import (
     MAX_POOL,
     MAX_RISK,
     HexPool,
