@@ -30,7 +30,6 @@ from rules.yearzero_dice import (  # noqa: F401 (the dice's names and reading, o
     pool_kinds,
     read_faces,
     roll_die,
-    roll_kinds,
     roll_pool,
 )
 
