@@ -282,13 +282,6 @@ class Store:
         self._committed()
         return changed
 
-    async def write_returning(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        """Run one write statement with ``RETURNING`` as a transaction of its own; return its rows."""
-        async with self._turn() as connection:
-            rows = await self._patiently(lambda: connection.execute(sql, params).fetchall())
-        self._committed()
-        return rows
-
     async def write_together(self, sql: str, params: Params = ()) -> Written:
         """Run one write statement in the next batch of queued writes; return its rows, rowid and changes.
 
@@ -312,7 +305,7 @@ class Store:
             try:
                 async with self._turn() as connection:
                     batch, self._queued = self._queued, []  # taken late: what queued while we waited joins in
-                    results = await self._patiently(functools.partial(_write, connection, batch))
+                    results = await self._patiently(functools.partial(self._write_batch, connection, batch))
             except BaseException as error:  # busy past the timeout, closed, or cancelled: the batch fails as one
                 if not batch:
                     batch, self._queued = self._queued, []
@@ -322,6 +315,28 @@ class Store:
                 continue
             self._committed()
             _settle(batch, results)
+
+    def _write_batch(self, connection: sqlite3.Connection, batch: list[_Queued]) -> list[Written | Exception]:
+        """The batch's statements in one transaction, their outcomes (or errors) in order.
+
+        Another program's lock (busy) is raised with nothing written, for `_patiently` to wait out. When any
+        other statement fails, the transaction is rolled back and each statement runs again on its own, so that
+        only the faulty one fails.
+        """
+        if len(batch) == 1:
+            sql, params, _ = batch[0]
+            return [_outcome(connection, sql, params, busy_raises=True)]
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            results: list[Written | Exception] = [_run(connection, sql, params) for sql, params, _ in batch]
+            connection.execute("COMMIT")
+            return results
+        except sqlite3.Error as error:
+            self._rollback(connection)
+            if is_busy(error):
+                raise
+        # Some statements may be written now: a lock met from here on fails its own statement, never the batch.
+        return [_outcome(connection, sql, params, busy_raises=False) for sql, params, _ in batch]
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         """Run one read statement outside any transaction and return every row."""
@@ -359,30 +374,6 @@ def _settle(batch: list[_Queued], outcomes: list[Written | Exception]) -> None:
 def _run(connection: sqlite3.Connection, sql: str, params: Params) -> Written:
     cursor = connection.execute(sql, params)
     return Written(cursor.fetchall(), cursor.lastrowid, cursor.rowcount)
-
-
-def _write(connection: sqlite3.Connection, batch: list[_Queued]) -> list[Written | Exception]:
-    """The batch's statements in one transaction, their outcomes (or errors) in order.
-
-    Another program's lock (busy) is raised with nothing written, for `Store._patiently` to wait out. When any
-    other statement fails, the transaction is rolled back and each statement runs again on its own, so that only
-    the faulty one fails.
-    """
-    if len(batch) == 1:
-        sql, params, _ = batch[0]
-        return [_outcome(connection, sql, params, busy_raises=True)]
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        results: list[Written | Exception] = [_run(connection, sql, params) for sql, params, _ in batch]
-        connection.execute("COMMIT")
-        return results
-    except sqlite3.Error as error:
-        with contextlib.suppress(sqlite3.OperationalError):  # SQLite may have rolled back on its own already
-            connection.execute("ROLLBACK")
-        if is_busy(error):
-            raise
-    # Some statements may be written now: a lock met from here on fails its own statement, never the batch.
-    return [_outcome(connection, sql, params, busy_raises=False) for sql, params, _ in batch]
 
 
 def _outcome(connection: sqlite3.Connection, sql: str, params: Params, *, busy_raises: bool) -> Written | Exception:
