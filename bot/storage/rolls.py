@@ -4,9 +4,9 @@ A roll is *pending* until one of: its push is claimed (*pushed*), the same playe
 channel (*superseded*), or it is older than the lifetime (expired; the purge deletes it). Superseding is read,
 not written: a roll is superseded when the same player has a newer roll in that channel (the view
 ``yz_roll_states``, migration V3), so storing a roll is a single INSERT. The claim is one
-``UPDATE ... WHERE state = 'pending' AND no newer roll ... RETURNING`` in a ``BEGIN IMMEDIATE`` transaction with
-the Willpower gain, so of any number of simultaneous pushes - in one process or several on one database -
-exactly one wins.
+``UPDATE ... WHERE <its state in yz_roll_states> = 'pending' ... RETURNING`` in a ``BEGIN IMMEDIATE``
+transaction with the Willpower gain, so of any number of simultaneous pushes - in one process or several on one
+database - exactly one wins.
 
 Times are aware datetimes (UTC) in the API and Unix seconds in the database.
 """
@@ -158,12 +158,8 @@ _SET_MESSAGE = "UPDATE yz_rolls SET channel_id = :channel, message_id = :message
 
 _CLAIM = """
 UPDATE yz_rolls SET state = 'pushed', pushed_payload = :pushed, pushed_at = :now
-WHERE id = :id AND user_id = :user AND state = 'pending' AND created_at >= :oldest
-  AND NOT EXISTS (
-      SELECT 1 FROM yz_rolls AS newer
-      WHERE newer.guild_id = yz_rolls.guild_id AND newer.channel_id = yz_rolls.channel_id
-        AND newer.user_id = yz_rolls.user_id AND newer.id > yz_rolls.id
-  )
+WHERE id = :id AND user_id = :user AND created_at >= :oldest
+  AND (SELECT state FROM yz_roll_states WHERE id = :id) = 'pending'
 RETURNING *
 """
 
