@@ -75,27 +75,14 @@ class SystemDice:
         self._bytes = b""
         self._next = 0
 
-    def _byte(self) -> int:
-        if self._next >= len(self._bytes):
-            self._bytes, self._next = os.urandom(self._BLOCK), 0
-        value = self._bytes[self._next]
-        self._next += 1
-        return value
-
     def roll(self, sides: int) -> int:
-        if not 1 <= sides <= 256:
-            return random.SystemRandom().randint(1, sides)
-        limit = 256 - 256 % sides
-        while True:
-            value = self._byte()
-            if value < limit:
-                return value % sides + 1
+        return self.roll_many(sides, 1)[0]
 
     def roll_many(self, sides: int, count: int) -> list[int]:
-        """``count`` dice with these sides, in order: the faces ``count`` calls of `roll` would give, drawn in
-        one loop (a pool of ten dice is ten function calls fewer)."""
+        """``count`` dice with these sides, in order, drawn in one loop (a pool of ten dice is one call)."""
         if not 1 <= sides <= 256:
-            return [self.roll(sides) for _ in range(count)]
+            generator = random.SystemRandom()
+            return [generator.randint(1, sides) for _ in range(count)]
         limit = 256 - 256 % sides
         faces: list[int] = []
         while (needed := count - len(faces)) > 0:  # each pass takes only as many bytes as faces still needed
