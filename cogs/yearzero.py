@@ -51,9 +51,14 @@ PUSH_EMOJI = discord.PartialEmoji(name="🎲")
 """Parsed once: a string emoji is parsed again for every button."""
 
 
+def push_custom_id(roll_id: int) -> str:
+    """The custom_id of a roll's Push button: PUSH_TEMPLATE with the roll's id."""
+    return f"rk:yz:push:{roll_id}"
+
+
 def _push_button(roll_id: int) -> dict:
     style = discord.ButtonStyle.danger
-    return {"label": "Push", "emoji": PUSH_EMOJI, "style": style, "custom_id": f"rk:yz:push:{roll_id}"}
+    return {"label": "Push", "emoji": PUSH_EMOJI, "style": style, "custom_id": push_custom_id(roll_id)}
 
 
 _PUSH_BUTTON_JSON = discord.ui.Button(**_push_button(0)).to_component_dict()
@@ -74,7 +79,7 @@ class PushView:
     __slots__ = ("_components",)
 
     def __init__(self, roll_id: int) -> None:
-        button = _PUSH_BUTTON_JSON | {"custom_id": f"rk:yz:push:{roll_id}"}
+        button = _PUSH_BUTTON_JSON | {"custom_id": push_custom_id(roll_id)}
         self._components = [{"type": discord.ComponentType.action_row.value, "components": [button]}]
 
     def to_components(self) -> list[dict]:
