@@ -55,6 +55,8 @@ def configure_logging(settings: Settings, stream: TextIO | None = None) -> loggi
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(RedactingFormatter((settings.discord_token,)))
     logging.basicConfig(level=settings.log_level_number, handlers=[handler], force=True)
+    # aiosqlite logs every statement with its parameters at DEBUG: players' notes, hundreds of lines a minute.
+    logging.getLogger("aiosqlite").setLevel(max(settings.log_level_number, logging.INFO))
     return handler
 
 

@@ -21,10 +21,11 @@ from bot.storage.errors import (
     TaskComplete,
 )
 from bot.storage.extended import ExtendedTask, ExtendedTests
+from bot.storage.files import check_database_path, probe_database
 from bot.storage.meta import Meta
 from bot.storage.migrations import Migration, load_migrations
 from bot.storage.rolls import PushClaim, PushRefusal, RollState, YearZeroRoll, YearZeroRolls
-from bot.storage.store import DEFAULT_BUSY_TIMEOUT_MS, check_database_path, probe_database
+from bot.storage.store import DEFAULT_BUSY_TIMEOUT_MS
 from bot.storage.willpower import MAX_WILLPOWER, Willpower, WillpowerChange
 
 __all__ = [

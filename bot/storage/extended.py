@@ -83,19 +83,17 @@ class ExtendedTests:
         """Start the task at progress 0; a task of the same name in the channel starts over."""
         _check_count("Degrees needed", needed, low=1)
         params = {"guild": guild_id, "channel": channel_id, "name": task_name(name), "needed": needed}
-        async with self._store.transaction() as transaction:
-            row = await transaction.fetch_one(_START, params)
-        return _task(row)
+        rows = await self._store.write(_START, params)
+        return _task(rows[0])
 
     async def add(self, guild_id: int, channel_id: int, name: str, degrees: int) -> ExtendedTask:
         """Add degrees (0 or more) to the progress in one statement; NoSuchExtendedTest if not started."""
         _check_count("Degrees", degrees, low=0)
         params = {"guild": guild_id, "channel": channel_id, "name": task_name(name), "degrees": degrees}
-        async with self._store.transaction() as transaction:
-            row = await transaction.fetch_one(_ADD, params)
-            if row is None:
-                raise NoSuchExtendedTest(params["name"])
-        return _task(row)
+        rows = await self._store.write(_ADD, params)
+        if not rows:
+            raise NoSuchExtendedTest(params["name"])
+        return _task(rows[0])
 
     async def record(
         self, guild_id: int, channel_id: int, name: str, needed: int, degrees: int, *, fresh: bool
@@ -130,5 +128,4 @@ class ExtendedTests:
     async def clear(self, guild_id: int, channel_id: int, name: str) -> bool:
         """Forget the task; False if there was none."""
         params = {"guild": guild_id, "channel": channel_id, "name": task_name(name)}
-        async with self._store.transaction() as transaction:
-            return await transaction.execute(f"DELETE FROM extended_tests {_WHERE}", params) == 1
+        return bool(await self._store.write(f"DELETE FROM extended_tests {_WHERE} RETURNING name", params))

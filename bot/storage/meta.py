@@ -20,10 +20,8 @@ class Meta:
 
     async def set(self, key: str, value: str) -> None:
         """Store value under key, replacing any earlier one."""
-        async with self._store.transaction() as transaction:
-            await transaction.execute(_SET, (key, value))
+        await self._store.write(_SET, (key, value))
 
     async def delete(self, key: str) -> bool:
         """Forget key; False if it was not there."""
-        async with self._store.transaction() as transaction:
-            return await transaction.execute("DELETE FROM meta WHERE key = ?", (key,)) == 1
+        return bool(await self._store.write("DELETE FROM meta WHERE key = ? RETURNING key", (key,)))

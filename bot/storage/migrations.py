@@ -94,6 +94,6 @@ async def _apply(store: Store, migration: Migration) -> None:
         if row is not None and int(row[0]) >= migration.version:
             return  # another process applied it first
         for statement in migration.statements():
-            await transaction.execute(statement)
-        await transaction.execute(f"PRAGMA user_version = {migration.version:d}")
+            await transaction.fetch_all(statement)
+        await transaction.fetch_all(f"PRAGMA user_version = {migration.version:d}")
     _log.info("Applied database migration V%d__%s", migration.version, migration.name)

@@ -3,10 +3,11 @@
 A roll is *pending* until one of: its push is claimed (*pushed*), the same player rolls again in the same
 channel (*superseded*), or it is older than the lifetime (expired; the purge deletes it). Superseding is read,
 not written: a roll is superseded when the same player has a newer roll in that channel (the view
-``yz_roll_states``, migration V3), so storing a roll is a single INSERT. The claim is one
-``UPDATE ... WHERE <its state in yz_roll_states> = 'pending' ... RETURNING`` in a ``BEGIN IMMEDIATE``
-transaction with the Willpower gain, so of any number of simultaneous pushes - in one process or several on one
-database - exactly one wins.
+``yz_roll_states``, migration V3), so storing a roll is a single INSERT, one trip to aiosqlite's thread. The
+claim is one ``UPDATE ... WHERE <its state in yz_roll_states> = 'pending' ... RETURNING`` in a
+``BEGIN IMMEDIATE`` transaction with the Willpower gain (four trips: BEGIN, the claim, which also returns the
+roller's Willpower before it, the new Willpower, COMMIT), so of any number of simultaneous pushes - in one
+process or several on one database - exactly one wins.
 
 Times are aware datetimes (UTC) in the API and Unix seconds in the database.
 """
@@ -24,7 +25,7 @@ import aiosqlite
 
 from bot.storage.errors import StorageError
 from bot.storage.store import Store, Transaction
-from bot.storage.willpower import WillpowerChange, gain_in
+from bot.storage.willpower import WillpowerChange, gained, store_in
 
 _log = logging.getLogger(__name__)
 
@@ -147,11 +148,13 @@ def _roll(row: aiosqlite.Row) -> YearZeroRoll:
 _SUPERSEDE = """
 UPDATE yz_rolls SET state = 'superseded'
 WHERE guild_id = :guild AND channel_id = :channel AND user_id = :user AND state = 'pending'
+RETURNING id
 """
 
 _INSERT = """
 INSERT INTO yz_rolls (guild_id, channel_id, user_id, payload, created_at)
 VALUES (:guild, :channel, :user, :payload, :now)
+RETURNING id
 """
 
 _SET_MESSAGE = "UPDATE yz_rolls SET channel_id = :channel, message_id = :message WHERE id = :id"
@@ -160,7 +163,9 @@ _CLAIM = """
 UPDATE yz_rolls SET state = 'pushed', pushed_payload = :pushed, pushed_at = :now
 WHERE id = :id AND user_id = :user AND created_at >= :oldest
   AND (SELECT state FROM yz_roll_states WHERE id = :id) = 'pending'
-RETURNING *
+RETURNING *, (
+    SELECT points FROM willpower WHERE willpower.guild_id = yz_rolls.guild_id AND willpower.user_id = :user
+) AS willpower_before
 """
 
 _LATEST = """
@@ -188,15 +193,15 @@ class YearZeroRolls:
         if not isinstance(payload, str):
             raise TypeError("payload must be the roll as a JSON string")
         params = {"guild": guild_id, "channel": channel_id, "user": user_id, "payload": payload, "now": epoch(now)}
-        written = await self._store.write_together(_INSERT, params)
-        return int(written.last_id)
+        rows = await self._store.write(_INSERT, params)
+        return int(rows[0]["id"])
 
     async def supersede(self, guild_id: int, channel_id: int, user_id: int) -> int:
         """Supersede the player's pending rolls here without storing a new one (a roll that cannot be pushed).
 
         Returns how many rolls were superseded.
         """
-        return await self._store.write(_SUPERSEDE, {"guild": guild_id, "channel": channel_id, "user": user_id})
+        return len(await self._store.write(_SUPERSEDE, {"guild": guild_id, "channel": channel_id, "user": user_id}))
 
     def note_message(self, roll_id: int, channel_id: int, message_id: int) -> None:
         """Remember the message that shows a roll, without waiting: written a moment later together with the
@@ -211,15 +216,21 @@ class YearZeroRolls:
 
     def _start_flush(self) -> None:
         self._flush_soon = None
-        task = asyncio.get_running_loop().create_task(self.flush_messages())
+        task = asyncio.get_running_loop().create_task(self._write_noted())
         self._flushing.add(task)
         task.add_done_callback(self._flushing.discard)
 
     async def flush_messages(self) -> int:
-        """Write the noted message ids now (the bot calls this before closing); return how many rolls got one."""
+        """Write the noted message ids now, and wait for the writes already under way (the bot calls this
+        before closing); return how many rolls got one here."""
         if self._flush_soon is not None:
             self._flush_soon.cancel()
             self._flush_soon = None
+        if self._flushing:
+            await asyncio.wait(set(self._flushing))
+        return await self._write_noted()
+
+    async def _write_noted(self) -> int:
         noted, self._messages = self._messages, {}
         if not noted or self._store.closed:
             return 0
@@ -286,13 +297,13 @@ class YearZeroRolls:
             if row is None:
                 return await _refusal(transaction, roll_id, user_id, params["oldest"])
             roll = _roll(row)
-            change = await gain_in(transaction, roll.guild_id, user_id, willpower_gain)
+            change = gained(row["willpower_before"] or 0, willpower_gain)
+            await store_in(transaction, roll.guild_id, user_id, change)
         return PushClaim(roll, willpower=change)
 
     async def purge_expired(self, now: datetime, lifetime: timedelta) -> int:
         """Delete every roll older than lifetime, whatever its state; return how many were deleted."""
-        async with self._store.transaction() as transaction:
-            return await transaction.execute("DELETE FROM yz_rolls WHERE created_at < ?", (epoch(now - lifetime),))
+        return await self._store.execute("DELETE FROM yz_rolls WHERE created_at < ?", (epoch(now - lifetime),))
 
 
 async def _refusal(transaction: Transaction, roll_id: int, user_id: int, oldest: float) -> PushClaim:

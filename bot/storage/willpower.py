@@ -1,4 +1,9 @@
-"""Willpower Points per player per server: 0 to 10, every change one atomic, clamped SQL statement."""
+"""Willpower Points per player per server, 0 to 10.
+
+A spend is one atomic statement (it happens only where the points are there). A gain and a GM's set need the
+points before the change as well as after (a gain past 10 is lost, and the card says how much), so they read
+and write inside one ``BEGIN IMMEDIATE`` transaction; the push claim gains inside its own.
+"""
 
 from __future__ import annotations
 
@@ -11,21 +16,14 @@ MAX_WILLPOWER = 10
 
 _CURRENT = "SELECT points FROM willpower WHERE guild_id = :guild AND user_id = :user"
 
-_GAIN = """
-INSERT INTO willpower (guild_id, user_id, points) VALUES (:guild, :user, MIN(:max, MAX(0, :points)))
-ON CONFLICT (guild_id, user_id) DO UPDATE SET points = MIN(:max, MAX(0, points + :points))
-RETURNING points
+_STORE = """
+INSERT INTO willpower (guild_id, user_id, points) VALUES (:guild, :user, :points)
+ON CONFLICT (guild_id, user_id) DO UPDATE SET points = excluded.points
 """
 
 _SPEND = """
 UPDATE willpower SET points = points - :points
 WHERE guild_id = :guild AND user_id = :user AND points >= :points
-RETURNING points
-"""
-
-_SET = """
-INSERT INTO willpower (guild_id, user_id, points) VALUES (:guild, :user, :points)
-ON CONFLICT (guild_id, user_id) DO UPDATE SET points = excluded.points
 RETURNING points
 """
 
@@ -54,12 +52,21 @@ async def current_in(transaction: Transaction, guild_id: int, user_id: int) -> i
 
 
 async def gain_in(transaction: Transaction, guild_id: int, user_id: int, points: int) -> WillpowerChange:
-    """Add points inside transaction, clamped at 10 in SQL; the change reports what was lost past 10."""
-    _check_whole("Willpower gained", points, low=0)
+    """Add points inside transaction; the total stops at 10, and the change says how many were lost past it."""
     before = await current_in(transaction, guild_id, user_id)
-    params = {"guild": guild_id, "user": user_id, "points": points, "max": MAX_WILLPOWER}
-    row = await transaction.fetch_one(_GAIN, params)
-    after = int(row["points"]) if row else before
+    return await store_in(transaction, guild_id, user_id, gained(before, points))
+
+
+async def store_in(transaction: Transaction, guild_id: int, user_id: int, change: WillpowerChange) -> WillpowerChange:
+    """Write change.after as the player's Willpower inside transaction; return the change."""
+    await transaction.fetch_all(_STORE, {"guild": guild_id, "user": user_id, "points": change.after})
+    return change
+
+
+def gained(before: int, points: int) -> WillpowerChange:
+    """The change when a player with before points gains points (0 or more)."""
+    _check_whole("Willpower gained", points, low=0)
+    after = min(MAX_WILLPOWER, before + points)
     return WillpowerChange(before, after, lost=before + points - after)
 
 
@@ -91,19 +98,15 @@ class Willpower:
     async def spend(self, guild_id: int, user_id: int, points: int) -> WillpowerChange:
         """Spend points (1 or more) if the player has them, else NotEnoughWillpower and nothing changes."""
         _check_whole("Willpower to spend", points, low=1)
-        params = {"guild": guild_id, "user": user_id, "points": points}
-        async with self._store.transaction() as transaction:
-            row = await transaction.fetch_one(_SPEND, params)
-            if row is None:
-                raise NotEnoughWillpower(await current_in(transaction, guild_id, user_id), points)
-        after = int(row["points"])
+        rows = await self._store.write(_SPEND, {"guild": guild_id, "user": user_id, "points": points})
+        if not rows:
+            raise NotEnoughWillpower(await self.get(guild_id, user_id), points)
+        after = int(rows[0]["points"])
         return WillpowerChange(after + points, after)
 
     async def set(self, guild_id: int, user_id: int, points: int) -> WillpowerChange:
         """Set the player's Willpower to points (0 to 10), whatever it was."""
         _check_whole("Willpower", points, low=0, high=MAX_WILLPOWER)
-        params = {"guild": guild_id, "user": user_id, "points": points}
         async with self._store.transaction() as transaction:
             before = await current_in(transaction, guild_id, user_id)
-            row = await transaction.fetch_one(_SET, params)
-        return WillpowerChange(before, int(row["points"]) if row else points)
+            return await store_in(transaction, guild_id, user_id, WillpowerChange(before, points))

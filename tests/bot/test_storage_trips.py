@@ -1,0 +1,129 @@
+"""What each write costs in trips to aiosqlite's worker thread, and how writes queued together behave.
+
+Every statement is one trip (SQLite's trace callback sees each one), so the statements a write runs are the
+trips it makes: a roll and a spend are one atomic statement each; a push claim is one transaction of four.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Database, StorageBusy
+
+G, C = 1111, 2222
+NOW = datetime(2026, 11, 29, 20, 0, tzinfo=UTC)
+LIFETIME = timedelta(hours=12)
+
+
+@pytest.fixture
+async def db(tmp_path: Path):
+    async with await Database.open(tmp_path / "db.sqlite3", busy_timeout_ms=200) as database:
+        yield database
+
+
+async def statements(db: Database) -> list[str]:
+    """Every statement the connection runs from now on (SQLite's trace callback, on the worker thread)."""
+    seen: list[str] = []
+    await db.store.set_trace_callback(seen.append)
+    return seen
+
+
+def verbs(seen: list[str]) -> list[str]:
+    return [sql.split()[0].upper() for sql in seen]
+
+
+def count_rows(path: Path, sql: str = "SELECT count(*) FROM yz_rolls") -> int:
+    with sqlite3.connect(path) as connection:
+        return connection.execute(sql).fetchone()[0]
+
+
+async def test_a_roll_is_one_statement(db: Database):
+    seen = await statements(db)
+    await db.rolls.create(G, C, 7, "{}", NOW)
+    assert verbs(seen) == ["INSERT"]
+
+
+async def test_a_spend_is_one_statement_and_a_refused_one_reads_once_more(db: Database):
+    await db.willpower.set(G, 7, 5)
+    seen = await statements(db)
+    assert (await db.willpower.spend(G, 7, 2)).after == 3
+    assert verbs(seen) == ["UPDATE"]
+    seen.clear()
+    with pytest.raises(Exception, match="Willpower"):
+        await db.willpower.spend(G, 7, 4)
+    assert verbs(seen) == ["UPDATE", "SELECT"]
+
+
+async def test_a_push_claim_is_one_transaction_of_four_statements(db: Database):
+    roll_id = await db.rolls.create(G, C, 7, "{}", NOW)
+    await db.willpower.set(G, 7, 9)
+    seen = await statements(db)
+    claim = await db.rolls.claim_push(roll_id, 7, "{}", 3, NOW, LIFETIME)
+    assert claim.claimed and (claim.willpower.before, claim.willpower.after, claim.willpower.lost) == (9, 10, 2)
+    assert verbs(seen) == ["BEGIN", "UPDATE", "INSERT", "COMMIT"]
+    assert await db.willpower.get(G, 7) == 10
+
+
+async def test_rolls_stored_at_once_each_get_their_own_id(db: Database):
+    ids = await asyncio.gather(*(db.rolls.create(G, C, user, "{}", NOW) for user in range(40)))
+    assert len(set(ids)) == 40 and count_rows(db.path) == 40
+    for user, roll_id in enumerate(ids):
+        latest = await db.rolls.latest_pending(G, C, user, NOW, LIFETIME)
+        assert latest is not None and latest.id == roll_id
+
+
+async def test_a_lock_held_past_the_busy_timeout_fails_the_waiting_writes_at_once(db: Database):
+    """The first write waits out the busy timeout (200 ms); those queued behind it give up with it, instead of
+    each waiting 200 ms more in turn."""
+    other = sqlite3.connect(db.path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        started = time.monotonic()
+        results = await asyncio.gather(
+            *(db.rolls.create(G, C, user, "{}", NOW) for user in range(5)), return_exceptions=True
+        )
+        waited = time.monotonic() - started
+    finally:
+        other.rollback()
+        other.close()
+    assert all(isinstance(result, StorageBusy) for result in results)
+    assert 0.15 <= waited < 0.6
+    assert count_rows(db.path) == 0
+    assert await db.rolls.create(G, C, 1, "{}", NOW) >= 1  # and writing works again
+
+
+async def test_a_short_lock_is_waited_out(db: Database):
+    other = sqlite3.connect(db.path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    asyncio.get_running_loop().call_later(0.05, other.rollback)
+    ids = await asyncio.gather(*(db.rolls.create(G, C, user, "{}", NOW) for user in range(5)))
+    other.close()
+    assert len(set(ids)) == 5 and count_rows(db.path) == 5
+
+
+async def test_a_failed_transaction_writes_nothing(db: Database):
+    with pytest.raises(ZeroDivisionError):
+        async with db.store.transaction() as transaction:
+            await transaction.fetch_all("INSERT INTO meta (key, value) VALUES ('a', 'b')")
+            1 / 0  # noqa: B018
+    assert await db.meta.get("a") is None
+    await db.meta.set("a", "c")  # and the connection is out of the transaction
+    assert await db.meta.get("a") == "c"
+
+
+async def test_closing_writes_what_is_queued_first(tmp_path: Path):
+    path = tmp_path / "db.sqlite3"
+    database = await Database.open(path)
+    writes = [asyncio.create_task(database.rolls.create(G, C, user, "{}", NOW)) for user in range(25)]
+    await asyncio.sleep(0)  # queued, not yet written
+    await database.close()
+    assert len({await write for write in writes}) == 25
+    assert count_rows(path) == 25
+    with pytest.raises(RuntimeError, match="closed"):
+        await database.rolls.create(G, C, 1, "{}", NOW)
