@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import hashlib
 import json
 import logging
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
@@ -32,38 +31,7 @@ INVITE_SCOPES = ("bot", "applications.commands")
 PURGE_INTERVAL = timedelta(hours=1)
 INTERACTION_GRACE = 3.0
 """Seconds a closing bot waits for the interactions it is handling (Discord's own window is 3 s)."""
-INTERACTION_TASK_PREFIXES = (
-    "CommandTree-invoker", "discord-ui-dynamic-item", "discord-ui-view-dispatch", "discord-ui-modal-dispatch",
-    "rollkeeper-stale-button",
-)
-"""The names of the tasks that run slash commands and component callbacks (discord.py's), and of ours that
-answer a stale click."""
 STALE_BUTTON = "This button no longer works: it may be from an older roll. Roll again."
-
-
-GC_THRESHOLDS = (20_000, 20, 20)
-"""The collector's thresholds once the bot is up (Python's are 700, 10, 10). Every interaction leaves a few
-reference cycles that only the collector frees, and with 16 interactions in flight a young-generation pass
-walks thousands of live objects: the interaction benchmark measured ~230 such passes per 2,000 rolls at 700,
-about 30 us per roll in all. Collecting after 20,000 new objects instead keeps at most a few MB of garbage
-waiting and cuts that time by more than half."""
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector: a full collection in the middle of the imports cost start-up ~20 ms
-    (bench/startup) for nothing to collect. It runs again right after, without the objects made so far: the
-    modules, classes and tables loaded at start-up live as long as the bot, and every full collection would
-    walk them all again (gc.freeze moves them out of its sight). From then on it runs at GC_THRESHOLDS."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        gc.set_threshold(*GC_THRESHOLDS)
-        if was_enabled:
-            gc.enable()
 
 
 class CommandSync(StrEnum):
@@ -109,12 +77,12 @@ class RollkeeperBot(commands.Bot):
         self.dynamic_item_types = tuple(dynamic_items)
         self._busy_timeout_ms = busy_timeout_ms
         self._clock = clock
-        self._dynamic_templates: dict[re.Pattern[str], type[discord.ui.DynamicItem[Any]]] = {}
+        self._button_patterns: dict[type[discord.ui.DynamicItem[Any]], re.Pattern[str]] = {}
         self._db: Database | None = None
         self._purge_task: asyncio.Task[None] | None = None
         self._invite_logged = False
-        self._answering: set[asyncio.Task[None]] = set()
-        """Answers to stale clicks in flight (a reference keeps a task alive until it is done)."""
+        self._in_hand: set[asyncio.Task[Any]] = set()
+        """The tasks handling an interaction right now (slash commands, clicks), for close() to wait for."""
 
     @property
     def db(self) -> Database:
@@ -133,17 +101,22 @@ class RollkeeperBot(commands.Bot):
         return discord.utils.oauth_url(client_id, permissions=INVITE_PERMISSIONS, scopes=INVITE_SCOPES)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Register buttons whose custom_id says what they act on; each class names its template as
+        ``pattern`` too, since discord.py offers a DynamicItem's template only on an instance."""
+        for item in items:
+            if not isinstance(getattr(item, "pattern", None), re.Pattern):
+                raise TypeError(f"{item.__name__} must name its template as a compiled `pattern` class attribute")
         super().add_dynamic_items(*items)
-        self._dynamic_templates.update({item.__discord_ui_compiled_template__: item for item in items})
+        self._button_patterns.update({item: item.pattern for item in items})  # type: ignore[attr-defined]
 
     def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         super().remove_dynamic_items(*items)
         for item in items:
-            self._dynamic_templates.pop(item.__discord_ui_compiled_template__, None)
+            self._button_patterns.pop(item, None)
 
     def listens_for(self, custom_id: str) -> bool:
         """True when a registered DynamicItem or a persistent view takes clicks on this custom_id."""
-        if any(template.fullmatch(custom_id) for template in self._dynamic_templates):
+        if any(pattern.fullmatch(custom_id) for pattern in self._button_patterns.values()):
             return True
         return any(
             getattr(item, "custom_id", None) == custom_id
@@ -151,34 +124,34 @@ class RollkeeperBot(commands.Bot):
             for item in view.walk_children()
         )
 
-    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
-        """discord.py's dispatch, and a click nothing listens for (a malformed or foreign custom_id) answered.
+    def hold_interaction(self) -> None:
+        """Count the running task as handling an interaction until it ends: close() waits for it.
 
-        Not an ``on_interaction`` listener: discord.py would start a task for it on every interaction, slash
-        commands included, and only clicks need it. Buttons of in-memory views are not seen here: rollkeeper's
-        buttons are DynamicItems.
-        """
-        super().dispatch(event_name, *args, **kwargs)
-        if event_name == "interaction" and args[0].type is discord.InteractionType.component:
-            custom_id = (args[0].data or {}).get("custom_id")
-            if not isinstance(custom_id, str) or not self.listens_for(custom_id):
-                task = asyncio.create_task(send_private(args[0], STALE_BUTTON), name="rollkeeper-stale-button")
-                self._answering.add(task)
-                task.add_done_callback(self._answered)
+        Called from the checks that run first in discord.py's task for a slash command (the tree's) or a click
+        (the button's), so the bot knows its in-flight work by its own bookkeeping, not by discord.py's names
+        for its tasks."""
+        task = asyncio.current_task()
+        if task is not None and task not in self._in_hand:
+            self._in_hand.add(task)
+            task.add_done_callback(self._in_hand.discard)
 
-    def _answered(self, task: asyncio.Task[None]) -> None:
-        self._answering.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            _log.error("Could not answer a stale click", exc_info=task.exception())
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer a click that nothing listens for (a malformed or foreign custom_id): without an answer, the
+        player would see "This interaction failed"."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = (interaction.data or {}).get("custom_id")
+        if not isinstance(custom_id, str) or not self.listens_for(custom_id):
+            self.hold_interaction()
+            await send_private(interaction, STALE_BUTTON)
 
     async def setup_hook(self) -> None:
         """Open and migrate the database, purge old rolls, load the cogs and buttons, sync the commands."""
         self._db = await Database.open(self.settings.database_path, busy_timeout_ms=self._busy_timeout_ms)
         try:
             await self.purge_expired_rolls()
-            with _collector_paused():  # importing the cogs makes thousands of objects, none of them garbage
-                for name in self.extension_names:
-                    await self.load_extension(name)
+            for name in self.extension_names:
+                await self.load_extension(name)
             if self.dynamic_item_types:
                 self.add_dynamic_items(*self.dynamic_item_types)
             await self.sync_commands()
@@ -252,13 +225,6 @@ class RollkeeperBot(commands.Bot):
     async def _finish_interactions(self, grace: float = INTERACTION_GRACE) -> None:
         """Wait (up to grace seconds) for commands and buttons being handled: a player whose roll was in flight at
         SIGTERM gets their answer, instead of "This interaction failed" and an error in the log."""
-        deadline = asyncio.get_running_loop().time() + grace
-        while (left := deadline - asyncio.get_running_loop().time()) > 0:
-            current = asyncio.current_task()
-            busy = [
-                task for task in asyncio.all_tasks()
-                if task is not current and task.get_name().startswith(INTERACTION_TASK_PREFIXES) and not task.done()
-            ]
-            if not busy:
-                return
-            await asyncio.wait(busy, timeout=left)
+        busy = self._in_hand - {asyncio.current_task()}
+        if busy:
+            await asyncio.wait(busy, timeout=grace)

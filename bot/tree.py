@@ -145,6 +145,9 @@ class RollkeeperTree(app_commands.CommandTree):
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Refuse, privately, a command whose raw options do not fit its declarations (crafted payloads)."""
+        hold = getattr(interaction.client, "hold_interaction", None)
+        if hold is not None:  # the bot waits for this command's task when it closes
+            hold()
         if interaction.type is not discord.InteractionType.application_command:
             return True
         try:

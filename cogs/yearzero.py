@@ -27,7 +27,7 @@ from rules.yearzero_odds import odds_after_first, odds_for_roll
 
 _log = logging.getLogger(__name__)
 
-PUSH_TEMPLATE = r"rk:yz:push:(?P<roll>[0-9]{1,19})"
+PUSH_PATTERN = re.compile(r"rk:yz:push:(?P<roll>[0-9]{1,19})")
 NO_ROLL_TO_PUSH = "You have no roll to push in this channel: roll with /yz first (a roll stays pushable for a while)."
 
 Artifact = Literal["d8", "d10", "d12"]
@@ -47,61 +47,31 @@ def read_payload(stored: YearZeroRoll) -> tuple[YzRoll, str | None, bool]:
     return YzRoll.from_dict(data["roll"]), data.get("note"), bool(data.get("private"))
 
 
-PUSH_EMOJI = discord.PartialEmoji(name="🎲")
-"""Parsed once: a string emoji is parsed again for every button."""
-
-
 def push_custom_id(roll_id: int) -> str:
-    """The custom_id of a roll's Push button: PUSH_TEMPLATE with the roll's id."""
+    """The custom_id of a roll's Push button: PUSH_PATTERN with the roll's id."""
     return f"rk:yz:push:{roll_id}"
 
 
-def _push_button(roll_id: int) -> dict:
-    style = discord.ButtonStyle.danger
-    return {"label": "Push", "emoji": PUSH_EMOJI, "style": style, "custom_id": push_custom_id(roll_id)}
+def push_view(roll_id: int) -> discord.ui.View:
+    """The Push button of a roll, to send with its message.
+
+    Clicks are taken by the PushButton DynamicItem registered when the cog loads (whatever process or restart
+    sent the message), so the view is stopped at once: discord.py keeps no listener for it."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(PushButton(roll_id))
+    view.stop()
+    return view
 
 
-_PUSH_BUTTON_JSON = discord.ui.Button(**_push_button(0)).to_component_dict()
-"""discord.py's own JSON for the Push button (of roll 0): push_view copies it with each roll's custom_id."""
-
-
-class PushView:
-    """The Push button of one roll, as a message carries it: a view that only writes its components.
-
-    Clicks are taken by the PushButton DynamicItem registered when the cog loads, never by the view a button was
-    sent with, so a discord.ui.View per roll (a future, a random id, a Button and its component, then stopped so
-    that discord.py keeps no listener: about 40 us a roll in the interaction benchmark) bought nothing. What
-    discord.py 2.7 asks of a view it sends is its components, whether they are Components V2, and whether it is
-    finished (a finished view is not listened to): PushView answers exactly that. Tests hold its JSON to
-    PushButton's and check that discord.py keeps nothing behind.
-    """
-
-    __slots__ = ("_components",)
-
-    def __init__(self, roll_id: int) -> None:
-        button = _PUSH_BUTTON_JSON | {"custom_id": push_custom_id(roll_id)}
-        self._components = [{"type": discord.ComponentType.action_row.value, "components": [button]}]
-
-    def to_components(self) -> list[dict]:
-        return self._components
-
-    def has_components_v2(self) -> bool:
-        return False
-
-    def is_finished(self) -> bool:
-        return True
-
-
-def push_view(roll_id: int) -> PushView:
-    """The Push button of a roll, to send with its message (see PushView)."""
-    return PushView(roll_id)
-
-
-class PushButton(discord.ui.DynamicItem[discord.ui.Button], template=PUSH_TEMPLATE):
+class PushButton(discord.ui.DynamicItem[discord.ui.Button], template=PUSH_PATTERN):
     """The Push button of one stored roll: only its roller may press it, and only once."""
 
+    pattern = PUSH_PATTERN
+    """The template again, for the bot to tell clicks it takes from stale ones (see RollkeeperBot)."""
+
     def __init__(self, roll_id: int) -> None:
-        super().__init__(discord.ui.Button(**_push_button(roll_id)))
+        style = discord.ButtonStyle.danger
+        super().__init__(discord.ui.Button(label="Push", emoji="🎲", style=style, custom_id=push_custom_id(roll_id)))
         self.roll_id = roll_id
 
     @classmethod
@@ -110,6 +80,7 @@ class PushButton(discord.ui.DynamicItem[discord.ui.Button], template=PUSH_TEMPLA
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Refuse anyone but the roller here, answering them privately (or they see "interaction failed")."""
+        interaction.client.hold_interaction()
         try:
             stored = await interaction.client.db.rolls.get(self.roll_id)
         except Exception as error:  # a busy database, say: answered like every other failure
@@ -177,8 +148,7 @@ class YearZero(commands.Cog):
         if not roll.can_push:
             await interaction.response.send_message(embed=embed, ephemeral=private)
             return
-        view = push_view(roll_id)
-        answer = await interaction.response.send_message(embed=embed, view=view, ephemeral=private)  # type: ignore[arg-type]
+        answer = await interaction.response.send_message(embed=embed, view=push_view(roll_id), ephemeral=private)
         if answer is not None and answer.message_id is not None:
             # Best effort, written with others a moment later: only /push needs it (to take the button off), and
             # a busy database here must not tell the player to try again - a new roll would supersede this one.

@@ -4,14 +4,14 @@ and a walk over every registered command as Discord received it."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import importlib
 import sqlite3
 from contextlib import closing
 
+import discord
 import pytest
 
-from bot.client import EXTENSIONS, GC_THRESHOLDS, CommandSync
+from bot.client import EXTENSIONS, CommandSync
 from tests.fakediscord import CannotInvoke
 
 PUT_GLOBAL = "/applications/{application_id}/commands"
@@ -44,14 +44,6 @@ async def test_start_up_opens_and_migrates_the_database_and_close_closes_it(star
     assert bot.is_closed()
     with pytest.raises(RuntimeError, match="not open"):
         bot.db  # noqa: B018 - the property raises once the database is closed
-
-
-async def test_start_up_hides_its_objects_from_the_collector_and_sets_its_thresholds(start_bot, fake_discord):
-    gc.unfreeze()
-    gc.set_threshold(700, 10, 10)
-    await start_bot(extensions=YZ)
-    assert gc.get_freeze_count() > 1000  # the modules and tables loaded by setup_hook
-    assert gc.get_threshold() == GC_THRESHOLDS
 
 
 async def test_commands_are_synced_once_and_again_only_when_they_change(start_bot, fake_discord, db_path):
@@ -150,3 +142,30 @@ async def test_closing_lets_a_command_in_flight_answer(start_bot, fake_discord):
     reply = await in_flight
     assert reply.content == "done" and bot.is_closed()
     assert fake_discord.bot_errors == []
+
+
+async def test_closing_lets_a_click_in_flight_answer(start_bot, fake_discord):
+    """The same for a button: the bot waits for the tasks its own checks counted (hold_interaction)."""
+    bot = await start_bot(extensions=("tests.bot.slow_cog",))
+    posted = await fake_discord.slash("slow", {"button": True})
+    in_flight = asyncio.create_task(fake_discord.click(posted, label="Slow"))
+    await asyncio.sleep(0.1)  # the click is now sleeping inside its callback
+    await fake_discord.stop()
+    reply = await in_flight
+    assert reply.content == "clicked" and bot.is_closed()
+    assert fake_discord.bot_errors == []
+
+
+async def test_a_button_must_name_its_pattern(start_bot, fake_discord):
+    """The bot tells clicks it takes from stale ones by each button's pattern, so a button without one is refused
+    when registered, and the pattern is the template discord.py matches (its public `template`)."""
+    from cogs.yearzero import PushButton
+
+    bot = await start_bot(extensions=("cogs.yearzero",))
+    assert PushButton(1).template is PushButton.pattern
+
+    class Nameless(discord.ui.DynamicItem[discord.ui.Button], template=r"x:(?P<n>[0-9]+)"):
+        pass
+
+    with pytest.raises(TypeError, match="pattern"):
+        bot.add_dynamic_items(Nameless)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sqlite3
 from contextlib import closing
 from datetime import UTC, datetime, timedelta
@@ -135,15 +136,20 @@ async def test_roll_shows_the_dice_the_outcome_and_a_push_button(start_bot, fake
 
 
 async def test_the_sent_button_is_the_push_buttons_own_and_leaves_no_view_behind(start_bot, fake_discord):
-    """push_view only writes the button: the same JSON as the PushButton that takes the clicks, and discord.py
+    """push_view is a real discord.ui.View holding the PushButton that takes the clicks, stopped so that discord.py
     keeps nothing per message (a listening view per roll would pile up for the bot's whole life)."""
     bot = await start_bot(extensions=YZ)
     replies = [await roll(fake_discord, bot, [3, 4], attribute=1, skill=1) for _ in range(3)]
     roll_id = int(buttons(replies[-1].message)[0]["custom_id"].rsplit(":", 1)[1])
-    [row] = push_view(roll_id).to_components()
+    view = push_view(roll_id)
+    assert isinstance(view, discord.ui.View) and view.timeout is None and view.is_finished()
+    [row] = view.to_components()
     assert row["components"] == [PushButton(roll_id).to_component_dict()]
+    [sent] = buttons(replies[-1].message)
+    assert {key: sent[key] for key in ("custom_id", "label", "style")} == {
+        "custom_id": f"rk:yz:push:{roll_id}", "label": "Push", "style": discord.ButtonStyle.danger.value
+    }
     assert bot.persistent_views == []
-    assert not bot._connection._view_store._views  # nothing dispatches clicks by message: the DynamicItem does
 
 
 async def test_a_roll_with_nothing_to_push_has_no_button_and_stores_nothing(start_bot, fake_discord, db_path):
@@ -441,8 +447,13 @@ async def test_hostile_and_stale_clicks_get_a_private_answer_and_change_nothing(
     assert fake_discord.bot_errors == []
 
 
-class OtherButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rk:other:(?P<n>[0-9]+)"):
+OTHER_PATTERN = re.compile(r"rk:other:(?P<n>[0-9]+)")
+
+
+class OtherButton(discord.ui.DynamicItem[discord.ui.Button], template=OTHER_PATTERN):
     """Another cog's restart-proof button: the bot's answer for unknown clicks must leave it alone."""
+
+    pattern = OTHER_PATTERN
 
     def __init__(self, n: int) -> None:
         super().__init__(discord.ui.Button(label="Other", custom_id=f"rk:other:{n}"))
