@@ -78,7 +78,7 @@ def player_message(error: BaseException) -> str | None:
     if isinstance(error, app_commands.CheckFailure):
         return _check_message(error)
     if isinstance(error, app_commands.TransformerError):
-        if getattr(error.transformer, "__discord_app_commands_is_choice__", False):
+        if error.transformer.choices:  # a Literal or an Enum option: the value is none of its choices
             return f"{_quoted(error.value)} is not one of this option's choices."
         return f"{_quoted(error.value)} is not a valid value for this option."
     if isinstance(error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):

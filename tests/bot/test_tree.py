@@ -149,3 +149,27 @@ async def test_reports_errors_answers_for_a_button():
     assert interaction.sent == [("response", "The dice table is busy - try again in a moment.", True)]
     assert await PushButton().fine(interaction) == "pushed"
     assert PushButton.callback.__name__ == "callback"
+
+
+class _Choosing(app_commands.Transformer):
+    """A transformer with choices, as discord.py makes for Literal and Enum options."""
+
+    @property
+    def choices(self):
+        return [app_commands.Choice(name="one", value="one")]
+
+    async def transform(self, interaction, value):
+        return value
+
+
+class _Free(app_commands.Transformer):
+    async def transform(self, interaction, value):
+        return value
+
+
+def test_a_value_outside_an_options_choices_is_named_as_such():
+    string = discord.AppCommandOptionType.string
+    chosen = app_commands.TransformerError("two", string, _Choosing())
+    assert player_message(chosen) == "'two' is not one of this option's choices."
+    free = app_commands.TransformerError("two", string, _Free())
+    assert player_message(free) == "'two' is not a valid value for this option."
