@@ -140,7 +140,8 @@ class RollkeeperBot(commands.Bot):
         player would see "This interaction failed"."""
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = (interaction.data or {}).get("custom_id")
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = data.get("custom_id")
         if not isinstance(custom_id, str) or not self.listens_for(custom_id):
             self.hold_interaction()
             await send_private(interaction, STALE_BUTTON)

@@ -89,10 +89,11 @@ class ExtendedTests:
     async def add(self, guild_id: int, channel_id: int, name: str, degrees: int) -> ExtendedTask:
         """Add degrees (0 or more) to the progress in one statement; NoSuchExtendedTest if not started."""
         _check_count("Degrees", degrees, low=0)
-        params = {"guild": guild_id, "channel": channel_id, "name": task_name(name), "degrees": degrees}
+        tidy = task_name(name)
+        params = {"guild": guild_id, "channel": channel_id, "name": tidy, "degrees": degrees}
         rows = await self._store.write(_ADD, params)
         if not rows:
-            raise NoSuchExtendedTest(params["name"])
+            raise NoSuchExtendedTest(tidy)
         return _task(rows[0])
 
     async def record(
@@ -104,14 +105,15 @@ class ExtendedTests:
         """
         _check_count("Degrees needed", needed, low=1)
         _check_count("Degrees", degrees, low=0)
-        params = {"guild": guild_id, "channel": channel_id, "name": task_name(name), "needed": needed}
+        tidy = task_name(name)
+        params = {"guild": guild_id, "channel": channel_id, "name": tidy, "needed": needed}
         async with self._store.transaction() as transaction:
             if fresh:
                 await transaction.fetch_one(_START, params)
             row = await transaction.fetch_one(_ADD_UNFINISHED, params | {"degrees": degrees})
             if row is None:
                 exists = await transaction.fetch_one(f"SELECT 1 FROM extended_tests {_WHERE}", params)
-                raise TaskComplete(params["name"]) if exists else NoSuchExtendedTest(params["name"])
+                raise TaskComplete(tidy) if exists else NoSuchExtendedTest(tidy)
         return _task(row)
 
     async def get(self, guild_id: int, channel_id: int, name: str) -> ExtendedTask | None:

@@ -290,12 +290,12 @@ class YearZeroRolls:
             raise TypeError("pushed_payload must be the pushed roll as a JSON string")
         if not _storable_id(roll_id):
             return PushClaim(None, PushRefusal.UNKNOWN)
-        params = {"id": roll_id, "user": user_id, "pushed": pushed_payload, "now": epoch(now)}
-        params["oldest"] = epoch(now - lifetime)
+        oldest = epoch(now - lifetime)
+        params = {"id": roll_id, "user": user_id, "pushed": pushed_payload, "now": epoch(now), "oldest": oldest}
         async with self._store.transaction() as transaction:
             row = await transaction.fetch_one(_CLAIM, params)
             if row is None:
-                return await _refusal(transaction, roll_id, user_id, params["oldest"])
+                return await _refusal(transaction, roll_id, user_id, oldest)
             roll = _roll(row)
             change = gained(row["willpower_before"] or 0, willpower_gain)
             await store_in(transaction, roll.guild_id, user_id, change)

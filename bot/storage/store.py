@@ -113,9 +113,9 @@ class Store:
     def closed(self) -> bool:
         return self._connection is None
 
-    async def set_trace_callback(self, callback: Callable[[str], object] | None) -> None:
-        """Have SQLite call callback with each statement this connection runs (None stops it): for tests and
-        for an operator who wants to see what the bot asks of its database."""
+    async def set_trace_callback(self, callback: Callable[[str], object]) -> None:
+        """Have SQLite call callback with each statement this connection runs: for tests, and for an operator
+        who wants to see what the bot asks of its database."""
         async with self._turn() as connection:
             await connection.set_trace_callback(callback)
 
