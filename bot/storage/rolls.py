@@ -14,23 +14,16 @@ Times are aware datetimes (UTC) in the API and Unix seconds in the database.
 
 from __future__ import annotations
 
-import asyncio
-import logging
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
 import aiosqlite
 
-from bot.storage.errors import StorageError
+from bot.storage.roll_messages import RollMessages
 from bot.storage.store import Store, Transaction
 from bot.storage.willpower import WillpowerChange, gained, store_in
-
-_log = logging.getLogger(__name__)
-
-MESSAGE_FLUSH_DELAY = 0.05
-"""Seconds between noting a roll's message id and writing it, with the others noted meanwhile."""
 
 
 class RollState(StrEnum):
@@ -157,8 +150,6 @@ VALUES (:guild, :channel, :user, :payload, :now)
 RETURNING id
 """
 
-_SET_MESSAGE = "UPDATE yz_rolls SET channel_id = :channel, message_id = :message WHERE id = :id"
-
 _CLAIM = """
 UPDATE yz_rolls SET state = 'pushed', pushed_payload = :pushed, pushed_at = :now
 WHERE id = :id AND user_id = :user AND created_at >= :oldest
@@ -183,10 +174,7 @@ class YearZeroRolls:
 
     def __init__(self, store: Store) -> None:
         self._store = store
-        self._messages: dict[int, tuple[int, int]] = {}
-        """Message ids noted but not yet written: roll id -> (channel id, message id)."""
-        self._flush_soon: asyncio.TimerHandle | None = None
-        self._flushing: set[asyncio.Task] = set()
+        self.messages = RollMessages(store)
 
     async def create(self, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime) -> int:
         """Store a new pending roll and return its id; the player's older rolls here are superseded by it."""
@@ -204,60 +192,19 @@ class YearZeroRolls:
         return len(await self._store.write(_SUPERSEDE, {"guild": guild_id, "channel": channel_id, "user": user_id}))
 
     def note_message(self, roll_id: int, channel_id: int, message_id: int) -> None:
-        """Remember the message that shows a roll, without waiting: written a moment later together with the
-        others noted meanwhile, in one transaction (one commit for many rolls instead of one each).
-
-        Only /push needs it, to take the Push button off the roll's message; reads here see it at once. A crash
-        before the write loses no roll, only that clean-up for the rolls of the last moment.
-        """
-        self._messages[roll_id] = (channel_id, message_id)
-        if self._flush_soon is None:
-            self._flush_soon = asyncio.get_running_loop().call_later(MESSAGE_FLUSH_DELAY, self._start_flush)
-
-    def _start_flush(self) -> None:
-        self._flush_soon = None
-        task = asyncio.get_running_loop().create_task(self._write_noted())
-        self._flushing.add(task)
-        task.add_done_callback(self._flushing.discard)
+        """Remember the message that shows a roll, without waiting (see RollMessages.note)."""
+        self.messages.note(roll_id, channel_id, message_id)
 
     async def flush_messages(self) -> int:
-        """Write the noted message ids now, and wait for the writes already under way (the bot calls this
-        before closing); return how many rolls got one here."""
-        if self._flush_soon is not None:
-            self._flush_soon.cancel()
-            self._flush_soon = None
-        if self._flushing:
-            await asyncio.wait(set(self._flushing))
-        return await self._write_noted()
-
-    async def _write_noted(self) -> int:
-        noted, self._messages = self._messages, {}
-        if not noted or self._store.closed:
-            return 0
-        rows = [
-            {"id": roll_id, "channel": channel_id, "message": message_id}
-            for roll_id, (channel_id, message_id) in noted.items()
-        ]
-        try:
-            async with self._store.transaction() as transaction:
-                return await transaction.execute_many(_SET_MESSAGE, rows)
-        except StorageError as error:
-            _log.warning("Could not note the messages of %d Year Zero rolls: %s", len(noted), error)
-            return 0
-
-    def _noted(self, roll: YearZeroRoll) -> YearZeroRoll:
-        """The roll with its message id, when that is noted but not written yet."""
-        noted = self._messages.get(roll.id)
-        if noted is None or roll.message_id is not None:
-            return roll
-        return replace(roll, channel_id=noted[0], message_id=noted[1])
+        """Write the noted message ids now (see RollMessages.flush); return how many rolls got one."""
+        return await self.messages.flush()
 
     async def get(self, roll_id: int) -> YearZeroRoll | None:
         """The stored roll, whatever its state, or None (never stored, or purged)."""
         if not _storable_id(roll_id):
             return None
         row = await self._store.fetch_one(_GET, (roll_id,))
-        return self._noted(_roll(row)) if row else None
+        return self.messages.seen_in(_roll(row)) if row else None
 
     async def refusal_for_missing(self, roll_id: int) -> PushRefusal:
         """Why `get` found no roll with this id: EXPIRED when the id was given once (purged since), else UNKNOWN."""
@@ -271,7 +218,7 @@ class YearZeroRolls:
         """The player's pushable roll in this channel (newest pending one within its lifetime), or None."""
         params = {"guild": guild_id, "channel": channel_id, "user": user_id, "oldest": epoch(now - lifetime)}
         row = await self._store.fetch_one(_LATEST, params)
-        return self._noted(_roll(row)) if row else None
+        return self.messages.seen_in(_roll(row)) if row else None
 
     async def claim_push(
         self,

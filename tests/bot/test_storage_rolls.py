@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Database, InvalidValue, PushRefusal, RollState, StorageBusy, load_migrations
-from bot.storage.rolls import MESSAGE_FLUSH_DELAY
+from bot.storage.roll_messages import MESSAGE_FLUSH_DELAY
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)

@@ -1,0 +1,95 @@
+"""The messages that show Year Zero rolls: noted as they are sent, written a moment later in batches.
+
+Only the clean-up of a roll's message needs them (taking its Push button off when /push pushes it), so a roll's
+answer never waits for this write, and many rolls share one transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from bot.storage.errors import StorageError
+from bot.storage.store import Store
+
+if TYPE_CHECKING:
+    from bot.storage.rolls import YearZeroRoll
+
+_log = logging.getLogger(__name__)
+
+MESSAGE_FLUSH_DELAY = 0.05
+"""Seconds between noting a roll's message id and writing it, with the others noted meanwhile."""
+
+_SET_MESSAGE = "UPDATE yz_rolls SET channel_id = :channel, message_id = :message WHERE id = :id"
+
+
+class RollMessages:
+    """Message ids of stored rolls, noted but perhaps not written yet."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._messages: dict[int, tuple[int, int]] = {}
+        """Message ids noted but not yet written: roll id -> (channel id, message id)."""
+        self._writing: dict[int, tuple[int, int]] = {}
+        """Those being written right now (still not visible to reads until the write commits)."""
+        self._flush_soon: asyncio.TimerHandle | None = None
+        self._flushing: set[asyncio.Task] = set()
+
+    def note(self, roll_id: int, channel_id: int, message_id: int) -> None:
+        """Remember the message that shows a roll, without waiting: written a moment later together with the
+        others noted meanwhile, in one transaction (one commit for many rolls instead of one each).
+
+        Only /push needs it, to take the Push button off the roll's message; reads here see it at once. A crash
+        before the write loses no roll, only that clean-up for the rolls of the last moment.
+        """
+        self._messages[roll_id] = (channel_id, message_id)
+        if self._flush_soon is None:
+            self._flush_soon = asyncio.get_running_loop().call_later(MESSAGE_FLUSH_DELAY, self._start_flush)
+
+    def _start_flush(self) -> None:
+        self._flush_soon = None
+        task = asyncio.get_running_loop().create_task(self._write_noted())
+        self._flushing.add(task)
+        task.add_done_callback(self._flushing.discard)
+
+    async def flush(self) -> int:
+        """Write the noted message ids now, and wait for the writes already under way (the bot calls this
+        before closing); return how many rolls got one here."""
+        if self._flush_soon is not None:
+            self._flush_soon.cancel()
+            self._flush_soon = None
+        if self._flushing:
+            await asyncio.wait(set(self._flushing))
+        return await self._write_noted()
+
+    async def _write_noted(self) -> int:
+        noted, self._messages = self._messages, {}
+        if not noted or self._store.closed:
+            return 0
+        self._writing |= noted
+        try:
+            return await self._write(noted)
+        finally:
+            for roll_id in noted:
+                self._writing.pop(roll_id, None)
+
+    async def _write(self, noted: dict[int, tuple[int, int]]) -> int:
+        rows = [
+            {"id": roll_id, "channel": channel_id, "message": message_id}
+            for roll_id, (channel_id, message_id) in noted.items()
+        ]
+        try:
+            async with self._store.transaction() as transaction:
+                return await transaction.execute_many(_SET_MESSAGE, rows)
+        except StorageError as error:
+            _log.warning("Could not note the messages of %d Year Zero rolls: %s", len(noted), error)
+            return 0
+
+    def seen_in(self, roll: YearZeroRoll) -> YearZeroRoll:
+        """The roll with its message id, when that is noted but not written yet."""
+        noted = self._messages.get(roll.id) or self._writing.get(roll.id)
+        if noted is None or roll.message_id is not None:
+            return roll
+        return replace(roll, channel_id=noted[0], message_id=noted[1])
