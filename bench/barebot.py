@@ -39,8 +39,8 @@ async def yz(
 class BareBot(commands.Bot):
     """A commands.Bot with default options and `/yz`; syncs it in setup_hook only when asked to."""
 
-    def __init__(self, *, sync: bool) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+    def __init__(self, *, sync: bool, **options) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), **options)
         self.sync_at_start = sync
         command = app_commands.Command(name="yz", description="Answer a constant embed.", callback=yz)
         self.tree.add_command(app_commands.guild_only(command))

@@ -10,6 +10,7 @@ import pytest
 from bot.client import EXTENSIONS, RollkeeperBot
 from bot.settings import Settings, load_settings
 from bot.storage import DEFAULT_BUSY_TIMEOUT_MS
+from tests.fakediscord import GUILD_READY_TIMEOUT
 
 TOKEN = "fake-token.for-tests.only"
 
@@ -44,7 +45,11 @@ async def start_bot(fake_discord, make_settings):
         await fake_discord.stop()
         options = {"clock": clock} if clock is not None else {}
         bot = RollkeeperBot(
-            make_settings(**environ), extensions=extensions, busy_timeout_ms=busy_timeout_ms, **options
+            make_settings(**environ),
+            extensions=extensions,
+            busy_timeout_ms=busy_timeout_ms,
+            guild_ready_timeout=GUILD_READY_TIMEOUT,
+            **options,
         )
         await fake_discord.run(bot, token=TOKEN)
         return bot

@@ -11,7 +11,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.fakediscord import ALICE, BOB, GM, CannotInvoke, FakeDiscord, FakeUser
+from tests.fakediscord import ALICE, BOB, GM, GUILD_READY_TIMEOUT, CannotInvoke, FakeDiscord, FakeUser
 from tests.fakediscord.limits import check_limits
 
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
@@ -59,7 +59,11 @@ class Vote(discord.ui.View):
 
 class TinyBot(commands.Bot):
     def __init__(self, *, sync: bool = True, intents: discord.Intents | None = None) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents or discord.Intents.default())
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents or discord.Intents.default(),
+            guild_ready_timeout=GUILD_READY_TIMEOUT,
+        )
         self.sync, self.callbacks = sync, []
         for command in (
             hello,
@@ -223,6 +227,18 @@ async def test_slash_round_trip_is_validated_and_parsed_by_discord_py(fake_disco
     assert response.message_id == int(reply.message["id"])
     assert response.resource.embeds[0].title == "Hello"
     assert fake_discord.violations == []
+
+
+async def test_the_parser_hook_sees_every_interaction(fake_discord, bot):
+    """Pins the harness's two DEP: places on discord.py 2.7: its wrapped INTERACTION_CREATE parser reports each
+    interaction with the tasks discord.py started for it, and the class attributes that hold discord.py's
+    addresses send every request and the gateway to the fake."""
+    answered = [await fake_discord.slash("hello", user=ALICE) for _ in range(3)]
+    for reply in answered:
+        assert reply.handled is not None and reply.handled.done()
+        assert reply.handled.result(), "discord.py started no task for the interaction: the hook missed it"
+    assert len(fake_discord.requests_to("POST", CALLBACK)) == 3  # discord.py's HTTP reached the fake
+    assert fake_discord.gateway.identified.is_set()
 
 
 async def test_ephemeral_answer_carries_flag_64(fake_discord, bot):

@@ -24,6 +24,7 @@ def point_at_fake(api: str, gateway: str) -> None:
     import discord
     import yarl
 
+    # DEP: as in tests/fakediscord/harness.py, the class attributes discord.py reads its addresses from.
     discord.http.Route.BASE = api
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
 
@@ -35,8 +36,8 @@ def no_guild_wait() -> None:
     original = RollkeeperBot.__init__
 
     def init(self, *args, **options) -> None:
+        options.setdefault("guild_ready_timeout", 0.01)  # a discord.Client option
         original(self, *args, **options)
-        self._connection.guild_ready_timeout = 0.01
 
     RollkeeperBot.__init__ = init
 

@@ -18,7 +18,7 @@ cannot express; violations are answered 400 like Discord does and listed in `fak
 See tests/bot/test_fakediscord.py for worked examples.
 """
 
-from tests.fakediscord.harness import FakeDiscord
+from tests.fakediscord.harness import GUILD_READY_TIMEOUT, FakeDiscord
 from tests.fakediscord.invoke import CannotInvoke
 from tests.fakediscord.records import Reply, Request, Violation, message_text
 from tests.fakediscord.spec import SpecValidator
@@ -35,6 +35,7 @@ from tests.fakediscord.world import (
 )
 
 __all__ = [
+    "GUILD_READY_TIMEOUT",
     "ADMINISTRATOR",
     "ALICE",
     "BOB",

@@ -29,6 +29,8 @@ from tests.fakediscord.spec import SpecValidator
 from tests.fakediscord.world import BOT_PERMISSIONS, FakeChannel, FakeGuild, FakeUser
 
 INTERACTION_CREATE = "INTERACTION_CREATE"
+GUILD_READY_TIMEOUT = 0.01
+"""Seconds for a bot under test to wait for more GUILD_CREATEs (the fake sends them all at once)."""
 
 
 class _ErrorLog(logging.Handler):
@@ -158,6 +160,8 @@ class FakeDiscord(Interactions):
         port = listener.getsockname()[1]
         await web.SockSite(self._runner, listener).start()
         self.backend.gateway_url = f"ws://127.0.0.1:{port}/ws"
+        # DEP: discord.py takes its REST base and gateway address from these class attributes (2.7); no public
+        # setting points a bot elsewhere. test_fakediscord.py shows every request reaching the fake.
         self._saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
         discord.http.Route.BASE = f"http://127.0.0.1:{port}{API}"
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.backend.gateway_url)
@@ -174,14 +178,14 @@ class FakeDiscord(Interactions):
             if self._runner is not None:
                 await self._runner.cleanup()
 
-    async def run(
-        self, bot: discord.Client, token: str = "fake-token", *, guild_ready_timeout: float = 0.01
-    ) -> discord.Client:
-        """Start `bot.start(token)` in a task; return once setup_hook ran and the guilds arrived."""
+    async def run(self, bot: discord.Client, token: str = "fake-token") -> discord.Client:
+        """Start `bot.start(token)` in a task; return once setup_hook ran and the guilds arrived.
+
+        discord.py waits ``guild_ready_timeout`` (2 s by default) after the last GUILD_CREATE before on_ready:
+        build the bot with ``guild_ready_timeout=GUILD_READY_TIMEOUT`` (a Client option) to skip that wait.
+        """
         if self._bot_task is not None:
             raise RuntimeError("a bot is already running: await fake.stop() first")
-        # discord.py waits guild_ready_timeout (2 s by default) after the last GUILD_CREATE before on_ready.
-        bot._connection.guild_ready_timeout = guild_ready_timeout
         self._hook_interactions(bot)
         self.gateway.identified.clear()
         self.bot, self._bot_task = bot, asyncio.create_task(bot.start(token), name="fakediscord-bot")
@@ -214,7 +218,14 @@ class FakeDiscord(Interactions):
         waiter.result()
 
     def _hook_interactions(self, bot: discord.Client) -> None:
-        """Note which tasks discord.py creates while parsing each INTERACTION_CREATE (its handlers)."""
+        """Note which tasks discord.py creates while parsing each INTERACTION_CREATE (its handlers).
+
+        DEP: discord.py has no public hook for "this event was parsed and these tasks were started for it", which
+        the fake needs to know when the bot is done with an interaction; it wraps the connection state's parser
+        table (``bot._connection.parsers``, discord.py 2.7). This is test code only, and
+        test_fakediscord.py::test_the_parser_hook_sees_every_interaction pins it: an upgrade that moves the
+        table fails that test first.
+        """
         parsers = bot._connection.parsers
         original = parsers[INTERACTION_CREATE]
 
