@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import DEFAULT_BUSY_TIMEOUT_MS, MAX_WILLPOWER, Database, StorageBusy
-from bot.storage.rolls import MESSAGE_FLUSH_DELAY
+from bot.storage.roll_messages import MESSAGE_FLUSH_DELAY
 from rules.yearzero import YzRoll
 from tests.bot.test_main import SECRET, assert_clean_refusal, run_bot
 from tests.drills.conftest import PLAYERS, dump_database, query, table_of
@@ -165,7 +165,7 @@ async def test_a_lock_taken_just_after_a_roll_was_shown(start_bot, fake_discord,
     pushed = await fake_discord.click(reply, label="Push", user=ROLLERS[0])
     assert is_pushed_roll(pushed) and pushed.type == 7
     [warning] = log_watch.lines()
-    assert warning.startswith("WARNING bot.storage.rolls: Could not note the messages of 1 Year Zero rolls")
+    assert warning.startswith("WARNING bot.storage.roll_messages: Could not note the messages of 1 Year Zero rolls")
 
 
 # -- at start-up -------------------------------------------------------------------------------------------
