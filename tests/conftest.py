@@ -46,10 +46,24 @@ def token_never_logged():
 
 @pytest.fixture(scope="session")
 def discord_spec():
-    """Discord's OpenAPI description, loaded once per test session."""
+    """Discord's OpenAPI description, loaded once per test session (a WithoutSpec where it is not found)."""
     from tests.fakediscord import SpecValidator
 
     return SpecValidator.shared()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """One line saying whether the bodies the bot sent were checked against Discord's OpenAPI description."""
+    from tests.fakediscord.spec import spec_path
+
+    path = spec_path()
+    if path.is_file():
+        terminalreporter.write_line(f"Discord OpenAPI check: on ({path})")
+    else:
+        terminalreporter.write_line(
+            f"Discord OpenAPI check: off (no {path}); the fake Discord's own checks ran. To turn it on, put "
+            "Discord's openapi.json there or set DISCORD_OPENAPI=/path/to/openapi.json"
+        )
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""Limits Discord enforces that its OpenAPI description cannot express."""
+"""Limits Discord enforces that its OpenAPI description cannot express, and the plainest ones it can (so that
+they still hold where the description is not found: tests/fakediscord/spec.py's WithoutSpec)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,11 @@ MAX_FIELDS = 25
 FOOTER_TEXT = 2048
 AUTHOR_NAME = 256
 CUSTOM_ID = 100
+CONTENT = 2000
+MAX_EMBEDS = 10
+MAX_ROWS, ROW_WIDTH = 5, 5
+BUTTON_LABEL = 80
+ACTION_ROW, BUTTON = 1, 2
 LINK_STYLE, PREMIUM_STYLE = 5, 6
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
 MESSAGE_ROUTES = {
@@ -86,6 +92,12 @@ def message_problems(message: dict, where: str, *, creates: bool, files: int = 0
     total = sum(embed_length(embed) for embed in message.get("embeds") or [])
     if total > EMBED_TOTAL:
         problems.append(f"{where}.embeds: {total} characters in all embeds together (limit {EMBED_TOTAL})")
+    embeds = message.get("embeds") or []
+    if len(embeds) > MAX_EMBEDS:
+        problems.append(f"{where}.embeds: {len(embeds)} embeds (limit {MAX_EMBEDS})")
+    content = message.get("content")
+    if isinstance(content, str) and len(content) > CONTENT:
+        problems.append(f"{where}.content: {len(content)} characters (limit {CONTENT})")
     problems.extend(component_problems(message.get("components") or [], f"{where}.components"))
     keys = ("content", "embeds", "components", "attachments", "poll", "sticker_ids")
     if creates and not files and not any(message.get(key) for key in keys):
@@ -144,8 +156,23 @@ def walk_components(components: list, where: str) -> Iterator[tuple[dict, str]]:
                 yield from walk_components([component[key]], f"{here}.{key}")
 
 
+def _layout_problems(components: list, where: str) -> list[str]:
+    """Classic layout: at most 5 action rows of at most 5 buttons each (Components V2 messages aside)."""
+    rows = [component for component in components if isinstance(component, dict)]
+    if not rows or any(row.get("type") != ACTION_ROW for row in rows):
+        return []
+    problems = [f"{where}: {len(rows)} action rows (limit {MAX_ROWS})"] if len(rows) > MAX_ROWS else []
+    for index, row in enumerate(rows):
+        buttons = [item for item in row.get("components") or [] if isinstance(item, dict)]
+        if not buttons:
+            problems.append(f"{where}[{index}]: an action row needs at least one component")
+        elif sum(item.get("type") == BUTTON for item in buttons) > ROW_WIDTH:
+            problems.append(f"{where}[{index}]: {len(buttons)} buttons in one row (limit {ROW_WIDTH})")
+    return problems
+
+
 def component_problems(components: list, where: str) -> list[str]:
-    problems, seen = [], set()
+    problems, seen = _layout_problems(components, where), set()
     for component, here in walk_components(components, where):
         custom_id = component.get("custom_id")
         if component.get("type") == 2:
@@ -160,6 +187,9 @@ def component_problems(components: list, where: str) -> list[str]:
 
 
 def _button_problems(button: dict, where: str) -> list[str]:
+    label = button.get("label")
+    if isinstance(label, str) and len(label) > BUTTON_LABEL:
+        return [f"{where}.label: {len(label)} characters (limit {BUTTON_LABEL})"]
     style = button.get("style")
     if style == LINK_STYLE:
         ok = button.get("url") and not button.get("custom_id")

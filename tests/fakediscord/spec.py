@@ -1,4 +1,8 @@
-"""Discord's OpenAPI description (v10) used to validate every body the bot sends.
+"""Discord's OpenAPI description (v10) used to validate every body the bot sends, where it is found.
+
+It is looked for at $DISCORD_OPENAPI, else in ../shared/discord-api-spec/ beside the clone (as CI has it).
+Where it is not, `SpecValidator.shared()` gives a `WithoutSpec`: the same tests run with the fake's own checks,
+and pytest says so in one line at the end of the run (tests/conftest.py).
 
 The whole document is registered as one `referencing` resource; a body is validated against a wrapper schema
 `{"$ref": "<uri>#/paths/<escaped path>/<method>/requestBody/content/application~1json/schema"}`.
@@ -27,6 +31,8 @@ REQUEST_URI = "urn:discord:openapi:v10:requests"
 DEFAULT_SPEC = Path(__file__).resolve().parents[3] / "shared" / "discord-api-spec" / "openapi.json"
 """The read-only shared/ folder sits beside the repository's clone, for developers and CI alike."""
 BODY_METHODS = ("post", "put", "patch")
+ROUTES = Path(__file__).with_name("routes.txt")
+"""The spec's path templates, one a line (checked against the spec by a test wherever the spec is found)."""
 
 
 def spec_path() -> Path:
@@ -67,32 +73,23 @@ def _lenient_requests(document: dict) -> dict:
     return document | {"components": components}
 
 
-class SpecValidator:
-    """Matches concrete request paths to the spec's templates and validates request bodies."""
+class PathTemplates:
+    """Concrete API paths matched to Discord's path templates; literal segments beat parameters."""
 
-    def __init__(self, document: dict) -> None:
-        self.document = document
-        self._registry = Registry().with_resources(
-            (uri, Resource.from_contents(contents, default_specification=DRAFT202012))
-            for uri, contents in ((SPEC_URI, document), (REQUEST_URI, _lenient_requests(document)))
-        )
+    def __init__(self, templates: Iterable[str]) -> None:
         self._templates: dict[int, list[tuple[str, list[str]]]] = {}
-        for template in document["paths"]:
+        for template in templates:
             segments = template.strip("/").split("/")
             self._templates.setdefault(len(segments), []).append((template, segments))
-        self._validators: dict[tuple[str, str, str], Draft202012Validator | None] = {}
 
     @classmethod
     @cache
-    def shared(cls) -> SpecValidator:
-        """One validator per test session (the spec is 1.2 MB)."""
-        path = spec_path()
-        if not path.is_file():
-            raise FileNotFoundError(f"Discord's OpenAPI description is not at {path}: set DISCORD_OPENAPI")
-        return cls(json.loads(path.read_text()))
+    def known(cls) -> PathTemplates:
+        """The templates listed in routes.txt (those of the spec, for a machine that lacks it)."""
+        return cls(known_templates())
 
     def template_for(self, path: str) -> str | None:
-        """The spec path template for a concrete API path; literal segments beat parameters."""
+        """The path template for a concrete API path, or None when Discord has no such route."""
         segments = path.strip("/").split("/")
         best, best_score = None, -1
         for template, parts in self._templates.get(len(segments), []):
@@ -106,6 +103,60 @@ class SpecValidator:
                 if score > best_score:
                     best, best_score = template, score
         return best
+
+
+def known_templates() -> list[str]:
+    lines = (ROUTES.read_text(encoding="utf-8")).splitlines()
+    return [line for line in lines if line.startswith("/")]
+
+
+class WithoutSpec:
+    """Stands in for SpecValidator where Discord's OpenAPI description is not found: routes are named from
+    routes.txt, and the fake's own checks (tests/fakediscord/limits.py: embed and component rules, the
+    interaction protocol) still run on every body; only the OpenAPI schema check is off."""
+
+    openapi = False
+
+    def __init__(self, looked_at: Path) -> None:
+        self.looked_at = looked_at
+        self._paths = PathTemplates.known()
+
+    def template_for(self, path: str) -> str | None:
+        return self._paths.template_for(path)
+
+    def check(self, method: str, template: str, body: object) -> list[str]:
+        return []
+
+    def check_response(self, method: str, template: str, status: int, body: object) -> list[str]:
+        return []
+
+
+class SpecValidator:
+    """Matches concrete request paths to the spec's templates and validates request bodies."""
+
+    openapi = True
+
+    def __init__(self, document: dict) -> None:
+        self.document = document
+        self._registry = Registry().with_resources(
+            (uri, Resource.from_contents(contents, default_specification=DRAFT202012))
+            for uri, contents in ((SPEC_URI, document), (REQUEST_URI, _lenient_requests(document)))
+        )
+        self._paths = PathTemplates(document["paths"])
+        self._validators: dict[tuple[str, str, str], Draft202012Validator | None] = {}
+
+    @classmethod
+    @cache
+    def shared(cls) -> SpecValidator | WithoutSpec:
+        """One validator per test session (the spec is 1.2 MB); WithoutSpec where the spec is not found."""
+        path = spec_path()
+        if not path.is_file():
+            return WithoutSpec(path)
+        return cls(json.loads(path.read_text()))
+
+    def template_for(self, path: str) -> str | None:
+        """The spec path template for a concrete API path; literal segments beat parameters."""
+        return self._paths.template_for(path)
 
     def _validator(
         self, template: str, method: str, part: str = "requestBody"
