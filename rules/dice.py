@@ -76,22 +76,16 @@ class SystemDice:
         self._next = 0
 
     def roll(self, sides: int) -> int:
-        return self.roll_many(sides, 1)[0]
-
-    def roll_many(self, sides: int, count: int) -> list[int]:
-        """``count`` dice with these sides, in order, drawn in one loop (a pool of ten dice is one call)."""
         if not 1 <= sides <= 256:
-            generator = random.SystemRandom()
-            return [generator.randint(1, sides) for _ in range(count)]
+            return random.SystemRandom().randint(1, sides)
         limit = 256 - 256 % sides
-        faces: list[int] = []
-        while (needed := count - len(faces)) > 0:  # each pass takes only as many bytes as faces still needed
+        while True:
             if self._next >= len(self._bytes):
                 self._bytes, self._next = os.urandom(self._BLOCK), 0
-            taken = self._bytes[self._next : self._next + needed]
-            self._next += len(taken)
-            faces += [value % sides + 1 for value in taken if value < limit]
-        return faces
+            value = self._bytes[self._next]
+            self._next += 1
+            if value < limit:
+                return value % sides + 1
 
 
 class SeededDice:

@@ -220,21 +220,6 @@ def _tally(roll: YzRoll) -> Tally:
     return read_faces(faces, roll.attribute + roll.skill, roll.gear, first_roll=roll.first is None)
 
 
-def _made_here(pool: tuple[int, int, int, tuple[int, ...]], dice: tuple[Die, ...], first: YzRoll | None) -> YzRoll:
-    """A roll whose dice were rolled here from its checked pool (and first roll): they match it by construction,
-    so this skips the checks ``YzRoll()`` makes of rolls built elsewhere and only reads the dice."""
-    roll = object.__new__(YzRoll)
-    set_field = object.__setattr__  # as the frozen dataclass's own __init__ does
-    set_field(roll, "attribute", pool[0])
-    set_field(roll, "skill", pool[1])
-    set_field(roll, "gear", pool[2])
-    set_field(roll, "artifacts", pool[3])
-    set_field(roll, "dice", dice)
-    set_field(roll, "first", first)
-    set_field(roll, "_tally", _tally(roll))
-    return roll
-
-
 def _pool_of(roll: YzRoll) -> tuple:
     return roll.attribute, roll.skill, roll.gear, roll.artifacts
 
@@ -258,7 +243,7 @@ def roll_yz(
     _check_not_empty(attribute + skill + gear + len(sides))
     source = dice if dice is not None else SystemDice()
     rolled = roll_pool(attribute, skill, gear, sides, source)
-    return _made_here((attribute, skill, gear, sides), rolled, None)
+    return YzRoll(attribute, skill, gear, sides, rolled)
 
 
 def push(first: YzRoll, dice: DiceSource | None = None) -> YzRoll:
@@ -274,7 +259,7 @@ def push(first: YzRoll, dice: DiceSource | None = None) -> YzRoll:
     new = list(first.dice)
     for index in first.reroll_indices:
         new[index] = roll_die(new[index].sides, new[index].role, source)
-    return _made_here(_pool_of(first), tuple(new), first)
+    return YzRoll(first.attribute, first.skill, first.gear, first.artifacts, tuple(new), first)
 
 
 def check_willpower(value: int, name: str = "Willpower") -> int:

@@ -120,23 +120,8 @@ def roll_kinds(kinds: list[Kind], source: DiceSource) -> tuple[Die, ...]:
 
 
 def roll_pool(attribute: int, skill: int, gear: int, artifacts: tuple[int, ...], source: DiceSource) -> tuple[Die, ...]:
-    """A pool's dice rolled in dice order (base, gear, Artifact). A source that rolls many dice of a kind at once
-    (SystemDice.roll_many) rolls each run of d6s in one call; any other rolls die by die, in the same order."""
-    roll_many = getattr(source, "roll_many", None)
-    if roll_many is None:
-        return roll_kinds(pool_kinds(attribute, skill, gear, artifacts), source)
-    dice: list[Die] = []
-    for kind, count in ((BASE_D6, attribute + skill), (GEAR_D6, gear)):
-        shared = _SHARED_DICE[kind]
-        for face in roll_many(6, count) if count else ():
-            dice.append(shared[face] if type(face) is int and 0 < face <= 6 else _checked(6, face, kind[1]))
-    dice.extend(roll_die(sides, Role.ARTIFACT, source) for sides in artifacts)
-    return tuple(dice)
-
-
-def _checked(sides: int, face: int, role: Role) -> Die:
-    check_face(sides, face)
-    return Die(sides, face, role)
+    """A pool's dice rolled in dice order: base, gear, then Artifact dice."""
+    return roll_kinds(pool_kinds(attribute, skill, gear, artifacts), source)
 
 
 def read_faces(faces: list[int], base: int, gear: int, *, first_roll: bool) -> Tally:

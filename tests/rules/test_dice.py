@@ -70,28 +70,17 @@ def _fed(data: bytes) -> SystemDice:
     return dice
 
 
-@pytest.mark.parametrize("sides", [6, 8, 10, 12, 20, 256, 300])
-def test_roll_many_gives_the_faces_one_roll_at_a_time_would(sides):
-    data = bytes(range(256)) * 3  # every byte, the rejected ones too
-    one_by_one, together = _fed(data), _fed(data)
-    singles = [one_by_one.roll(sides) for _ in range(150)] if sides <= 256 else None
-    batch = together.roll_many(sides, 150)
-    assert len(batch) == 150 and all(1 <= face <= sides for face in batch)
-    if singles is not None:
-        assert batch == singles
-        assert together._next == one_by_one._next  # and the same bytes were used up
+@pytest.mark.parametrize("sides", [6, 8, 10, 12, 20, 256])
+def test_system_dice_map_each_byte_to_a_face_without_bias(sides):
+    """A byte below the largest multiple of sides gives byte % sides + 1; one at or above it is drawn again."""
+    data = bytes(range(256)) * 2
+    dice = _fed(data)
+    limit = 256 - 256 % sides
+    faces = [dice.roll(sides) for _ in range(limit)]
+    assert faces == [value % sides + 1 for value in range(limit)]
+    assert {faces.count(face) for face in range(1, sides + 1)} == {limit // sides}  # every face equally often
+    assert dice.roll(sides) == 1 and dice._next == 257  # the rejected bytes 252..255 (for a d6) were skipped
 
 
-def test_a_year_zero_pool_rolls_the_same_dice_with_or_without_roll_many():
-    from rules.yearzero import roll_yz
-
-    class OneAtATime:
-        def __init__(self, data: bytes) -> None:
-            self._dice = _fed(data)
-
-        def roll(self, sides: int) -> int:
-            return self._dice.roll(sides)
-
-    data = bytes(range(7, 256)) * 4
-    for pool in [(4, 3, 2, ("d12",)), (1, 0, 0, ()), (0, 0, 3, ("d8", "d10")), (5, 5, 0, ("d12", "d12", "d8"))]:
-        assert roll_yz(*pool, dice=_fed(data)) == roll_yz(*pool, dice=OneAtATime(data))
+def test_system_dice_roll_any_size_of_die():
+    assert all(1 <= SystemDice().roll(300) <= 300 for _ in range(50))

@@ -1,5 +1,5 @@
-"""roll_yz and push build their rolls from shared dice and skip YzRoll's checks: the rolls must be the same as
-rolls built die by die and checked."""
+"""roll_yz and push roll in dice order (base, gear, Artifact) with dice shared per face: their rolls must be the
+same as rolls built die by die from the same faces, and a source's impossible face is refused."""
 
 import pytest
 
