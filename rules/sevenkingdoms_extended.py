@@ -10,6 +10,19 @@ from dataclasses import dataclass, replace
 from rules.errors import InvalidInput, check_range
 from rules.sevenkingdoms import DEGREE_NAMES, SkTest
 
+MAX_TASK_NAME = 100
+"""The longest name an extended test may have (the bot's option and its storage use this too)."""
+
+
+def is_complete(needed: int, gained: int) -> bool:
+    """An extended test is complete once its successes reach what it needs."""
+    return gained >= needed
+
+
+def still_needed(needed: int, gained: int) -> int:
+    """The successes an extended test still needs (0 once complete: extra degrees carry nothing over)."""
+    return max(needed - gained, 0)
+
 
 @dataclass(frozen=True, slots=True)
 class ExtendedProgress:
@@ -20,18 +33,18 @@ class ExtendedProgress:
     gained: int = 0
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not 1 <= len(self.name.strip()) <= 100:
-            raise InvalidInput("An extended test needs a name of 1 to 100 characters")
+        if not isinstance(self.name, str) or not 1 <= len(self.name.strip()) <= MAX_TASK_NAME:
+            raise InvalidInput(f"An extended test needs a name of 1 to {MAX_TASK_NAME} characters")
         check_range("Successes needed", self.needed, 1, 50)
         check_range("Successes gained", self.gained, 0, self.needed + len(DEGREE_NAMES) - 1)
 
     @property
     def complete(self) -> bool:
-        return self.gained >= self.needed
+        return is_complete(self.needed, self.gained)
 
     @property
     def remaining(self) -> int:
-        return max(self.needed - self.gained, 0)
+        return still_needed(self.needed, self.gained)
 
     def as_dict(self) -> dict:
         return {"name": self.name, "needed": self.needed, "gained": self.gained,

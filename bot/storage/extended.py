@@ -9,8 +9,7 @@ import aiosqlite
 
 from bot.storage.errors import InvalidValue, NoSuchExtendedTest, TaskComplete
 from bot.storage.store import Store
-
-MAX_NAME_LENGTH = 100
+from rules.sevenkingdoms_extended import MAX_TASK_NAME, is_complete, still_needed
 
 _START = """
 INSERT INTO extended_tests (guild_id, channel_id, name, needed, progress)
@@ -44,11 +43,11 @@ class ExtendedTask:
 
     @property
     def complete(self) -> bool:
-        return self.progress >= self.needed
+        return is_complete(self.needed, self.progress)
 
     @property
     def remaining(self) -> int:
-        return max(0, self.needed - self.progress)
+        return still_needed(self.needed, self.progress)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self) | {"complete": self.complete, "remaining": self.remaining}
@@ -59,8 +58,8 @@ def task_name(name: str) -> str:
     tidy = " ".join(str(name).split())
     if not tidy:
         raise InvalidValue("An extended test needs a name.")
-    if len(tidy) > MAX_NAME_LENGTH:
-        raise InvalidValue(f"An extended test's name can be at most {MAX_NAME_LENGTH} characters.")
+    if len(tidy) > MAX_TASK_NAME:
+        raise InvalidValue(f"An extended test's name can be at most {MAX_TASK_NAME} characters.")
     return tidy
 
 

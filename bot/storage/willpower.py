@@ -11,8 +11,8 @@ from dataclasses import asdict, dataclass
 
 from bot.storage.errors import InvalidValue, NotEnoughWillpower
 from bot.storage.store import Store, Transaction
-
-MAX_WILLPOWER = 10
+from rules.errors import RulesError
+from rules.yearzero import MAX_WILLPOWER, apply_willpower
 
 _CURRENT = "SELECT points FROM willpower WHERE guild_id = :guild AND user_id = :user"
 
@@ -66,8 +66,11 @@ async def store_in(transaction: Transaction, guild_id: int, user_id: int, change
 def gained(before: int, points: int) -> WillpowerChange:
     """The change when a player with before points gains points (0 or more)."""
     _check_whole("Willpower gained", points, low=0)
-    after = min(MAX_WILLPOWER, before + points)
-    return WillpowerChange(before, after, lost=before + points - after)
+    try:
+        after, lost = apply_willpower(before, points)
+    except RulesError as error:
+        raise InvalidValue(str(error)) from error
+    return WillpowerChange(before, after, lost=lost)
 
 
 def _check_whole(name: str, value: int, *, low: int, high: int | None = None) -> None:
