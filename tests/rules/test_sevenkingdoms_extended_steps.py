@@ -7,7 +7,7 @@ from rules.sevenkingdoms_extended import MAX_TASK_NAME, ExtendedProgress, is_com
 
 @pytest.mark.parametrize(
     ("needed", "gained", "complete", "left"),
-    [(5, 0, False, 5), (5, 4, False, 1), (5, 5, True, 0), (5, 9, True, 0), (1, 0, False, 1)],
+    [(5, 0, False, 5), (5, 4, False, 1), (5, 5, True, 0), (5, 8, True, 0), (1, 0, False, 1)],
 )
 def test_completion_and_what_is_left(needed, gained, complete, left):
     assert is_complete(needed, gained) is complete
