@@ -10,11 +10,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from rules.errors import InvalidInput
+from rules.names import name_key
 
 
-def _key(text: str) -> str:
-    """A player's spelling reduced to a lookup key: 'Very Hard', 'very-hard' -> 'very_hard'."""
-    return "_".join(str(text).strip().lower().replace("-", " ").replace("_", " ").split())
+def _key(text: object) -> str:
+    """A player's spelling reduced to a lookup key: 'Very Hard', 'very-hard' -> 'very_hard' ('' if not a name)."""
+    return name_key(text) or ""
 
 
 class Variant(StrEnum):
@@ -122,7 +123,7 @@ class Kind(StrEnum):
 
     @classmethod
     def parse(cls, value: Kind | str) -> Kind:
-        key = _key(str(value).replace("/", " "))
+        key = _key(value)
         key = {"fend": "parry", "parry_fend": "parry", "parry_or_fend": "parry"}.get(key, key)
         try:
             return cls(key)

@@ -159,7 +159,7 @@ def _test_odds(size: int, required: bool = False, advancement: bool = False) -> 
     check_attempt(size, required=required, advancement=advancement)
     if advancement or size <= 0:
         certain = ONE if advancement else ZERO
-        return HexTestOdds(size, 0, False, certain, ZERO, (), ZERO)
+        return HexTestOdds(size, 0, False, certain, ZERO, (ONE,), ZERO)  # nothing rolled: 0 successes, surely
     total = 6**size
     successes = _fraction_dist(success_counts(size), total)
     failure = successes[0]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from rules.dice import DiceSource, Die, Fate, Role
 from rules.errors import CannotAttempt, InvalidInput, check_range
+from rules.names import name_key
 
 SIDES = 6
 MAX_TARGET = 60
@@ -36,21 +37,20 @@ def failure_band(shortfall: int) -> str:
     return "marginal" if shortfall <= 4 else "critical"
 
 
-def _key(name: str) -> str:
-    return " ".join(name.replace("_", " ").replace("-", " ").split()).lower()
+_NUMBER = re.compile(r"\s*[-+]?[0-9]+\s*")
 
 
 def difficulty_number(difficulty: str | int) -> int:
     """The number of a named difficulty ("Hard", "very hard", "very_hard") or of a number (0–60)."""
     if isinstance(difficulty, str):
-        key = _key(difficulty)
+        if _NUMBER.fullmatch(difficulty):
+            return check_range("Difficulty", int(difficulty), 0, MAX_TARGET)
+        key = name_key(difficulty, " ")
         for name, number, _ in DIFFICULTIES:
-            if _key(name) == key:
+            if key is not None and name_key(name, " ") == key:
                 return number
-        if not key.isdigit():
-            names = ", ".join(name for name, _, _ in DIFFICULTIES)
-            raise InvalidInput(f"Unknown difficulty {difficulty!r}: give a number or one of {names}")
-        difficulty = int(key)
+        names = ", ".join(name for name, _, _ in DIFFICULTIES)
+        raise InvalidInput(f"Unknown difficulty {difficulty!r}: give a number from 0 to {MAX_TARGET} or one of {names}")
     return check_range("Difficulty", difficulty, 0, MAX_TARGET)
 
 

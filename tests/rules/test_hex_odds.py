@@ -225,9 +225,10 @@ def test_nullified_and_automatic_test_odds():
     with pytest.raises(CannotAttempt):
         odds_for_test(HexPool(attribute=1, complications=1))
     required = odds_for_test(0, required=True)
-    assert (required.success, required.mishap, required.rolled, required.successes) == (0, 0, False, ())
+    assert (required.success, required.mishap, required.rolled, required.successes) == (0, 0, False, (1,))
     automatic = odds_for_test(-3, advancement=True)
     assert (automatic.success, automatic.mishap, automatic.rolled) == (1, 0, False)
+    assert automatic.successes == (1,) and sum(automatic.successes) == 1  # nothing rolled: 0 successes, surely
     assert odds_for_test(4, advancement=True).success == 1
 
 

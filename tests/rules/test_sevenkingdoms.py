@@ -146,7 +146,7 @@ def test_difficulty_names_and_numbers():
     assert difficulty_number("16") == 16
     assert difficulty_name(16) is None
     assert difficulty_name(30) == "Heroic"
-    with pytest.raises(InvalidInput, match="Unknown difficulty 'Legendary': give a number or one of Auto"):
+    with pytest.raises(InvalidInput, match="Unknown difficulty 'Legendary': give a number from 0 to 60 or one of Auto"):
         difficulty_number("Legendary")
     with pytest.raises(InvalidInput, match="Difficulty 61 is out of range"):
         difficulty_number(61)
