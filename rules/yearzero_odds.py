@@ -180,3 +180,40 @@ def _push_odds(
         expected_willpower=kept_base_banes + base_again * SIXTH,
         expected_gear_damage=kept_gear_banes + gear_again * SIXTH,
     )
+
+
+def _convolve(left: list[Fraction], right: list[Fraction]) -> list[Fraction]:
+    out = [Fraction(0)] * (len(left) + len(right) - 1)
+    for i, p in enumerate(left):
+        for j, q in enumerate(right):
+            out[i + j] += p * q
+    return out
+
+
+def _die_first(sides: int) -> list[Fraction]:
+    """P(k successes) of one die on the first roll: a d6 scores 1 on a 6, an Artifact die by its table."""
+    counts = [artifact_successes(face) if sides != 6 else int(face == 6) for face in range(1, sides + 1)]
+    return [Fraction(counts.count(k), sides) for k in range(max(counts) + 1)]
+
+
+def _die_after_push(sides: int) -> list[Fraction]:
+    """P(k) after a push: a die that scored nothing is rolled again, except a d6 showing 1 (a bane stays)."""
+    first = _die_first(sides)
+    again = Fraction(4, 6) if sides == 6 else first[0]  # the chance that the push rerolls this die
+    kept = [first[0] - again, *first[1:]]
+    return [stays + again * rolled for stays, rolled in zip(kept, first, strict=True)]
+
+
+def success_distributions(
+    base: int, gear: int = 0, artifacts: Sequence[int | str] = ()
+) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
+    """P(exactly k successes) for k = 0, 1, ...: on the first roll, and after a push of every die that can be
+    pushed. The dice are independent and a push rerolls each blank die on its own, so each is the convolution
+    of the dice's own distributions."""
+    odds = odds_for_roll(base, gear, artifacts)  # the same checks and the same reading of the Artifact dice
+    first: list[Fraction] = [Fraction(1)]
+    pushed: list[Fraction] = [Fraction(1)]
+    for sides in [6] * (odds.base + odds.gear) + list(odds.artifacts):
+        first = _convolve(first, _die_first(sides))
+        pushed = _convolve(pushed, _die_after_push(sides))
+    return tuple(first), tuple(pushed)

@@ -7,8 +7,9 @@ import argparse
 from rules.cli import CliOutput
 from rules.dice import DiceSource
 from rules.errors import InvalidInput
-from rules.yearzero import ARTIFACT_NAMES, YzRoll, push, roll_yz
-from rules.yearzero_odds import odds_after_first, odds_for_roll
+from rules.odds import dist_as_odds
+from rules.yearzero import ARTIFACT_NAMES, YzRoll, apply_willpower, check_willpower, push, roll_yz
+from rules.yearzero_odds import odds_after_first, odds_for_roll, success_distributions
 
 FACES_ORDER = """\
 --faces order: the base dice (Attribute + Skill), then the gear dice, then the Artifact dice in the order
@@ -44,6 +45,12 @@ def register(subparsers: argparse._SubParsersAction, parents: list, odds: bool =
     )
     _pool_options(parser)
     parser.add_argument("--push", action="store_true", help="push the roll (reroll every die not 6 or 1)")
+    parser.add_argument(
+        "--willpower",
+        type=int,
+        default=0,
+        help="with --push: the roller's Willpower before it (0-10), to show the total after and what is lost past 10",
+    )
     parser.set_defaults(handler=_roll_handler)
 
 
@@ -65,21 +72,29 @@ def _roll_handler(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
     pushed = push(first, dice) if args.push else None
     final = pushed or first
     rolled = list(first.dice) + ([pushed.dice[i] for i in pushed.rerolled] if pushed else [])
-    before = odds_for_roll(first.attribute + first.skill, first.gear, first.artifacts)
+    base = first.attribute + first.skill
+    before = odds_for_roll(base, first.gear, first.artifacts)
     data: dict = {
         "system": "yearzero",
         "kind": "push" if pushed else "roll",
         "input": {**_pool_input(first), "push": bool(args.push)},
         "dice": [d.as_dict() for d in rolled],
         "reading": final.reading_as_dict(),
-        "odds": {"before_roll": before.as_dict(), "push_this_roll": odds_after_first(first).as_dict()},
+        "odds": {
+            "before_roll": before.as_dict() | _distributions(base, first.gear, first.artifacts),
+            "push_this_roll": odds_after_first(first).as_dict(),
+        },
     }
     if pushed:
         data["first"] = _roll_json(first)
         data["pushed"] = _roll_json(pushed)
         data["damage"] = {"attribute": pushed.attribute_damage, "gear": pushed.gear_damage}
         data["willpower_gained"] = pushed.willpower_gained
-    return CliOutput(data, _roll_text(first, pushed, data["odds"]))
+        after, lost = apply_willpower(args.willpower, pushed.willpower_gained)
+        data |= {"willpower_before": args.willpower, "willpower_after": after, "willpower_lost": lost}
+    elif args.willpower:
+        check_willpower(args.willpower)
+    return CliOutput(data, _roll_text(first, pushed, data))
 
 
 def _odds_handler(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
@@ -93,13 +108,19 @@ def _odds_handler(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
         "input": {"base": base, "gear": args.gear, "artifacts": [f"d{s}" for s in odds.artifacts]},
         "dice": [],
         "reading": {},
-        "odds": odds.as_dict(),
+        "odds": odds.as_dict() | _distributions(base, args.gear, args.artifact),
     }
     lines = [f"Year Zero odds: {_pool_text(base, odds.gear, odds.artifacts)}"]
     for name, value in data["odds"].items():
-        if isinstance(value, dict):
+        if isinstance(value, dict) and "exact" in value:
             lines.append(f"  {name.replace('_', ' ')}: {value['exact']} ({value['float']:.4f})")
     return CliOutput(data, "\n".join(lines))
+
+
+def _distributions(base: int, gear: int, artifacts) -> dict:
+    """P(exactly k successes) on the first roll and after a push, as JSON."""
+    first, after = success_distributions(base, gear, artifacts)
+    return {"successes_first_roll": dist_as_odds(first), "successes_after_push": dist_as_odds(after)}
 
 
 def _pool_input(roll: YzRoll) -> dict:
@@ -131,7 +152,8 @@ def _faces_text(roll: YzRoll) -> str:
     return " ".join(groups)
 
 
-def _roll_text(first: YzRoll, pushed: YzRoll | None, odds: dict) -> str:
+def _roll_text(first: YzRoll, pushed: YzRoll | None, data: dict) -> str:
+    odds = data["odds"]
     pool = _pool_text(first.attribute + first.skill, first.gear, first.artifacts)
     lines = [
         f"Year Zero: {pool}",
@@ -142,7 +164,8 @@ def _roll_text(first: YzRoll, pushed: YzRoll | None, odds: dict) -> str:
         lines.append(
             f"Pushed: {_faces_text(pushed)} -> {_successes(pushed)}; "
             f"Attribute damage {pushed.attribute_damage}, gear damage {pushed.gear_damage}, "
-            f"Willpower +{pushed.willpower_gained}"
+            f"Willpower +{pushed.willpower_gained}: {data['willpower_before']} -> {data['willpower_after']}"
+            + (f" ({data['willpower_lost']} lost past 10)" if data["willpower_lost"] else "")
         )
     else:
         lines.append(

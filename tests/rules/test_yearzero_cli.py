@@ -101,3 +101,23 @@ def test_help_text_mentions_order(monkeypatch, capsys):
         "--faces order: the base dice (Attribute + Skill), then the gear dice, then the Artifact dice" in out
     )
     assert "With --push, the new faces of the rerolled dice follow" in out
+
+
+def test_push_with_the_rollers_willpower_shows_the_cap(run):
+    """Four banes gained from 9 Willpower: 10 after, 3 lost past the cap, as the bot says it."""
+    argv = "yz --attribute 3 --skill 2 --push --willpower 9 --faces 1,1,3,4,5,1,1,2"
+    data = run_json(run, *argv.split())
+    assert data["willpower_gained"] == 4
+    assert (data["willpower_before"], data["willpower_after"], data["willpower_lost"]) == (9, 10, 3)
+    without = run_json(run, *argv.replace(" --willpower 9", "").split())
+    assert (without["willpower_before"], without["willpower_after"], without["willpower_lost"]) == (0, 4, 0)
+
+
+def test_odds_json_carries_the_success_distributions(run):
+    data = run_json(run, *"odds yz --base 1".split())
+    assert data["odds"]["successes_first_roll"] == {
+        "0": {"exact": "5/6", "float": 5 / 6}, "1": {"exact": "1/6", "float": 1 / 6}
+    }
+    assert data["odds"]["successes_after_push"]["1"]["exact"] == "5/18"  # 1/6 + 4/6 * 1/6
+    rolled = run_json(run, *"yz --attribute 1 --faces 6".split())
+    assert rolled["odds"]["before_roll"]["successes_after_push"] == data["odds"]["successes_after_push"]

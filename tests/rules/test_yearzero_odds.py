@@ -1,6 +1,7 @@
 """Exact Year Zero odds, checked against brute-force enumeration and against icepool."""
 
 import itertools
+import math
 from fractions import Fraction
 
 import icepool
@@ -231,3 +232,47 @@ def test_odds_after_first_examples_and_refusal():
     assert odds.as_dict()["success_after_push"] == {"exact": "1/6", "float": 1 / 6}
     with pytest.raises(CannotPush, match="already been pushed"):
         odds_after_first(push(first, FixedDice([2])))
+
+
+def _brute_distributions(sides: list[int]) -> tuple[dict[int, Fraction], dict[int, Fraction]]:
+    """Every first roll, and for each every reroll of its blank dice: P(k successes) before and after a push."""
+    from itertools import product
+
+    from rules.yearzero import artifact_successes
+
+    def scored(die: int, face: int) -> int:
+        return int(face == 6) if die == 6 else artifact_successes(face)
+
+    first: dict[int, Fraction] = {}
+    after: dict[int, Fraction] = {}
+    total = math.prod(sides)
+    for faces in product(*(range(1, die + 1) for die in sides)):
+        count = sum(scored(die, face) for die, face in zip(sides, faces, strict=True))
+        first[count] = first.get(count, 0) + Fraction(1, total)
+        blank = [i for i, (die, face) in enumerate(zip(sides, faces, strict=True))
+                 if (1 < face < 6 if die == 6 else scored(die, face) == 0)]
+        share = Fraction(1, total * math.prod(sides[i] for i in blank))
+        for again in product(*(range(1, sides[i] + 1) for i in blank)):
+            final = list(faces)
+            for i, face in zip(blank, again, strict=True):
+                final[i] = face
+            count = sum(scored(die, face) for die, face in zip(sides, final, strict=True))
+            after[count] = after.get(count, 0) + share
+    return first, after
+
+
+@pytest.mark.parametrize(
+    ("pool", "sides"),
+    [((2, 1, ("d8",)), [6, 6, 6, 8]), ((1, 0, ("d12", "d10")), [6, 12, 10]), ((3, 0, ()), [6, 6, 6]),
+     ((0, 0, ("d8",)), [8])],
+)
+def test_success_distributions_equal_brute_force_and_the_summary_odds(pool, sides):
+    from rules.yearzero_odds import success_distributions
+
+    first, after = success_distributions(*pool)
+    brute_first, brute_after = _brute_distributions(sides)
+    assert {k: p for k, p in enumerate(first) if p} == brute_first
+    assert {k: p for k, p in enumerate(after) if p} == brute_after
+    summary = odds_for_roll(*pool)
+    assert 1 - first[0] == summary.success_first_roll and 1 - after[0] == summary.success_after_push
+    assert sum(k * p for k, p in enumerate(after)) == summary.expected_successes_after_push
