@@ -101,12 +101,17 @@ class SeededDice:
 class FixedDice:
     """Replays faces given in advance, in order; an impossible face or too few faces is a FacesError.
 
-    Call ``finish()`` after the roll to make sure every face given was used.
+    Call ``finish()`` after the roll to make sure every face given was used. With ``count_short``, running out
+    is not raised at once: the roll goes on with 1s so that ``finish()`` can say how many faces it needs (at
+    least: a face read differently could ask for more), which is what a person typing faces wants to know.
     """
 
-    def __init__(self, faces: Iterable[int]) -> None:
+    def __init__(self, faces: Iterable[int], *, count_short: bool = False) -> None:
         self._faces = tuple(faces)
         self._next = 0
+        self._count_short = count_short
+        self.missing = 0
+        """Faces the roll asked for beyond those given (count_short only)."""
 
     @property
     def used(self) -> int:
@@ -114,9 +119,10 @@ class FixedDice:
 
     def roll(self, sides: int) -> int:
         if self._next >= len(self._faces):
-            raise FacesError(
-                f"Not enough faces: the roll needs more than the {len(self._faces)} given"
-            )
+            if not self._count_short:
+                raise FacesError(f"Not enough faces: the roll needs more than the {len(self._faces)} given")
+            self.missing += 1
+            return 1
         face = self._faces[self._next]
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides:
             raise FacesError(f"Face {face} is impossible on a d{sides} (die {self._next + 1})")
@@ -124,14 +130,22 @@ class FixedDice:
         return face
 
     def finish(self) -> None:
-        """Raise FacesError when faces were left over: the roll used fewer dice than were given."""
+        """Raise FacesError when faces were left over or missing: the roll used another number of dice."""
+        if self.missing:
+            raise self.shortage()
         if self._next != len(self._faces):
             raise FacesError(
                 f"{len(self._faces)} faces given, but the roll used {self._next}"
             )
 
 
-def parse_faces(text: str) -> FixedDice:
+    def shortage(self) -> FacesError:
+        """The error for a roll that asked for more faces than were given (count_short)."""
+        given, needed = len(self._faces), len(self._faces) + self.missing
+        return FacesError(f"Not enough faces: the roll needs at least {needed}, {given} given")
+
+
+def parse_faces(text: str, *, count_short: bool = False) -> FixedDice:
     """Read faces written as ``6,1,4`` (spaces allowed) into a FixedDice."""
     faces: list[int] = []
     for part in text.replace(" ", "").split(","):
@@ -142,7 +156,7 @@ def parse_faces(text: str) -> FixedDice:
         faces.append(int(part))
     if not faces:
         raise FacesError("No faces given: write faces like 6,1,4")
-    return FixedDice(faces)
+    return FixedDice(faces, count_short=count_short)
 
 
 def roll_dice(dice: DiceSource, count: int, sides: int, role: Role) -> tuple[Die, ...]:

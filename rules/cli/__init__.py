@@ -2,7 +2,8 @@
 
 Each system registers its own sub-commands (``rules/cli/<system>.py`` has ``register``); this module only
 builds the parser, picks the dice source, and prints one JSON object (``--json``) or a readable summary.
-Bad input prints the rules error's message on stderr and exits with status 2.
+Exit status: 0 for an answer, 1 when the rules refuse the roll (an impossible pool, wrong faces: the message
+is on stderr), 2 for a command line that does not parse (argparse's usage error).
 """
 
 from __future__ import annotations
@@ -30,9 +31,17 @@ Handler = Callable[[argparse.Namespace, DiceSource], CliOutput]
 SYSTEMS = ("hex", "yearzero", "heroic", "sevenkingdoms")
 
 
-def _common_options() -> argparse.ArgumentParser:
+EXIT_REFUSED = 1
+EXIT_USAGE = 2  # argparse's own
+EXIT_STATUS = "exit status: 0 answered, 1 the rules refused it (the reason on stderr), 2 a usage error"
+
+
+def _common_options(*, faces: bool) -> argparse.ArgumentParser:
+    """--json everywhere, and --faces for the commands that roll (odds roll nothing)."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--json", action="store_true", help="print one JSON object instead of a summary")
+    if not faces:
+        return common
     common.add_argument(
         "--faces",
         metavar="6,1,4",
@@ -47,29 +56,33 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m rules",
         description="Roll and read HEX, Year Zero, Heroic Rolls and Seven Kingdoms dice, with exact odds.",
+        epilog=EXIT_STATUS,
     )
-    common = _common_options()
+    rolling, odds_only = _common_options(faces=True), _common_options(faces=False)
     top = parser.add_subparsers(dest="system", required=True, metavar="{hex,yz,heroic,sk,odds}")
     odds_parser = top.add_parser("odds", help="exact odds of a roll, without rolling")
     odds_sub = odds_parser.add_subparsers(dest="odds_system", required=True, metavar="{hex,yz,heroic,sk}")
     for name in SYSTEMS:
         module = import_module(f".{name}", __name__)
-        module.register(top, [common], odds=False)
-        module.register(odds_sub, [common], odds=True)
+        module.register(top, [rolling], odds=False)
+        module.register(odds_sub, [odds_only], odds=True)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    dice: DiceSource = SystemDice()
     try:
-        dice: DiceSource = parse_faces(args.faces) if getattr(args, "faces", None) else SystemDice()
+        if getattr(args, "faces", None):
+            dice = parse_faces(args.faces, count_short=True)
         output: CliOutput = args.handler(args, dice)
         if isinstance(dice, FixedDice):
             dice.finish()
-    except RulesError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+    except RulesError as refusal:
+        shown = dice.shortage() if isinstance(dice, FixedDice) and dice.missing else refusal
+        print(f"error: {shown}", file=sys.stderr)  # with made-up 1s read, the shortage is what to say
+        return EXIT_REFUSED
     if args.json:
         print(json.dumps(output.data, indent=2, sort_keys=False))
     else:

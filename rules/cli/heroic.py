@@ -31,7 +31,12 @@ def register(subparsers: argparse._SubParsersAction, parents: list, odds: bool =
         parser.set_defaults(handler=_odds)
         return
     kinds = ", ".join(kind.value for kind in Kind)
-    parser.add_argument("--kind", default="task", help=f"what the roll is for: {kinds} (default task)")
+    parser.add_argument(
+        "--kind",
+        default="task",
+        help=f"what the roll is for: {kinds} (default task); 'fend' and 'parry/fend' mean parry, and words may be "
+        "joined by spaces, - or _ (shield-block)",
+    )
     parser.add_argument("--damage", type=int, help="the damage at stake, for an attack or a reaction")
     parser.set_defaults(handler=_roll)
 

@@ -12,7 +12,15 @@ from rules.cli import CliOutput
 from rules.dice import DiceSource, Die, Fate
 from rules.errors import InvalidInput
 from rules.odds import as_odds
-from rules.sevenkingdoms import SkPool, SkTest, difficulty_name, parse_pool, resolve_difficulty, roll_test
+from rules.sevenkingdoms import (
+    SkPool,
+    SkTest,
+    difficulty_name,
+    minimum_rank,
+    parse_pool,
+    resolve_difficulty,
+    roll_test,
+)
 from rules.sevenkingdoms_competition import SkCompetition, parse_participants, roll_competition
 from rules.sevenkingdoms_odds import SkTestOdds, competition_odds, odds_for_test
 
@@ -80,8 +88,10 @@ def pool_from_args(args: argparse.Namespace) -> SkPool:
 
 def _input(args: argparse.Namespace, pool: SkPool) -> dict:
     number = resolve_difficulty(args.difficulty, args.target)
+    minimum = minimum_rank(number) if args.test_kind == "basic" else None  # a Conflict has no minimum rank
     return {"kind": args.test_kind, "pool": pool.as_dict(), "difficulty": args.difficulty,
-            "target": args.target, "difficulty_number": number, "difficulty_name": difficulty_name(number)}
+            "target": args.target, "difficulty_number": number, "difficulty_name": difficulty_name(number),
+            "min_rank": minimum}
 
 
 def _show_die(die: Die) -> str:

@@ -79,9 +79,9 @@ def test_odds_only(run):
         (("odds", "heroic", "--skill", "7", "--difficulty", "nightmare"), "Unknown difficulty"),
     ],
 )
-def test_errors_go_to_stderr_with_status_2(run, argv, message):
+def test_refusals_go_to_stderr_with_status_1(run, argv, message):
     code, out, err = run(*argv)
-    assert code == 2 and out == "" and message in err
+    assert code == 1 and out == "" and message in err
 
 
 def test_help_documents_the_faces_order(run, capsys):

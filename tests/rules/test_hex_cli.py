@@ -112,9 +112,9 @@ def test_text_summary(run):
         (("odds", "hex", "contest", "--attribute", "2", "--opposing", "99"), "Opposing pool 99 is out"),
     ],
 )
-def test_bad_input_exits_2_with_a_clear_message(run, argv, message):
+def test_bad_input_exits_1_with_a_clear_message(run, argv, message):
     code, out, err = run(*argv)
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""
     assert err.startswith("error: ") and message in err
 
 

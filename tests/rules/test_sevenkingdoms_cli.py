@@ -1,6 +1,8 @@
 """``python -m rules sk ...`` and ``python -m rules odds sk ...``: JSON, text, --faces order and errors."""
 
 
+import json
+
 import pytest
 
 from rules.sevenkingdoms import SkPool
@@ -74,7 +76,7 @@ def test_text_summary(cli):
 )
 def test_errors_go_to_stderr_with_exit_code_2(cli, argv, message):
     code, out, err = cli(*argv)
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""
     assert err.startswith("error: ") and message in err
 
 
@@ -113,3 +115,11 @@ def test_help_documents_the_faces_order(cli, capsys):
         with pytest.raises(SystemExit):
             cli("sk", kind, "--help")
         assert words in " ".join(capsys.readouterr().out.split())
+
+
+def test_a_basic_test_carries_its_minimum_rank_and_a_conflict_none(run):
+    code, out, _ = run("sk", "test", "--rank", "5", "--difficulty", "hard", "--faces", "6,6,6,6,6", "--json")
+    basic = json.loads(out)
+    assert code == 0 and basic["input"]["min_rank"] == 3  # Hard (21): minimum rank 3
+    code, out, _ = run("sk", "conflict", "--rank", "2", "--target", "30", "--faces", "6,6", "--json")
+    assert code == 0 and json.loads(out)["input"]["min_rank"] is None

@@ -66,12 +66,11 @@ def test_text_summary(run):
         ("yz --attribute 1 --faces 6,6", "2 faces given, but the roll used 1"),
         ("yz --attribute 1 --push --faces 3", "Not enough faces"),
         ("odds yz --base 3 --skill 1", "either --base or --attribute"),
-        ("odds yz --base 3 --faces 6", "1 faces given, but the roll used 0"),
     ],
 )
-def test_errors_exit_2_with_the_message(run, argv, message):
+def test_refusals_exit_1_with_the_message(run, argv, message):
     code, out, err = run(*argv.split())
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""
     assert message in err
 
 
@@ -121,3 +120,28 @@ def test_odds_json_carries_the_success_distributions(run):
     assert data["odds"]["successes_after_push"]["1"]["exact"] == "5/18"  # 1/6 + 4/6 * 1/6
     rolled = run_json(run, *"yz --attribute 1 --faces 6".split())
     assert rolled["odds"]["before_roll"]["successes_after_push"] == data["odds"]["successes_after_push"]
+
+
+def test_exit_status_tells_a_refusal_from_a_usage_error(capsys):
+    """0 answered, 1 refused by the rules (the reason on stderr), 2 a command line that does not parse."""
+    assert rules.cli.main(["yz", "--attribute", "1", "--faces", "6"]) == 0
+    assert rules.cli.main(["yz", "--attribute", "11"]) == 1
+    with pytest.raises(SystemExit) as usage:
+        rules.cli.main(["yz", "--attribute", "one"])
+    assert usage.value.code == 2
+    with pytest.raises(SystemExit) as odds:  # the odds roll nothing: they take no --faces
+        rules.cli.main(["odds", "yz", "--base", "2", "--faces", "6,6"])
+    assert odds.value.code == 2
+    with pytest.raises(SystemExit):
+        rules.cli.main(["--help"])
+    assert "exit status: 0 answered, 1 the rules refused it" in " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize(
+    ("argv", "needed"),
+    [("yz --attribute 3 --faces 1,2", "at least 3, 2 given"),
+     ("yz --attribute 2 --push --faces 3", "at least 3, 1 given")],
+)
+def test_too_few_faces_say_how_many_the_roll_needs(capsys, argv, needed):
+    assert rules.cli.main(argv.split()) == 1
+    assert f"Not enough faces: the roll needs {needed}" in capsys.readouterr().err
