@@ -25,9 +25,13 @@ def dice_line(side: HexSide) -> str:
     return " · ".join(f"{_ROLE_LABEL[role]}: {tokens(parts)}" for role, parts in groups.items())
 
 
-def _hazard_line(hazard: Hazard, who: str = "") -> str | None:
+def _mishap_line(who: str = "") -> str:
+    return f"☠ **Mishap**{who}: no 6 and every Hazard Die shows 1 — the GM adds a consequence."
+
+
+def _hazard_line(hazard: Hazard) -> str | None:
     return {
-        Hazard.MISHAP: f"☠ **Mishap**{who}: no 6 and every Hazard Die shows 1 — the GM adds a consequence.",
+        Hazard.MISHAP: _mishap_line(),
         Hazard.LOSS_OF_CONTROL: "☠ **Loss of control**: a Control die shows 1 — one consequence.",
         Hazard.FIZZLE: "The Affinity die shows 1: a harmless fizzle.",
     }.get(hazard)
@@ -73,7 +77,7 @@ def render_result(result: HexResult, odds_text: str | None, roller=None, note=No
         fields.append(("Opposing side", dice_line(result.opposing)))
     details = [line for line in (_hazard_line(result.hazard),) if line]
     if result.opposing is not None and result.opposing.mishap:
-        details.append(_hazard_line(Hazard.MISHAP, " (opposing side)"))
+        details.append(_mishap_line(" (opposing side)"))
     if result.damage is not None:
         details.append(f"Damage **{result.damage}** (DV {result.dv} + MoS {result.mos})")
     title = f"HEX {result.kind} · {_pool_text(result)}"

@@ -56,14 +56,16 @@ def outcome_text(test: SkTest) -> tuple[str, discord.Colour]:
         return "Automatic success — no roll needed", Colour.SUCCESS
     if test.status == "no_test_dice":
         return "Fails — no test die remains, nothing to roll", Colour.FAILURE
-    if test.success:
+    failure = test.failure  # rolled from here on: None for a success, else "marginal" or "critical"
+    if failure is None:
+        degrees = test.degrees or 0  # a rolled success has 1 to 4 (None is only for a test not rolled)
         return (
-            f"{test.degree_name} success — {plural(test.degrees, 'degree')} (result {test.result}, "
+            f"{test.degree_name} success — {plural(degrees, 'degree')} (result {test.result}, "
             f"margin {test.margin})",
             Colour.SUCCESS,
         )
-    colour = Colour.DISASTER if test.failure == "critical" else Colour.FAILURE
-    return f"{test.failure.capitalize()} failure — result {test.result}, {test.shortfall} below", colour
+    colour = Colour.DISASTER if failure == "critical" else Colour.FAILURE
+    return f"{failure.capitalize()} failure — result {test.result}, {test.shortfall} below", colour
 
 
 def _test_card(test: SkTest, odds: SkTestOdds | None, extra: str | None = None) -> Card:
@@ -104,7 +106,7 @@ def render_extended(
 
 
 def odds_line(odds: SkTestOdds) -> str | None:
-    if odds.status != "rolled":
+    if odds.status != "rolled" or odds.expected_degrees is None:  # None exactly when nothing is rolled
         return None
     return f"Chance: {percent(odds.success)} · expected degrees: {float(odds.expected_degrees):.2f}"
 
