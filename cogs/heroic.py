@@ -77,7 +77,7 @@ class Heroic(commands.Cog):
             skill, self.dice, difficulty=difficulty, tn=tn, versus=versus, variant=dice, kind=kind, damage=damage
         )
         odds = odds_for_heroic(roll.skill, roll.tn, roll.variant)
-        embed = render.render_roll(roll, odds, interaction.user, note)
+        embed = render.render_roll(roll, odds, roller=interaction.user, note=note)
         await interaction.response.send_message(embed=embed, ephemeral=private)
 
 

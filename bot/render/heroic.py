@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.render.common import Card, Colour, embed, percent, token, tokens
+from bot.render.common import Card, Colour, embed, token, tokens
+from bot.render.odds import heroic_odds
 from rules.heroic import HeroicRoll, Outcome, TargetSource
 from rules.heroic_odds import HeroicOdds
 
@@ -33,7 +34,10 @@ def _kind_text(roll: HeroicRoll) -> str:
     return roll.kind.value.replace("_", " ")
 
 
-def render_roll(roll: HeroicRoll, odds: HeroicOdds, roller=None, note=None) -> discord.Embed:
+def render_roll(
+    roll: HeroicRoll, odds: HeroicOdds | None, *, roller: discord.abc.User | None = None, note: str | None = None
+) -> discord.Embed:
+    """A Heroic Roll: the dice and total against the TN, the outcome and what a Crit or Fumble brings."""
     outcome, colour = _OUTCOME[roll.outcome]
     faces = tokens(token(die) for die in roll.dice)
     dice = f"{faces} + Skill {roll.skill} = **{roll.total}** vs {target_text(roll)}"
@@ -51,14 +55,7 @@ def render_roll(roll: HeroicRoll, odds: HeroicOdds, roller=None, note=None) -> d
         outcome,
         colour,
         [("Dice", dice)],
-        odds_line(odds),
+        heroic_odds(odds),
         "\n".join(details) or None,
     )
     return embed(card, roller, note)
-
-
-def odds_line(odds: HeroicOdds) -> str:
-    return (
-        f"Chance: {percent(odds.success)} · complication: {percent(odds.complication)}"
-        f" · crit: {percent(odds.crit)} · fumble: {percent(odds.fumble)}"
-    )
