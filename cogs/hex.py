@@ -77,7 +77,7 @@ class Hex(commands.Cog):
         pool = HexPool(attribute, skill, specialty, environment, gear, ingenuity, complications)
         odds = odds_for_test(pool, required=required, advancement=advancement)
         result = roll_test(pool, self.dice, required=required, advancement=advancement, dv=dv)
-        embed = render.render_result(result, render.odds_line(odds), interaction.user, note)
+        embed = render.render_result(result, odds, roller=interaction.user, note=note)
         await self._answer(interaction, embed, private)
 
     @hex_group.command(name="contest", description="A Contest: the opposition wins only with strictly more 6s")
@@ -91,7 +91,7 @@ class Hex(commands.Cog):
         pool = HexPool(attribute, skill, specialty, environment, gear, ingenuity, complications)
         odds = odds_for_contest(pool, opposing, advancement=advancement)
         result = roll_contest(pool, opposing, self.dice, advancement=advancement, dv=dv)
-        embed = render.render_result(result, render.odds_line(odds), interaction.user, note)
+        embed = render.render_result(result, odds, roller=interaction.user, note=note)
         await self._answer(interaction, embed, private)
 
     @hex_group.command(name="cast", description="A magical casting at a Risk, resisted by an opposing pool or not")
@@ -107,7 +107,7 @@ class Hex(commands.Cog):
         flags = {"required": required, "advancement": advancement, "opposing": opposing}
         odds = odds_for_cast(pool, risk, **flags)
         result = roll_cast(pool, risk, self.dice, dv=dv, **flags)
-        embed = render.render_result(result, render.odds_line(odds), interaction.user, note)
+        embed = render.render_result(result, odds, roller=interaction.user, note=note)
         await self._answer(interaction, embed, private)
 
     @hex_group.command(name="plain", description="A no-Mishap roll (Initiative, Hit Location, Armor): counts 6s")
@@ -118,7 +118,7 @@ class Hex(commands.Cog):
     ) -> None:
         odds = odds_for_plain(dice)
         result = roll_plain(dice, self.dice)
-        embed = render.render_plain(result, interaction.user, note, render.odds_line(odds))
+        embed = render.render_plain(result, odds, roller=interaction.user, note=note)
         await self._answer(interaction, embed, private)
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.render.common import Card, Colour, embed, percent, plural, token, tokens
+from bot.render.common import Card, Colour, embed, plural, token, tokens
+from bot.render.odds import hex_odds
 from rules.dice import Role
 from rules.hex import Hazard, HexPlain, HexResult, HexSide, Outcome
 from rules.hex_odds import HexCastOdds, HexContestOdds, HexPlainOdds, HexTestOdds
@@ -70,7 +71,11 @@ def _pool_text(result: HexResult) -> str:
     return text
 
 
-def render_result(result: HexResult, odds_text: str | None, roller=None, note=None) -> discord.Embed:
+def render_result(
+    result: HexResult, odds: HexTestOdds | HexContestOdds | HexCastOdds | None, *,
+    roller: discord.abc.User | None = None, note: str | None = None,
+) -> discord.Embed:
+    """A Test, Contest or casting: each side's dice, the outcome, what the Hazard Dice brought, the damage."""
     outcome, colour = _outcome(result)
     fields = [("Dice" if result.opposing is None else "Acting side", dice_line(result.acting))]
     if result.opposing is not None:
@@ -81,32 +86,21 @@ def render_result(result: HexResult, odds_text: str | None, roller=None, note=No
     if result.damage is not None:
         details.append(f"Damage **{result.damage}** (DV {result.dv} + MoS {result.mos})")
     title = f"HEX {result.kind} · {_pool_text(result)}"
-    card = Card(title, outcome, colour, fields, odds_text, "\n".join(details) or None)
+    card = Card(title, outcome, colour, fields, hex_odds(odds), "\n".join(details) or None)
     return embed(card, roller, note)
 
 
-def render_plain(result: HexPlain, roller=None, note=None, odds_text: str | None = None) -> discord.Embed:
+def render_plain(
+    result: HexPlain, odds: HexPlainOdds | None, *, roller: discord.abc.User | None = None, note: str | None = None
+) -> discord.Embed:
+    """A plain roll: its 6s counted, no Hazard Dice."""
     line = tokens(token(die, success=die.face == 6) for die in result.dice)
     card = Card(
         f"HEX plain roll · {len(result.dice)} dice (no Hazard Dice)",
         plural(result.successes, "success", "successes"),
         Colour.NEUTRAL,
         [("Dice", line)],
-        odds_text,
+        hex_odds(odds),
     )
     return embed(card, roller, note)
 
-
-def odds_line(odds: HexTestOdds | HexContestOdds | HexCastOdds | HexPlainOdds) -> str:
-    """The exact odds of the roll as it was asked, before the dice fell."""
-    if isinstance(odds, HexPlainOdds):
-        expected = float(odds.expected_successes)
-        return f"At least one 6: {percent(odds.at_least_one)} · expected 6s: {expected:.2f}"
-    if isinstance(odds, HexContestOdds):
-        return f"Chance to win: {percent(odds.acting_wins)} · Mishap: {percent(odds.acting_mishap)}"
-    if isinstance(odds, HexCastOdds):
-        return (
-            f"Chance: {percent(odds.success)} · loss of control: {percent(odds.loss_of_control)}"
-            f" · fizzle: {percent(odds.fizzle)}"
-        )
-    return f"Chance: {percent(odds.success)} · Mishap: {percent(odds.mishap)}"

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from bot.render.common import percent
 from rules.heroic_odds import HeroicOdds
+from rules.hex_odds import HexCastOdds, HexContestOdds, HexPlainOdds, HexTestOdds
+
+HexOdds = HexTestOdds | HexContestOdds | HexCastOdds | HexPlainOdds
 
 
 def heroic_odds(odds: HeroicOdds | None) -> str | None:
@@ -17,3 +20,20 @@ def heroic_odds(odds: HeroicOdds | None) -> str | None:
         f"Chance: {percent(odds.success)} · complication: {percent(odds.complication)}"
         f" · crit: {percent(odds.crit)} · fumble: {percent(odds.fumble)}"
     )
+
+
+def hex_odds(odds: HexOdds | None) -> str | None:
+    """The exact odds of the roll as it was asked, before the dice fell."""
+    if odds is None:
+        return None
+    if isinstance(odds, HexPlainOdds):
+        expected = float(odds.expected_successes)
+        return f"At least one 6: {percent(odds.at_least_one)} · expected 6s: {expected:.2f}"
+    if isinstance(odds, HexContestOdds):
+        return f"Chance to win: {percent(odds.acting_wins)} · Mishap: {percent(odds.acting_mishap)}"
+    if isinstance(odds, HexCastOdds):
+        return (
+            f"Chance: {percent(odds.success)} · loss of control: {percent(odds.loss_of_control)}"
+            f" · fizzle: {percent(odds.fizzle)}"
+        )
+    return f"Chance: {percent(odds.success)} · Mishap: {percent(odds.mishap)}"

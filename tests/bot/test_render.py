@@ -14,7 +14,7 @@ from bot.render.common import EMBED_TOTAL, LEFT_OUT, SUCCESS_MARK, Card, Colour,
 from rules import heroic, hex, sevenkingdoms, yearzero
 from rules.dice import FixedDice, SeededDice
 from rules.heroic_odds import odds_for_heroic
-from rules.hex_odds import odds_for_cast, odds_for_test
+from rules.hex_odds import odds_for_cast, odds_for_contest, odds_for_test
 from rules.sevenkingdoms_competition import parse_participants, roll_competition
 from rules.sevenkingdoms_odds import odds_for_test as sk_odds
 from rules.yearzero_odds import odds_after_first, odds_for_roll
@@ -35,7 +35,7 @@ def test_percent_never_rounds_a_possibility_away(value, shown):
 
 def test_hex_mishap_shows_skulls_on_hazard_dice_only():
     result = hex.roll_test(hex.HexPool(attribute=4), FixedDice([1, 1, 1, 2]))
-    embed = render_hex.render_result(result, render_hex.odds_line(odds_for_test(4)))
+    embed = render_hex.render_result(result, odds_for_test(4))
     dice = embed.fields[0].value
     assert dice == "Hazard: `1`☠ `1`☠ · Pool: `1` `2`"
     assert "Mishap" in embed.description and "fails" in embed.description
@@ -44,7 +44,7 @@ def test_hex_mishap_shows_skulls_on_hazard_dice_only():
 
 def test_hex_cast_groups_affinity_and_control():
     result = hex.roll_cast(hex.HexPool(attribute=3, skill=1), 2, FixedDice([1, 2, 3, 4]))
-    embed = render_hex.render_result(result, render_hex.odds_line(odds_for_cast(4, 2)))
+    embed = render_hex.render_result(result, odds_for_cast(4, 2))
     assert embed.fields[0].value.startswith("Affinity: `1`☠ · Control: `2` `3`")
     assert "fizzle" in embed.description
 
@@ -89,7 +89,7 @@ def test_sk_discarded_dice_are_struck_and_bonus_dice_labelled():
 
 def test_note_is_quoted_and_clipped():
     result = hex.roll_plain(2, FixedDice([6, 2]))
-    embed = render_hex.render_plain(result, note="x" * 10_000)
+    embed = render_hex.render_plain(result, None, note="x" * 10_000)
     assert embed.description.startswith("> xxx") and len(embed.description) < 400
 
 
@@ -109,7 +109,7 @@ def test_the_largest_pools_fit_discord_limits(seed):
     dice = SeededDice(seed)
     big = hex.HexPool(attribute=12, skill=12, specialty=12, environment=3, gear=3, ingenuity=3)
     contest = hex.roll_contest(big, big, dice)
-    assert len(render_hex.render_result(contest, "odds", note="n" * 300)) <= EMBED_TOTAL
+    assert len(render_hex.render_result(contest, odds_for_contest(big, big), note="n" * 300)) <= EMBED_TOTAL
     roll = yearzero.roll_yz(10, 10, 10, (12, 12, 12), dice)
     if roll.can_push:
         pushed = yearzero.push(roll, dice)
