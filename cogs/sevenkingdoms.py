@@ -122,7 +122,7 @@ class SevenKingdoms(commands.Cog):
         number = resolve_difficulty(difficulty, target)
         odds = odds_for_test(sk_pool, number, kind="basic")
         test = roll_test(sk_pool, self.dice, target=number, kind="basic")
-        embed = render.render_test(test, odds, interaction.user, note)
+        embed = render.render_test(test, odds, roller=interaction.user, note=note)
         await interaction.response.send_message(embed=embed, ephemeral=private)
 
     @test_group.command(name="conflict", description="A conflict test against the defender's Defense")
@@ -138,7 +138,7 @@ class SevenKingdoms(commands.Cog):
         )
         odds = odds_for_test(sk_pool, defense, kind="conflict")
         test = roll_test(sk_pool, self.dice, target=defense, kind="conflict")
-        embed = render.render_test(test, odds, interaction.user, note)
+        embed = render.render_test(test, odds, roller=interaction.user, note=note)
         await interaction.response.send_message(embed=embed, ephemeral=private)
 
     @test_group.command(name="competition", description="Everyone named rolls; the highest result wins")
@@ -153,7 +153,7 @@ class SevenKingdoms(commands.Cog):
         entrants = parse_participants(participants)
         odds = competition_odds([pool for _, pool in entrants])
         result = roll_competition(entrants, self.dice)
-        embed = render.render_competition(result, interaction.user, note, odds)
+        embed = render.render_competition(result, odds, roller=interaction.user, note=note)
         await interaction.response.send_message(embed=embed, ephemeral=private)
 
     @test_group.command(
@@ -186,10 +186,8 @@ class SevenKingdoms(commands.Cog):
         test = roll_test(sk_pool, self.dice, target=number, kind="basic")
         added = advance(before, test).gained - before.gained
         saved = await self._save(guild_id, channel_id, before, added, fresh=stored is None or restart)
-        completed = saved.complete and saved.progress - added < saved.needed
-        embed = render.render_extended(
-            test, odds, saved.name, saved.progress, saved.needed, added, completed, interaction.user, note
-        )
+        roll = render.ExtendedRoll(test, saved.name, saved.progress, saved.needed, added)
+        embed = render.render_extended(roll, odds, roller=interaction.user, note=note)
         await interaction.response.send_message(embed=embed, ephemeral=private)
 
     async def _save(
@@ -203,7 +201,7 @@ class SevenKingdoms(commands.Cog):
     async def progress(self, interaction: discord.Interaction, private: bool = False) -> None:
         guild_id, channel_id = _where(interaction)
         tasks = await self._extended.in_channel(guild_id, channel_id)
-        embed = render.render_tasks([(task.name, task.progress, task.needed) for task in tasks])
+        embed = render.render_tasks([(task.name, task.progress, task.needed) for task in tasks], None)
         await interaction.response.send_message(embed=embed, ephemeral=private)
 
     @test_group.command(name="clear", description="Forget an extended test of this channel")

@@ -9,6 +9,8 @@ from __future__ import annotations
 from bot.render.common import percent
 from rules.heroic_odds import HeroicOdds
 from rules.hex_odds import HexCastOdds, HexContestOdds, HexPlainOdds, HexTestOdds
+from rules.sevenkingdoms_competition import SkCompetition
+from rules.sevenkingdoms_odds import SkCompetitionOdds, SkTestOdds
 
 HexOdds = HexTestOdds | HexContestOdds | HexCastOdds | HexPlainOdds
 
@@ -37,3 +39,21 @@ def hex_odds(odds: HexOdds | None) -> str | None:
             f" · fizzle: {percent(odds.fizzle)}"
         )
     return f"Chance: {percent(odds.success)} · Mishap: {percent(odds.mishap)}"
+
+
+def sk_test_odds(odds: SkTestOdds | None) -> str | None:
+    """None also when nothing is rolled (an Automatic test, or no test die)."""
+    if odds is None or odds.status != "rolled" or odds.expected_degrees is None:
+        return None
+    return f"Chance: {percent(odds.success)} · expected degrees: {float(odds.expected_degrees):.2f}"
+
+
+def sk_competition_odds(competition: SkCompetition, odds: SkCompetitionOdds | None) -> str | None:
+    """Each participant's chance to win outright (input order), then the chance of a tie at the top."""
+    if odds is None:
+        return None
+    chances = [
+        f"{competitor.name} {percent(chance)}"
+        for competitor, chance in zip(competition.competitors, odds.win, strict=True)
+    ]
+    return " · ".join([*chances, f"tie {percent(odds.tie)}"])

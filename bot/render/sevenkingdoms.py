@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import discord
 
-from bot.render.common import DESCRIPTION, Card, Colour, embed, percent, plural, token, tokens
+from bot.render.common import DESCRIPTION, Card, Colour, embed, plural, token, tokens
+from bot.render.odds import sk_competition_odds, sk_test_odds
 from rules.dice import Die, Fate, Role
 from rules.sevenkingdoms import SkPool, SkTest, difficulty_name
 from rules.sevenkingdoms_competition import SkCompetition
@@ -82,47 +83,55 @@ def _test_card(test: SkTest, odds: SkTestOdds | None, extra: str | None = None) 
         outcome,
         colour,
         [("Dice", dice_line(test.dice))] if test.rolled else [],
-        odds_line(odds) if odds is not None else None,
+        sk_test_odds(odds),
         "\n".join(details) or None,
     )
 
 
-def render_test(test: SkTest, odds: SkTestOdds | None, roller=None, note=None, extra: str | None = None):
-    return embed(_test_card(test, odds, extra), roller, note)
+def render_test(
+    test: SkTest, odds: SkTestOdds | None, *, roller: discord.abc.User | None = None, note: str | None = None
+) -> discord.Embed:
+    """A basic or conflict test: the dice kept and discarded, success and degrees or how far it fell short."""
+    return embed(_test_card(test, odds), roller, note)
+
+
+@dataclass(frozen=True, slots=True)
+class ExtendedRoll:
+    """One roll of an extended test as its card shows it: the test, the degrees it added, and the task as stored
+    once they were counted (another roll may have counted meanwhile). Plain figures, never checked again: the
+    roll is already stored when its card is drawn."""
+
+    test: SkTest
+    name: str
+    gained: int
+    needed: int
+    added: int
+
+    @property
+    def completed(self) -> bool:
+        """This roll finished the task."""
+        return self.gained >= self.needed and self.gained - self.added < self.needed
 
 
 def render_extended(
-    test: SkTest, odds: SkTestOdds | None, name: str, gained: int, needed: int, added: int, completed: bool,
-    roller=None, note=None,
+    roll: ExtendedRoll, odds: SkTestOdds | None, *, roller: discord.abc.User | None = None, note: str | None = None
 ) -> discord.Embed:
     """One roll of an extended test: the test as usual, what it added, the task's progress bar."""
-    extra = f"Progress +{plural(added, 'degree')}." if added else "No progress this time."
-    if completed:
+    test, name = roll.test, roll.name
+    extra = f"Progress +{plural(roll.added, 'degree')}." if roll.added else "No progress this time."
+    if roll.completed:
         extra += f"\n🏁 **{name} is complete!**"
     card = _test_card(test, odds, extra)
     title = f"Seven Kingdoms extended test · {name} · {pool_text(test.pool)} vs {difficulty_text(test)}"
-    fields = [*card.fields, ("Progress", progress_line(name, gained, needed))]
+    fields = [*card.fields, ("Progress", progress_line(name, roll.gained, roll.needed))]
     return embed(replace(card, title=title, fields=fields), roller, note)
 
 
-def odds_line(odds: SkTestOdds) -> str | None:
-    if odds.status != "rolled" or odds.expected_degrees is None:  # None exactly when nothing is rolled
-        return None
-    return f"Chance: {percent(odds.success)} · expected degrees: {float(odds.expected_degrees):.2f}"
-
-
-def competition_odds_line(competition: SkCompetition, odds: SkCompetitionOdds) -> str:
-    """Each participant's chance to win outright (input order), then the chance of a tie at the top."""
-    chances = [
-        f"{competitor.name} {percent(chance)}"
-        for competitor, chance in zip(competition.competitors, odds.win, strict=True)
-    ]
-    return " · ".join([*chances, f"tie {percent(odds.tie)}"])
-
-
 def render_competition(
-    competition: SkCompetition, roller=None, note=None, odds: SkCompetitionOdds | None = None
+    competition: SkCompetition, odds: SkCompetitionOdds | None, *, roller: discord.abc.User | None = None,
+    note: str | None = None,
 ) -> discord.Embed:
+    """A competition: the standings with each participant's dice, the winner or the tie at the top."""
     if competition.tie:
         outcome = f"Tie at the top: {', '.join(competition.tied)}"
     elif competition.winner is None:
@@ -145,7 +154,7 @@ def render_competition(
         outcome,
         Colour.PARTIAL if competition.tie else Colour.NEUTRAL,
         fields,
-        competition_odds_line(competition, odds) if odds is not None else None,
+        sk_competition_odds(competition, odds),
     )
     return embed(card, roller, note)
 
@@ -166,14 +175,21 @@ def progress_text(progress: ExtendedProgress) -> str:
     return progress_line(progress.name, progress.gained, progress.needed)
 
 
-def render_tasks(tasks: Sequence[tuple[str, int, int]]) -> discord.Embed:
-    """The extended tests of a channel, one progress bar each: (name, gained, needed)."""
+def render_tasks(
+    tasks: Sequence[tuple[str, int, int]], odds: None, *, roller: discord.abc.User | None = None,
+    note: str | None = None,
+) -> discord.Embed:
+    """The extended tests of a channel, one progress bar each: (name, gained, needed) as stored.
+
+    A list has no odds: ``odds`` is always None, there to keep the one signature of every renderer.
+    """
     done = sum(gained >= needed for _, gained, needed in tasks)
     summary = f"{plural(len(tasks), 'task')}, {done} complete" if tasks else "No extended tests here"
     lines = _fitting([progress_line(*task) for task in tasks], DESCRIPTION - 200)
     if not tasks:
         lines.append("Start one with /test extended, giving the task and the degrees it needs.")
-    return embed(Card("Extended tests in this channel", summary, Colour.NEUTRAL, details="\n".join(lines)))
+    card = Card("Extended tests in this channel", summary, Colour.NEUTRAL, details="\n".join(lines))
+    return embed(card, roller, note)
 
 
 def _fitting(lines: list[str], room: int) -> list[str]:

@@ -258,5 +258,5 @@ def test_the_progress_bar_scales_to_twenty_marks_and_is_full_only_when_complete(
     assert progress_line("Siege", 30, 50) == "**Siege**: " + "▰" * 12 + "▱" * 8 + " 30/50 — 20 to go"
     assert progress_line("Siege", 49, 50).count("▰") == 19
     assert progress_line("Siege", 53, 50) == "**Siege**: " + "▰" * 20 + " 53/50 — complete!"
-    many = render_tasks([(f"Task {'x' * 90} {i}", i, 50) for i in range(60)])
+    many = render_tasks([(f"Task {'x' * 90} {i}", i, 50) for i in range(60)], None)
     assert len(many) <= 6000 and many.description.endswith("more")

@@ -98,7 +98,7 @@ def test_note_is_quoted_and_clipped():
 def test_the_largest_competition_fits_discord_limits(seed, name_length):
     text = ", ".join(f"{chr(65 + i % 26) * name_length}{i} 10D+10B-1P" for i in range(25))
     competition = roll_competition(parse_participants(text), SeededDice(seed))
-    embed = render_sk.render_competition(competition, note="n" * 300)
+    embed = render_sk.render_competition(competition, None, note="n" * 300)
     assert len(embed) <= EMBED_TOTAL and len(embed.fields) <= 25
     assert all(len(field.value) <= 1024 for field in embed.fields)
 
