@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.client import RollkeeperBot
 from bot.errors import PlayerError
-from bot.render.yearzero import odds_line, render_first, render_pushed
+from bot.render.yearzero import FirstRollOdds, PushedRoll, render_first, render_pushed
 from bot.storage import PushRefusal, YearZeroRoll
 from bot.tree import report_error, reports_errors, send_private
 from rules.dice import DiceSource, SystemDice
@@ -138,13 +138,13 @@ class YearZero(commands.Cog):
         """
         artifacts = tuple(a for a in (artifact, artifact2, artifact3) if a)
         roll = roll_yz(attribute, skill, gear, artifacts, self.dice)
-        odds = odds_line(odds_for_roll(attribute + skill, gear, roll.artifacts), odds_after_first(roll))
+        odds = FirstRollOdds(odds_for_roll(attribute + skill, gear, roll.artifacts), odds_after_first(roll))
         where = (interaction.guild_id, interaction.channel_id, interaction.user.id)
         if roll.can_push:
             roll_id = await self.bot.db.rolls.create(*where, stored_payload(roll, note, private), self.bot.now())
         else:
             await self.bot.db.rolls.supersede(*where)
-        embed = render_first(roll, odds, interaction.user, note)
+        embed = render_first(roll, odds, roller=interaction.user, note=note)
         if not roll.can_push:
             await interaction.response.send_message(embed=embed, ephemeral=private)
             return
@@ -180,9 +180,9 @@ class YearZero(commands.Cog):
         )
         if not claim.claimed:
             raise PlayerError(claim.refusal.message)
-        odds = odds_line(odds_for_roll(first.attribute + first.skill, first.gear, first.artifacts))
+        odds = odds_for_roll(first.attribute + first.skill, first.gear, first.artifacts)
         change = claim.willpower
-        embed = render_pushed(pushed, change.after, change.lost, odds, interaction.user, note)
+        embed = render_pushed(PushedRoll(pushed, change.after, change.lost), odds, roller=interaction.user, note=note)
         if edit_in_place:
             await interaction.response.edit_message(embed=embed, view=None)
             return

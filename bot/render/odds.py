@@ -6,11 +6,15 @@ None too, for a card shown without odds, and then gives None: the card has no Od
 
 from __future__ import annotations
 
+from fractions import Fraction
+from functools import lru_cache
+
 from bot.render.common import percent
 from rules.heroic_odds import HeroicOdds
 from rules.hex_odds import HexCastOdds, HexContestOdds, HexPlainOdds, HexTestOdds
 from rules.sevenkingdoms_competition import SkCompetition
 from rules.sevenkingdoms_odds import SkCompetitionOdds, SkTestOdds
+from rules.yearzero_odds import PushOdds, YzOdds
 
 HexOdds = HexTestOdds | HexContestOdds | HexCastOdds | HexPlainOdds
 
@@ -57,3 +61,29 @@ def sk_competition_odds(competition: SkCompetition, odds: SkCompetitionOdds | No
         for competitor, chance in zip(competition.competitors, odds.win, strict=True)
     ]
     return " · ".join([*chances, f"tie {percent(odds.tie)}"])
+
+
+def yz_odds(pool: YzOdds | None, this_roll: PushOdds | None = None) -> str | None:
+    """The pool's chance before rolling and after a push; with this_roll, the odds of pushing it."""
+    if pool is None:
+        return None
+    pushing = None
+    if this_roll is not None and this_roll.can_push:
+        pushing = (this_roll.success_after_push.as_integer_ratio(), this_roll.expected_willpower.as_integer_ratio())
+    return _yz_odds_text(
+        pool.success_first_roll.as_integer_ratio(), pool.success_after_push.as_integer_ratio(), pushing
+    )
+
+
+Ratio = tuple[int, int]
+
+
+@lru_cache(maxsize=4096)
+def _yz_odds_text(first: Ratio, after_push: Ratio, pushing: tuple[Ratio, Ratio] | None) -> str:
+    """The odds line from its figures as (numerator, denominator): kept, since few of them come up again and
+    again, and hashing whole numbers is fast where hashing a Fraction or the odds holding them is not."""
+    text = f"Chance: {percent(Fraction(*first))} · after a push: {percent(Fraction(*after_push))}"
+    if pushing is not None:
+        success, willpower = (Fraction(*ratio) for ratio in pushing)
+        text += f"\nPushing this roll: {percent(success)} to succeed, {float(willpower):.1f} WP expected"
+    return text

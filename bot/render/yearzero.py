@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-from functools import lru_cache
+from dataclasses import dataclass
 
 import discord
 
-from bot.render.common import Card, Colour, embed, percent, plural, token, tokens
+from bot.render.common import Card, Colour, embed, plural, token, tokens
+from bot.render.odds import yz_odds
 from rules.dice import Die, Role
 from rules.yearzero import YzRoll, die_successes, is_bane
 from rules.yearzero_odds import PushOdds, YzOdds
@@ -73,30 +73,17 @@ def _summary(roll: YzRoll) -> str:
     return plural(roll.successes, "success", "successes")
 
 
-def odds_line(before: YzOdds, this_roll: PushOdds | None = None) -> str:
-    pushing = None
-    if this_roll is not None and this_roll.can_push:
-        pushing = (this_roll.success_after_push.as_integer_ratio(), this_roll.expected_willpower.as_integer_ratio())
-    return _odds_text(
-        before.success_first_roll.as_integer_ratio(), before.success_after_push.as_integer_ratio(), pushing
-    )
+@dataclass(frozen=True, slots=True)
+class FirstRollOdds:
+    """What a first roll's Odds field shows: the pool's odds before rolling, and the odds of pushing this roll."""
+
+    pool: YzOdds
+    this_roll: PushOdds
 
 
-Ratio = tuple[int, int]
-
-
-@lru_cache(maxsize=4096)
-def _odds_text(first: Ratio, after_push: Ratio, pushing: tuple[Ratio, Ratio] | None) -> str:
-    """The odds line from its figures as (numerator, denominator): kept, since few of them come up again and
-    again, and hashing whole numbers is fast where hashing a Fraction or the odds holding them is not."""
-    text = f"Chance: {percent(Fraction(*first))} · after a push: {percent(Fraction(*after_push))}"
-    if pushing is not None:
-        success, willpower = (Fraction(*ratio) for ratio in pushing)
-        text += f"\nPushing this roll: {percent(success)} to succeed, {float(willpower):.1f} WP expected"
-    return text
-
-
-def render_first(roll: YzRoll, odds: str, roller=None, note=None) -> discord.Embed:
+def render_first(
+    roll: YzRoll, odds: FirstRollOdds | None, *, roller: discord.abc.User | None = None, note: str | None = None
+) -> discord.Embed:
     """A first roll: its dice, successes, and what a push would reroll."""
     if roll.can_push:
         details = f"Push to reroll {plural(len(roll.reroll_indices), 'die', 'dice')} (only the roller, once)."
@@ -109,15 +96,27 @@ def render_first(roll: YzRoll, odds: str, roller=None, note=None) -> discord.Emb
         _summary(roll),
         Colour.SUCCESS if roll.success else Colour.FAILURE,
         [("Dice", dice_line(roll))],
-        odds,
+        yz_odds(odds.pool, odds.this_roll) if odds is not None else None,
         details,
     )
     return embed(card, roller, note)
 
 
-def render_pushed(pushed: YzRoll, willpower_after: int, lost: int, odds: str, roller=None,
-                  note=None) -> discord.Embed:
-    """A pushed roll: the first and pushed dice, damage, and the Willpower gained."""
+@dataclass(frozen=True, slots=True)
+class PushedRoll:
+    """A pushed roll and the roller's Willpower once its gain was counted: the points after, and those lost
+    because Willpower never exceeds 10."""
+
+    roll: YzRoll
+    willpower_after: int
+    lost: int
+
+
+def render_pushed(
+    push: PushedRoll, odds: YzOdds | None, *, roller: discord.abc.User | None = None, note: str | None = None
+) -> discord.Embed:
+    """A pushed roll: the first and pushed dice, damage, and the Willpower gained. The odds are the pool's."""
+    pushed, willpower_after, lost = push.roll, push.willpower_after, push.lost
     first = pushed.first
     consequences = []
     if pushed.attribute_damage:
@@ -135,7 +134,7 @@ def render_pushed(pushed: YzRoll, willpower_after: int, lost: int, odds: str, ro
         f"{_summary(pushed)} after the push",
         Colour.SUCCESS if pushed.success else Colour.FAILURE,
         fields,
-        odds,
+        yz_odds(odds),
         "\n".join(consequences),
     )
     return embed(card, roller, note)

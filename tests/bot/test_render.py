@@ -58,7 +58,7 @@ def test_hex_success_marks_every_six():
 def test_yz_pushed_roll_shows_both_rolls_rerolled_dice_and_lost_willpower():
     first = yearzero.roll_yz(2, 1, 1, (), FixedDice([6, 3, 2, 4]))
     pushed = yearzero.push(first, FixedDice([1, 1, 1]))
-    embed = render_yz.render_pushed(pushed, 10, 1, render_yz.odds_line(odds_for_roll(3, 1)))
+    embed = render_yz.render_pushed(render_yz.PushedRoll(pushed, 10, 1), odds_for_roll(3, 1))
     names = [field.name for field in embed.fields]
     assert names[:2] == ["First roll", "Pushed"]
     assert "↻`1`☠" in embed.fields[1].value and "↻" not in embed.fields[0].value
@@ -68,7 +68,7 @@ def test_yz_pushed_roll_shows_both_rolls_rerolled_dice_and_lost_willpower():
 
 def test_yz_first_roll_says_what_a_push_would_reroll():
     roll = yearzero.roll_yz(2, 1, 0, (10,), FixedDice([6, 1, 3, 4]))
-    embed = render_yz.render_first(roll, render_yz.odds_line(odds_for_roll(3, 0, (10,)), odds_after_first(roll)))
+    embed = render_yz.render_first(roll, render_yz.FirstRollOdds(odds_for_roll(3, 0, (10,)), odds_after_first(roll)))
     assert "Push to reroll 2 dice" in embed.description
     assert "Pushing this roll:" in embed.fields[-1].value
 
@@ -113,7 +113,10 @@ def test_the_largest_pools_fit_discord_limits(seed):
     roll = yearzero.roll_yz(10, 10, 10, (12, 12, 12), dice)
     if roll.can_push:
         pushed = yearzero.push(roll, dice)
-        assert len(render_yz.render_pushed(pushed, 10, 5, "odds", note="n" * 300)) <= EMBED_TOTAL
+        card = render_yz.render_pushed(
+            render_yz.PushedRoll(pushed, 10, 5), odds_for_roll(20, 10, (12, 12, 12)), note="n" * 300
+        )
+        assert len(card) <= EMBED_TOTAL
 
 
 @pytest.mark.parametrize("fields", [1, 4, 5, 6, 24, 40])
