@@ -1,11 +1,17 @@
 """The renderers: readable dice, the right outcome line, and Discord's embed limits at the extremes."""
 
+import importlib
+import inspect
+import pkgutil
+import typing
 from fractions import Fraction
 
+import discord
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import bot.render
 from bot.render import heroic as render_heroic
 from bot.render import hex as render_hex
 from bot.render import sevenkingdoms as render_sk
@@ -135,3 +141,32 @@ def test_an_embed_is_shrunk_exactly_when_discord_would_refuse_it(fields, value_l
     assert (shown.footer.text == LEFT_OUT) == (len(whole) > EMBED_TOTAL or fields > 24)
     if len(whole) <= EMBED_TOTAL:
         assert shown.to_dict() == whole.to_dict()
+
+
+def public_renderers() -> dict[str, list]:
+    """Every public render_* function of bot/render, by module."""
+    found: dict[str, list] = {}
+    for module_info in pkgutil.iter_modules(bot.render.__path__):
+        module = importlib.import_module(f"bot.render.{module_info.name}")
+        for name, function in inspect.getmembers(module, inspect.isfunction):
+            if name.startswith("render_") and function.__module__ == module.__name__:
+                found.setdefault(module_info.name, []).append(function)
+    return found
+
+
+def test_every_renderer_has_the_one_signature():
+    """render_x(result, odds, *, roller=None, note=None) -> Embed for every system (STYLE.md practice 14), the
+    odds as the rules' object: the renderers format them, never the cogs."""
+    renderers = public_renderers()
+    assert set(renderers) == {"heroic", "hex", "sevenkingdoms", "yearzero"}
+    for function in (function for functions in renderers.values() for function in functions):
+        result, odds, roller, note = inspect.signature(function).parameters.values()
+        positional, keyword = inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY
+        assert (result.kind, result.default) == (positional, inspect.Parameter.empty), function
+        assert (odds.name, odds.kind, odds.default) == ("odds", positional, inspect.Parameter.empty), function
+        assert [(p.name, p.kind, p.default) for p in (roller, note)] == [
+            ("roller", keyword, None), ("note", keyword, None)
+        ], function
+        hints = typing.get_type_hints(function)
+        assert hints["return"] is discord.Embed, function
+        assert str not in typing.get_args(hints["odds"]) and hints["odds"] is not str, function
