@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.render import heroic as render
+from bot.shared_options import Note, describe
 from rules.dice import DiceSource, SystemDice
 from rules.heroic import DAMAGE_MAX, SKILL_MAX, TN_MAX, TN_MIN, Difficulty, Kind, Variant, roll_heroic
 from rules.heroic_odds import odds_for_heroic
@@ -19,7 +20,6 @@ from rules.heroic_odds import odds_for_heroic
 Skill = app_commands.Range[int, 0, SKILL_MAX]
 TargetNumber = app_commands.Range[int, TN_MIN, TN_MAX]
 Damage = app_commands.Range[int, 0, DAMAGE_MAX]
-Note = app_commands.Range[str, 1, 200]
 
 KINDS = (Kind.TASK, Kind.ATTACK, Kind.BLOCK, Kind.PARRY, Kind.SHIELD_BLOCK, Kind.DODGE, Kind.RESIST_MAGIC,
          Kind.SPELL)
@@ -55,7 +55,8 @@ class Heroic(commands.Cog):
     @app_commands.command(name="heroic", description="A Heroic Roll: 2d6 (or d12, d20) + Skill against a Target Number")
     @app_commands.guild_only()
     @app_commands.choices(difficulty=DIFFICULTY_CHOICES, dice=DICE_CHOICES, kind=KIND_CHOICES)
-    @app_commands.describe(
+    @describe(
+        "private", "note",
         skill="The Hero's Skill, 0-30",
         difficulty="A named difficulty (give exactly one of difficulty, tn or versus)",
         tn="A Target Number given outright, 1-60 (instead of difficulty or versus)",
@@ -63,8 +64,6 @@ class Heroic(commands.Cog):
         dice="Which dice: 2d6 (default), d12 or d20",
         kind="What the roll is for: it decides what a Crit or a Fumble means (default task)",
         damage="The damage at stake, 0-9999, for an attack or a reaction: the doubled figure is shown",
-        private="Show the result only to you",
-        note="A note shown on the result, e.g. what the roll is for",
     )
     async def heroic(
         self, interaction: discord.Interaction, skill: Skill, difficulty: str | None = None,

@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.render import hex as render
+from bot.shared_options import Descriptions, Note
 from rules.dice import DiceSource, SystemDice
 from rules.hex import MAX_DV, MAX_POOL, MAX_RISK, HexPool, roll_cast, roll_contest, roll_plain, roll_test
 from rules.hex_odds import odds_for_cast, odds_for_contest, odds_for_plain, odds_for_test
@@ -22,9 +23,8 @@ Complications = app_commands.Range[int, 0, 20]
 Risk = app_commands.Range[int, 0, MAX_RISK]
 PoolDice = app_commands.Range[int, 0, MAX_POOL]
 DamageValue = app_commands.Range[int, 0, MAX_DV]
-Note = app_commands.Range[str, 1, 200]
 
-DESCRIPTIONS = {
+describe = Descriptions({
     "attribute": "Attribute, 0-12 (humans 1-6; 7 and up is supernatural)",
     "skill": "Skill, 0-12 (0: untrained, the Attribute alone plus any E/G/I dice)",
     "specialty": "Specialty dice, 0 up to the Skill (none while the Skill is 0)",
@@ -36,18 +36,11 @@ DESCRIPTIONS = {
     "advancement": "Spend a banked Advancement: automatic success, nothing rolled, no Mishap",
     "dv": "Damage Value: on a success, damage = DV + Margin of Success",
     "risk": "Casting Risk, 0-5: Control dice = min(Risk, pool - 1), beside one Affinity die",
-    "private": "Show the result only to you",
-    "note": "A note shown on the result, e.g. what the roll is for",
-}
+})
 CONTEST_OPPOSING = "The opposing pool's dice count, 0-45 (0: nullified, it cannot win)"
 CAST_OPPOSING = "Resisted: the opposing pool's dice count, 0-45 (leave empty if unresisted)"
 POOL = ("attribute", "skill", "specialty", "environment", "gear", "ingenuity", "complications")
 COMMON = ("advancement", "dv", "private", "note")
-
-
-def describe(*names: str, **extra: str):
-    """app_commands.describe for the named options of DESCRIPTIONS, plus any given here."""
-    return app_commands.describe(**{name: DESCRIPTIONS[name] for name in names}, **extra)
 
 
 class Hex(commands.Cog):

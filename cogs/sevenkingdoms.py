@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.errors import PlayerError
 from bot.render import sevenkingdoms as render
+from bot.shared_options import Descriptions, Note
 from bot.storage import ExtendedTask, ExtendedTests, NoSuchExtendedTest
 from bot.storage.extended import task_name
 from rules.dice import DiceSource, SystemDice
@@ -36,7 +37,6 @@ Rank = app_commands.Range[int, 0, 10]
 Discard = app_commands.Range[int, 0, 20]
 Target = app_commands.Range[int, 0, MAX_TARGET]
 Notation = app_commands.Range[str, 2, 40]
-Note = app_commands.Range[str, 1, 200]
 TaskName = app_commands.Range[str, 1, 100]
 Needed = app_commands.Range[int, 1, 50]
 
@@ -44,7 +44,7 @@ DIFFICULTY_CHOICES = [
     app_commands.Choice(name=f"{name} ({number}{'+' if name == 'Heroic' else ''}, minimum rank {rank})", value=name)
     for name, number, rank in DIFFICULTIES
 ]
-DESCRIPTIONS = {
+describe = Descriptions({
     "rank": "Ability rank, 0-10: that many test dice (or give the whole pool instead)",
     "bonus": "Bonus dice from a trained specialty, 0-10",
     "pool": f"The pool in the seed's notation instead of rank/bonus/discard: {NOTATION_HINT}",
@@ -55,16 +55,9 @@ DESCRIPTIONS = {
     "aid": "A helper aids you: +1 bonus die (one helper at most)",
     "difficulty": "A named difficulty (give a difficulty or a target number)",
     "target": "A difficulty number, 0-60, instead of a named difficulty",
-    "private": "Show the result only to you",
-    "note": "A note shown on the result, e.g. what the roll is for",
-}
+})
 POOL = ("rank", "bonus", "pool", "discard", "wounds", "pool_penalty", "injuries", "aid")
 LAST = ("private", "note")
-
-
-def describe(*names: str, **extra: str):
-    """app_commands.describe for the named options of DESCRIPTIONS, plus any given here."""
-    return app_commands.describe(**{name: DESCRIPTIONS[name] for name in names}, **extra)
 
 
 def build_pool(

@@ -19,6 +19,7 @@ from discord.ext import commands
 from bot.client import RollkeeperBot
 from bot.errors import PlayerError
 from bot.render.yearzero import FirstRollOdds, PushedRoll, render_first, render_pushed
+from bot.shared_options import Note
 from bot.storage import PushRefusal, YearZeroRoll
 from bot.tree import report_error, reports_errors, send_private
 from rules.dice import DiceSource, SystemDice
@@ -31,7 +32,6 @@ PUSH_PATTERN = re.compile(r"rk:yz:push:(?P<roll>[0-9]{1,19})")
 NO_ROLL_TO_PUSH = "You have no roll to push in this channel: roll with /yz first (a roll stays pushable for a while)."
 
 Artifact = Literal["d8", "d10", "d12"]
-Note = app_commands.Range[str, 1, 200]
 
 
 _COMPACT = json.JSONEncoder(separators=(",", ":"))
