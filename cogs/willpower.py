@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot.client import RollkeeperBot
 from bot.errors import PlayerError
+from bot.shared_options import describe
 from bot.storage import MAX_WILLPOWER
 
 ONLY_YOUR_OWN = "You can see only your own Willpower; a game master (Manage Server) can see anyone's."
@@ -27,12 +28,9 @@ class WillpowerCommands(commands.GroupCog, group_name="willpower"):
         super().__init__()
 
     @app_commands.command(name="show")
+    @describe(player="Whose Willpower to see (game masters only; default yourself).")
     async def show(self, interaction: discord.Interaction, player: discord.Member | None = None) -> None:
-        """See your Willpower Points (a game master may look at anyone's).
-
-        Args:
-            player: Whose Willpower to see (game masters only; default yourself).
-        """
+        """See your Willpower Points (a game master may look at anyone's)."""
         who = player or interaction.user
         if who.id != interaction.user.id and not _is_game_master(interaction):
             raise PlayerError(ONLY_YOUR_OWN)
@@ -43,14 +41,11 @@ class WillpowerCommands(commands.GroupCog, group_name="willpower"):
         )
 
     @app_commands.command(name="spend")
+    @describe(points="How many Willpower Points to spend (1-10).")
     async def spend(
         self, interaction: discord.Interaction, points: app_commands.Range[int, 1, MAX_WILLPOWER] = 1
     ) -> None:
-        """Spend your Willpower Points, for a talent say.
-
-        Args:
-            points: How many Willpower Points to spend (1-10).
-        """
+        """Spend your Willpower Points, for a talent say."""
         change = await self.bot.db.willpower.spend(interaction.guild_id, interaction.user.id, points)
         await interaction.response.send_message(
             f"{interaction.user.mention} spends **{points}** Willpower: {change.before} → **{change.after}**."
@@ -60,16 +55,12 @@ class WillpowerCommands(commands.GroupCog, group_name="willpower"):
     # /willpower show and spend: so everyone sees /willpower set, and this check is what refuses it.
     @app_commands.command(name="set")
     @app_commands.checks.has_permissions(manage_guild=True)
+    @describe(player="The player whose Willpower to set.", points="Their new Willpower (0-10).")
     async def set_points(
         self, interaction: discord.Interaction, player: discord.Member,
         points: app_commands.Range[int, 0, MAX_WILLPOWER],
     ) -> None:
-        """Set a player's Willpower Points (game masters: Manage Server).
-
-        Args:
-            player: The player whose Willpower to set.
-            points: Their new Willpower (0-10).
-        """
+        """Set a player's Willpower Points (game masters: Manage Server)."""
         change = await self.bot.db.willpower.set(interaction.guild_id, player.id, points)
         await interaction.response.send_message(
             f"{player.mention}'s Willpower is now **{change.after}** (was {change.before}), "

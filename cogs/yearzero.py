@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.client import RollkeeperBot
 from bot.errors import PlayerError
 from bot.render.yearzero import FirstRollOdds, PushedRoll, render_first, render_pushed
-from bot.shared_options import Note
+from bot.shared_options import Note, describe
 from bot.storage import PushRefusal, YearZeroRoll
 from bot.tree import report_error, reports_errors, send_private
 from rules.dice import DiceSource, SystemDice
@@ -112,6 +112,17 @@ class YearZero(commands.Cog):
 
     @app_commands.command(name="yz")
     @app_commands.guild_only()
+    @describe(
+        attribute="The Attribute's current score: that many base dice (0-10).",
+        skill="The Skill level: that many more base dice (0-10).",
+        gear="The gear bonus: that many gear dice (0-10).",
+        artifact="An Artifact Die: d8 Mighty, d10 Epic, d12 Legendary.",
+        artifact2="A second Artifact Die.",
+        artifact3="A third Artifact Die.",
+        # /yz's own wording of the shared two, kept: the shared one would change the definitions Discord holds.
+        private="Show the roll only to you.",
+        note="A few words shown on the roll (what it is for).",
+    )
     async def yz(
         self,
         interaction: discord.Interaction,
@@ -124,18 +135,7 @@ class YearZero(commands.Cog):
         private: bool = False,
         note: Note | None = None,
     ) -> None:
-        """Roll Attribute + Skill base dice, gear dice and Artifact Dice; push with the button.
-
-        Args:
-            attribute: The Attribute's current score: that many base dice (0-10).
-            skill: The Skill level: that many more base dice (0-10).
-            gear: The gear bonus: that many gear dice (0-10).
-            artifact: An Artifact Die: d8 Mighty, d10 Epic, d12 Legendary.
-            artifact2: A second Artifact Die.
-            artifact3: A third Artifact Die.
-            private: Show the roll only to you.
-            note: A few words shown on the roll (what it is for).
-        """
+        """Roll Attribute + Skill base dice, gear dice and Artifact Dice; push with the button."""
         artifacts = tuple(a for a in (artifact, artifact2, artifact3) if a)
         roll = roll_yz(attribute, skill, gear, artifacts, self.dice)
         odds = FirstRollOdds(odds_for_roll(attribute + skill, gear, roll.artifacts), odds_after_first(roll))
