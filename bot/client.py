@@ -229,3 +229,14 @@ class RollkeeperBot(commands.Bot):
         busy = self._in_hand - {asyncio.current_task()}
         if busy:
             await asyncio.wait(busy, timeout=grace)
+
+
+BotInteraction = discord.Interaction[RollkeeperBot]
+"""An interaction whose ``client`` is this bot (``interaction.client.db`` is typed): for slash commands."""
+
+
+def the_bot(interaction: discord.Interaction) -> RollkeeperBot:
+    """The bot that received interaction, typed as such (a button's interaction is typed for any client)."""
+    if not isinstance(interaction.client, RollkeeperBot):
+        raise TypeError(f"rollkeeper's buttons need a RollkeeperBot, not {type(interaction.client).__name__}")
+    return interaction.client

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import aiohttp
@@ -120,17 +120,28 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
 P = ParamSpec("P")
 S = TypeVar("S")
 R = TypeVar("R")
+InteractionT = TypeVar("InteractionT", bound=discord.Interaction)
+
+NOT_IN_A_SERVER = "This command works only in a server's channels, not in direct messages."
+
+
+def server_channel(interaction: discord.Interaction) -> tuple[int, int]:
+    """(guild id, channel id) of an interaction from a server's channel; a PlayerError anywhere else.
+
+    Discord shows guild-only commands in servers only, but a payload can still come from a DM: the bot checks
+    for itself before it stores anything under a server."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise PlayerError(NOT_IN_A_SERVER)
+    return interaction.guild_id, interaction.channel_id
 
 
 def reports_errors(
-    callback: Callable[Concatenate[S, discord.Interaction, P], Awaitable[R]],
-) -> Callable[Concatenate[S, discord.Interaction, P], Awaitable[R | None]]:
+    callback: Callable[Concatenate[S, InteractionT, P], Coroutine[Any, Any, R]],
+) -> Callable[Concatenate[S, InteractionT, P], Coroutine[Any, Any, R | None]]:
     """Decorate a button's ``callback(self, interaction, ...)``: what it raises goes to report_error."""
 
     @functools.wraps(callback)
-    async def wrapper(
-        self: S, interaction: discord.Interaction, *args: P.args, **kwargs: P.kwargs
-    ) -> R | None:
+    async def wrapper(self: S, interaction: InteractionT, *args: P.args, **kwargs: P.kwargs) -> R | None:
         try:
             return await callback(self, interaction, *args, **kwargs)
         except Exception as error:  # every failure is answered, and logged when unexpected

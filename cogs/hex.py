@@ -97,9 +97,10 @@ class Hex(commands.Cog):
         note: Note | None = None,
     ) -> None:
         pool = HexPool(attribute, skill, specialty, environment, gear, ingenuity, complications)
-        flags = {"required": required, "advancement": advancement, "opposing": opposing}
-        odds = odds_for_cast(pool, risk, **flags)
-        result = roll_cast(pool, risk, self.dice, dv=dv, **flags)
+        odds = odds_for_cast(pool, risk, required=required, advancement=advancement, opposing=opposing)
+        result = roll_cast(
+            pool, risk, self.dice, dv=dv, required=required, advancement=advancement, opposing=opposing
+        )
         embed = render.render_result(result, odds, roller=interaction.user, note=note)
         await self._answer(interaction, embed, private)
 

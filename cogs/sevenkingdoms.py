@@ -10,15 +10,16 @@ so a refused roll changes nothing.
 
 from __future__ import annotations
 
-import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import BotInteraction, RollkeeperBot
 from bot.errors import PlayerError
 from bot.render import sevenkingdoms as render
 from bot.shared_options import Descriptions, Note
 from bot.storage import ExtendedTask, ExtendedTests, NoSuchExtendedTest
 from bot.storage.extended import task_name
+from bot.tree import server_channel
 from rules.dice import DiceSource, SystemDice
 from rules.sevenkingdoms import (
     DIFFICULTIES,
@@ -30,14 +31,14 @@ from rules.sevenkingdoms import (
     roll_test,
 )
 from rules.sevenkingdoms_competition import parse_participants, roll_competition
-from rules.sevenkingdoms_extended import ExtendedProgress, advance
+from rules.sevenkingdoms_extended import MAX_TASK_NAME, ExtendedProgress, advance
 from rules.sevenkingdoms_odds import competition_odds, odds_for_test
 
 Rank = app_commands.Range[int, 0, 10]
 Discard = app_commands.Range[int, 0, 20]
 Target = app_commands.Range[int, 0, MAX_TARGET]
 Notation = app_commands.Range[str, 2, 40]
-TaskName = app_commands.Range[str, 1, 100]
+TaskName = app_commands.Range[str, 1, MAX_TASK_NAME]
 Needed = app_commands.Range[int, 1, 50]
 
 DIFFICULTY_CHOICES = [
@@ -65,23 +66,17 @@ def build_pool(
     pool_penalty: int, injuries: int, aid: bool,
 ) -> SkPool:
     """The pool from the notation or from rank/bonus/discard (not both), with the penalties and aid."""
-    extras = {"wounds": wounds, "pool_penalty": pool_penalty, "injuries": injuries, "aid": aid}
     if notation is not None:
         if any(value is not None for value in (rank, bonus, discard)):
             raise PlayerError(
                 "Give the pool either as `pool` (like 3D+2B-1P) or as `rank`, `bonus` and `discard`, not both."
             )
-        return parse_pool(notation, **extras)
+        return parse_pool(notation, wounds=wounds, pool_penalty=pool_penalty, injuries=injuries, aid=aid)
     if rank is None:
         raise PlayerError("Give your ability `rank`, or the whole `pool` like 3D+2B-1P.")
-    return SkPool(rank, bonus or 0, discard=discard or 0, **extras)
-
-
-def _where(interaction: discord.Interaction) -> tuple[int, int]:
-    """(guild id, channel id): extended tests are kept per channel of a server."""
-    if interaction.guild_id is None or interaction.channel_id is None:
-        raise PlayerError("Extended tests live in a server's channels, not in direct messages.")
-    return interaction.guild_id, interaction.channel_id
+    return SkPool(
+        rank, bonus or 0, discard=discard or 0, wounds=wounds, pool_penalty=pool_penalty, injuries=injuries, aid=aid
+    )
 
 
 class SevenKingdoms(commands.Cog):
@@ -92,7 +87,7 @@ class SevenKingdoms(commands.Cog):
         allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
 
-    def __init__(self, bot: commands.Bot, dice: DiceSource | None = None) -> None:
+    def __init__(self, bot: RollkeeperBot, dice: DiceSource | None = None) -> None:
         self.bot = bot
         self.dice: DiceSource = dice or SystemDice()
 
@@ -104,7 +99,7 @@ class SevenKingdoms(commands.Cog):
     @describe(*POOL, "difficulty", "target", *LAST)
     @app_commands.choices(difficulty=DIFFICULTY_CHOICES)
     async def basic(
-        self, interaction: discord.Interaction, rank: Rank | None = None, difficulty: str | None = None,
+        self, interaction: BotInteraction, rank: Rank | None = None, difficulty: str | None = None,
         target: Target | None = None, bonus: Rank | None = None, pool: Notation | None = None,
         discard: Discard | None = None, wounds: Rank = 0, pool_penalty: Rank = 0, injuries: Rank = 0,
         aid: bool = False, private: bool = False, note: Note | None = None,
@@ -121,7 +116,7 @@ class SevenKingdoms(commands.Cog):
     @test_group.command(name="conflict", description="A conflict test against the defender's Defense")
     @describe(*POOL, *LAST, defense="The defender's Defense, 0-60: the difficulty (no minimum rank)")
     async def conflict(
-        self, interaction: discord.Interaction, defense: Target, rank: Rank | None = None,
+        self, interaction: BotInteraction, defense: Target, rank: Rank | None = None,
         bonus: Rank | None = None, pool: Notation | None = None, discard: Discard | None = None,
         wounds: Rank = 0, pool_penalty: Rank = 0, injuries: Rank = 0, aid: bool = False,
         private: bool = False, note: Note | None = None,
@@ -140,7 +135,7 @@ class SevenKingdoms(commands.Cog):
         participants="Names and pools, separated by commas: Jaime 5D+2B, Brienne 4D+1B (2 to 25 of them)",
     )
     async def competition(
-        self, interaction: discord.Interaction, participants: app_commands.Range[str, 3, 2000],
+        self, interaction: BotInteraction, participants: app_commands.Range[str, 3, 2000],
         private: bool = False, note: Note | None = None,
     ) -> None:
         entrants = parse_participants(participants)
@@ -161,13 +156,13 @@ class SevenKingdoms(commands.Cog):
     )
     @app_commands.choices(difficulty=DIFFICULTY_CHOICES)
     async def extended(
-        self, interaction: discord.Interaction, task: TaskName, needed: Needed | None = None,
+        self, interaction: BotInteraction, task: TaskName, needed: Needed | None = None,
         restart: bool = False, rank: Rank | None = None, difficulty: str | None = None,
         target: Target | None = None, bonus: Rank | None = None, pool: Notation | None = None,
         discard: Discard | None = None, wounds: Rank = 0, pool_penalty: Rank = 0, injuries: Rank = 0,
         aid: bool = False, private: bool = False, note: Note | None = None,
     ) -> None:
-        guild_id, channel_id = _where(interaction)
+        guild_id, channel_id = server_channel(interaction)
         name = task_name(task)
         sk_pool = build_pool(
             pool, rank, bonus, discard, wounds=wounds, pool_penalty=pool_penalty, injuries=injuries, aid=aid
@@ -191,16 +186,16 @@ class SevenKingdoms(commands.Cog):
 
     @test_group.command(name="progress", description="Show the extended tests of this channel and their progress")
     @describe("private")
-    async def progress(self, interaction: discord.Interaction, private: bool = False) -> None:
-        guild_id, channel_id = _where(interaction)
+    async def progress(self, interaction: BotInteraction, private: bool = False) -> None:
+        guild_id, channel_id = server_channel(interaction)
         tasks = await self._extended.in_channel(guild_id, channel_id)
         embed = render.render_tasks([(task.name, task.progress, task.needed) for task in tasks], None)
         await interaction.response.send_message(embed=embed, ephemeral=private)
 
     @test_group.command(name="clear", description="Forget an extended test of this channel")
     @describe(task="The name of the task to forget")
-    async def clear(self, interaction: discord.Interaction, task: TaskName) -> None:
-        guild_id, channel_id = _where(interaction)
+    async def clear(self, interaction: BotInteraction, task: TaskName) -> None:
+        guild_id, channel_id = server_channel(interaction)
         name = task_name(task)
         if not await self._extended.clear(guild_id, channel_id, name):
             raise NoSuchExtendedTest(name)
@@ -230,5 +225,5 @@ def _progress_before(name: str, stored: ExtendedTask | None, needed: int | None,
     return ExtendedProgress(stored.name if stored is not None else name, needed)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: RollkeeperBot) -> None:
     await bot.add_cog(SevenKingdoms(bot))

@@ -6,15 +6,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import RollkeeperBot
+from bot.client import BotInteraction, RollkeeperBot
 from bot.errors import PlayerError
 from bot.shared_options import describe
 from bot.storage import MAX_WILLPOWER
+from bot.tree import server_channel
 
 ONLY_YOUR_OWN = "You can see only your own Willpower; a game master (Manage Server) can see anyone's."
 
 
-def _is_game_master(interaction: discord.Interaction) -> bool:
+def _is_game_master(interaction: BotInteraction) -> bool:
     permissions = getattr(interaction, "permissions", None)
     return bool(permissions and permissions.manage_guild)
 
@@ -29,12 +30,12 @@ class WillpowerCommands(commands.GroupCog, group_name="willpower"):
 
     @app_commands.command(name="show")
     @describe(player="Whose Willpower to see (game masters only; default yourself).")
-    async def show(self, interaction: discord.Interaction, player: discord.Member | None = None) -> None:
+    async def show(self, interaction: BotInteraction, player: discord.Member | None = None) -> None:
         """See your Willpower Points (a game master may look at anyone's)."""
         who = player or interaction.user
         if who.id != interaction.user.id and not _is_game_master(interaction):
             raise PlayerError(ONLY_YOUR_OWN)
-        points = await self.bot.db.willpower.get(interaction.guild_id, who.id)
+        points = await self.bot.db.willpower.get(server_channel(interaction)[0], who.id)
         name = "You have" if who.id == interaction.user.id else f"{who.display_name} has"
         await interaction.response.send_message(
             f"{name} **{points}** Willpower (at most {MAX_WILLPOWER}).", ephemeral=True
@@ -43,10 +44,10 @@ class WillpowerCommands(commands.GroupCog, group_name="willpower"):
     @app_commands.command(name="spend")
     @describe(points="How many Willpower Points to spend (1-10).")
     async def spend(
-        self, interaction: discord.Interaction, points: app_commands.Range[int, 1, MAX_WILLPOWER] = 1
+        self, interaction: BotInteraction, points: app_commands.Range[int, 1, MAX_WILLPOWER] = 1
     ) -> None:
         """Spend your Willpower Points, for a talent say."""
-        change = await self.bot.db.willpower.spend(interaction.guild_id, interaction.user.id, points)
+        change = await self.bot.db.willpower.spend(server_channel(interaction)[0], interaction.user.id, points)
         await interaction.response.send_message(
             f"{interaction.user.mention} spends **{points}** Willpower: {change.before} → **{change.after}**."
         )
@@ -57,11 +58,11 @@ class WillpowerCommands(commands.GroupCog, group_name="willpower"):
     @app_commands.checks.has_permissions(manage_guild=True)
     @describe(player="The player whose Willpower to set.", points="Their new Willpower (0-10).")
     async def set_points(
-        self, interaction: discord.Interaction, player: discord.Member,
+        self, interaction: BotInteraction, player: discord.Member,
         points: app_commands.Range[int, 0, MAX_WILLPOWER],
     ) -> None:
         """Set a player's Willpower Points (game masters: Manage Server)."""
-        change = await self.bot.db.willpower.set(interaction.guild_id, player.id, points)
+        change = await self.bot.db.willpower.set(server_channel(interaction)[0], player.id, points)
         await interaction.response.send_message(
             f"{player.mention}'s Willpower is now **{change.after}** (was {change.before}), "
             f"set by {interaction.user.mention}."

@@ -16,12 +16,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import RollkeeperBot
+from bot.client import BotInteraction, RollkeeperBot, the_bot
 from bot.errors import PlayerError
 from bot.render.yearzero import FirstRollOdds, PushedRoll, render_first, render_pushed
 from bot.shared_options import Note, describe
 from bot.storage import PushRefusal, YearZeroRoll
-from bot.tree import report_error, reports_errors, send_private
+from bot.tree import report_error, reports_errors, send_private, server_channel
 from rules.dice import DiceSource, SystemDice
 from rules.yearzero import YzRoll, push, roll_yz
 from rules.yearzero_odds import odds_after_first, odds_for_roll
@@ -78,11 +78,14 @@ class PushButton(discord.ui.DynamicItem[discord.ui.Button], template=PUSH_PATTER
     async def from_custom_id(cls, interaction, item, match: re.Match[str]) -> PushButton:
         return cls(int(match["roll"]))
 
+    # discord.py types a button's interaction as Interaction[ClientT] for any client: an override may not narrow
+    # it to BotInteraction, so these two ask for the bot by its type instead (`the_bot`).
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Refuse anyone but the roller here, answering them privately (or they see "interaction failed")."""
-        interaction.client.hold_interaction()
+        bot = the_bot(interaction)
+        bot.hold_interaction()
         try:
-            stored = await interaction.client.db.rolls.get(self.roll_id)
+            stored = await bot.db.rolls.get(self.roll_id)
         except Exception as error:  # a busy database, say: answered like every other failure
             await report_error(interaction, error)
             return False
@@ -93,7 +96,9 @@ class PushButton(discord.ui.DynamicItem[discord.ui.Button], template=PUSH_PATTER
 
     @reports_errors
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog: YearZero = interaction.client.get_cog(YearZero.__cog_name__)
+        cog = the_bot(interaction).get_cog(YearZero.__cog_name__)
+        if not isinstance(cog, YearZero):
+            raise RuntimeError("the Year Zero cog is not loaded, yet its button was clicked")
         await cog.push_stored(interaction, self.roll_id, edit_in_place=True)
 
 
@@ -125,7 +130,7 @@ class YearZero(commands.Cog):
     )
     async def yz(
         self,
-        interaction: discord.Interaction,
+        interaction: BotInteraction,
         attribute: app_commands.Range[int, 0, 10],
         skill: app_commands.Range[int, 0, 10],
         gear: app_commands.Range[int, 0, 10] = 0,
@@ -139,7 +144,8 @@ class YearZero(commands.Cog):
         artifacts = tuple(a for a in (artifact, artifact2, artifact3) if a)
         roll = roll_yz(attribute, skill, gear, artifacts, self.dice)
         odds = FirstRollOdds(odds_for_roll(attribute + skill, gear, roll.artifacts), odds_after_first(roll))
-        where = (interaction.guild_id, interaction.channel_id, interaction.user.id)
+        guild_id, channel_id = server_channel(interaction)
+        where = (guild_id, channel_id, interaction.user.id)
         if roll.can_push:
             roll_id = await self.bot.db.rolls.create(*where, stored_payload(roll, note, private), self.bot.now())
         else:
@@ -152,15 +158,15 @@ class YearZero(commands.Cog):
         if answer is not None and answer.message_id is not None:
             # Best effort, written with others a moment later: only /push needs it (to take the button off), and
             # a busy database here must not tell the player to try again - a new roll would supersede this one.
-            self.bot.db.rolls.note_message(roll_id, interaction.channel_id, answer.message_id)
+            self.bot.db.rolls.note_message(roll_id, channel_id, answer.message_id)
 
     @app_commands.command(name="push")
     @app_commands.guild_only()
-    async def push_latest(self, interaction: discord.Interaction) -> None:
+    async def push_latest(self, interaction: BotInteraction) -> None:
         """Push your latest Year Zero roll in this channel: reroll every die that shows neither 6 nor 1."""
+        guild_id, channel_id = server_channel(interaction)
         stored = await self.bot.db.rolls.latest_pending(
-            interaction.guild_id, interaction.channel_id, interaction.user.id, self.bot.now(),
-            self.bot.settings.push_lifetime,
+            guild_id, channel_id, interaction.user.id, self.bot.now(), self.bot.settings.push_lifetime
         )
         if stored is None:
             raise PlayerError(NO_ROLL_TO_PUSH)
@@ -178,23 +184,25 @@ class YearZero(commands.Cog):
             roll_id, interaction.user.id, _COMPACT.encode(pushed.as_dict()),
             pushed.willpower_gained, self.bot.now(), self.bot.settings.push_lifetime,
         )
-        if not claim.claimed:
+        if claim.refusal is not None:
             raise PlayerError(claim.refusal.message)
         odds = odds_for_roll(first.attribute + first.skill, first.gear, first.artifacts)
         change = claim.willpower
+        if change is None:
+            raise RuntimeError(f"roll {roll_id} was claimed without its Willpower change")
         embed = render_pushed(PushedRoll(pushed, change.after, change.lost), odds, roller=interaction.user, note=note)
         if edit_in_place:
             await interaction.response.edit_message(embed=embed, view=None)
             return
         await interaction.response.send_message(embed=embed, ephemeral=private)
         if not private and stored.message_id is not None:
-            await self._remove_button(stored)
+            await self._remove_button(stored, stored.message_id)
 
-    async def _remove_button(self, stored: YearZeroRoll) -> None:
+    async def _remove_button(self, stored: YearZeroRoll, message_id: int) -> None:
         """Take the Push button off the first roll's message once /push has pushed it (best effort)."""
         channel = self.bot.get_partial_messageable(stored.channel_id)
         try:
-            await channel.get_partial_message(stored.message_id).edit(view=None)
+            await channel.get_partial_message(message_id).edit(view=None)
         except discord.HTTPException as failure:
             _log.info("Could not remove the Push button of roll %s: %s", stored.id, failure)
 

@@ -12,6 +12,7 @@ import discord
 import pytest
 from discord import app_commands
 
+from bot.errors import PlayerError
 from bot.storage import NotEnoughWillpower, StorageBusy, StorageUnavailable
 from bot.tree import GENERIC_MESSAGE, RollkeeperTree, player_message, report_error, reports_errors
 from rules.errors import CannotPush, InvalidInput
@@ -173,3 +174,14 @@ def test_a_value_outside_an_options_choices_is_named_as_such():
     assert player_message(chosen) == "'two' is not one of this option's choices."
     free = app_commands.TransformerError("two", string, _Free())
     assert player_message(free) == "'two' is not a valid value for this option."
+
+
+def test_server_channel_refuses_an_interaction_from_outside_a_server():
+    """Guild-only is checked by the bot itself too: a crafted payload from a DM stores nothing under a server."""
+    from bot.tree import NOT_IN_A_SERVER, server_channel
+
+    assert server_channel(SimpleNamespace(guild_id=5, channel_id=7)) == (5, 7)
+    for outside in (SimpleNamespace(guild_id=None, channel_id=7), SimpleNamespace(guild_id=5, channel_id=None)):
+        with pytest.raises(PlayerError, match="only in a server"):
+            server_channel(outside)
+    assert "direct messages" in NOT_IN_A_SERVER
