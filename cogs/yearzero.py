@@ -118,15 +118,13 @@ class YearZero(commands.Cog):
     @app_commands.command(name="yz")
     @app_commands.guild_only()
     @describe(
+        "private", "note",
         attribute="The Attribute's current score: that many base dice (0-10).",
         skill="The Skill level: that many more base dice (0-10).",
         gear="The gear bonus: that many gear dice (0-10).",
         artifact="An Artifact Die: d8 Mighty, d10 Epic, d12 Legendary.",
         artifact2="A second Artifact Die.",
         artifact3="A third Artifact Die.",
-        # /yz's own wording of the shared two, kept: the shared one would change the definitions Discord holds.
-        private="Show the roll only to you.",
-        note="A few words shown on the roll (what it is for).",
     )
     async def yz(
         self,

@@ -6,9 +6,6 @@ from bot.shared_options import NOTE, NOTE_LENGTH, PRIVATE
 
 SUBCOMMAND, GROUP, STRING, BOOLEAN = 1, 2, 3, 5
 
-OWN_WORDING = {"/yz"}
-"""Commands that word the shared options their own way (kept so that their definitions do not change)."""
-
 
 def shared_options(commands: list[dict]) -> list[tuple[str, dict]]:
     """Every `private` and `note` option of the registered commands, with its command's path."""
@@ -36,5 +33,4 @@ async def test_every_note_and_private_option_is_declared_alike(start_bot, fake_d
             assert (option["type"], option["min_length"], option["max_length"]) == (STRING, 1, NOTE_LENGTH), path
         else:
             assert option["type"] == BOOLEAN, path
-        if path not in OWN_WORDING:
-            assert option["description"] == {"note": NOTE, "private": PRIVATE}[option["name"]], path
+        assert option["description"] == {"note": NOTE, "private": PRIVATE}[option["name"]], path
