@@ -65,8 +65,6 @@ def resolve_target(
     variant = Variant.parse(variant)
     options = (("difficulty", difficulty), ("tn", tn), ("versus", versus))
     given = [name for name, value in options if value is not None]
-    if not given:
-        raise InvalidInput("Give a target: a difficulty, a TN, or the opposing Skill (versus)")
     if len(given) > 1:
         raise InvalidInput(f"Give only one target, not {' and '.join(given)}: a difficulty, a TN or versus")
     if difficulty is not None:
@@ -75,6 +73,8 @@ def resolve_target(
     if versus is not None:
         check_range("Opposing Skill", versus, 0, SKILL_MAX)
         return Target(variant.versus_base + versus, TargetSource.VERSUS, versus=versus)
+    if tn is None:
+        raise InvalidInput("Give a target: a difficulty, a TN, or the opposing Skill (versus)")
     return Target(check_range("TN", tn, TN_MIN, TN_MAX), TargetSource.TN)
 
 

@@ -56,9 +56,11 @@ def difficulty_number(difficulty: str | int) -> int:
 
 def resolve_difficulty(difficulty: str | int | None, target: int | None) -> int:
     """The difficulty number from exactly one of a named difficulty or a target number."""
-    if (difficulty is None) == (target is None):
+    if target is not None and difficulty is None:
+        return difficulty_number(target)
+    if difficulty is None or target is not None:
         raise InvalidInput("Give either a difficulty (like Hard) or a target number, not both or neither")
-    return difficulty_number(difficulty if target is None else target)
+    return difficulty_number(difficulty)
 
 
 def _row(number: int) -> tuple[str, int, int]:
@@ -188,17 +190,19 @@ class SkTest:
 
     @property
     def success(self) -> bool:
-        return self.status == "automatic" or (self.rolled and self.result >= self.difficulty)
+        return self.status == "automatic" or (self.margin is not None and self.margin >= 0)
 
     @property
     def margin(self) -> int | None:
         """Result − difficulty (negative on a failure); None without a roll."""
-        return self.result - self.difficulty if self.rolled else None
+        return self.result - self.difficulty if self.rolled and self.result is not None else None
 
     @property
     def degrees(self) -> int | None:
         """1–4 on a success, 0 on a rolled failure, None without a roll."""
-        return None if not self.rolled else degrees_for(self.margin) if self.success else 0
+        if self.margin is None:
+            return None
+        return degrees_for(self.margin) if self.margin >= 0 else 0
 
     @property
     def degree_name(self) -> str | None:
@@ -207,7 +211,7 @@ class SkTest:
     @property
     def shortfall(self) -> int | None:
         """How far below the difficulty a rolled failure fell."""
-        return -self.margin if self.rolled and not self.success else None
+        return -self.margin if self.margin is not None and self.margin < 0 else None
 
     @property
     def failure(self) -> str | None:

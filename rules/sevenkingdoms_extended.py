@@ -59,4 +59,6 @@ def advance(progress: ExtendedProgress, test: SkTest) -> ExtendedProgress:
         raise InvalidInput("An extended test is made of basic tests, not conflict tests")
     if test.status == "automatic":
         raise InvalidInput("An Automatic test adds no degrees: give the extended test a difficulty above 0")
-    return replace(progress, gained=progress.gained + test.degrees) if test.success else progress
+    if not test.success or test.degrees is None:  # a rolled success always has its degrees
+        return progress
+    return replace(progress, gained=progress.gained + test.degrees)

@@ -231,4 +231,4 @@ def competition_odds(pools: Sequence[SkPool]) -> SkCompetitionOdds:
         for result, n, _ in outcomes[i]:
             ways += n * prod(below[j](result) for j in rolling if j != i)
         win[i] = Fraction(ways, everyone)
-    return SkCompetitionOdds(tuple(win), 1 - sum(win), Fraction(0))
+    return SkCompetitionOdds(tuple(win), 1 - sum(win, Fraction(0)), Fraction(0))

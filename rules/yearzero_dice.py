@@ -109,7 +109,9 @@ def roll_die(sides: int, role: Role, source: DiceSource) -> Die:
     face = source.roll(sides)
     shared = _SHARED_DICE.get((sides, role)) if type(sides) is int else None
     if shared is not None and type(face) is int and 0 < face <= sides:
-        return shared[face]
+        die = shared[face]  # index 0 is the None that keeps faces and indices equal
+        if die is not None:
+            return die
     check_face(sides, face)
     return Die(sides, face, role)
 

@@ -77,7 +77,8 @@ def _odds(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
 
 def _roll_text(roll: HeroicRoll) -> str:
     faces = " + ".join(str(die.face) for die in roll.dice)
-    who = f" ({roll.kind.reaction.name}, {roll.kind.governing_skill})" if roll.kind.governing_skill else ""
+    reaction = roll.kind.reaction
+    who = f" ({reaction.name}, {reaction.skill})" if reaction is not None else ""
     outcome = roll.outcome.value.replace("_", " ")
     target = _describe_target(roll.target, roll.variant)
     lines = [

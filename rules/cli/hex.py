@@ -24,7 +24,15 @@ from rules.hex import (
     roll_plain,
     roll_test,
 )
-from rules.hex_odds import odds_for_cast, odds_for_contest, odds_for_plain, odds_for_test
+from rules.hex_odds import (
+    HexCastOdds,
+    HexContestOdds,
+    HexTestOdds,
+    odds_for_cast,
+    odds_for_contest,
+    odds_for_plain,
+    odds_for_test,
+)
 
 FACES = {
     "test": "--faces order: the Hazard Dice first (two, or all of a pool of one or two), then the rest "
@@ -98,7 +106,10 @@ def _roll_and_odds(kind: str, pool: HexPool | None, args: argparse.Namespace, di
     """(the result, or None when dice is None, and the odds) of the kind asked for."""
     if kind == "plain":
         return (None if dice is None else roll_plain(args.dice, dice)), odds_for_plain(args.dice)
+    if pool is None:
+        raise ValueError(f"a HEX {kind} needs a pool")  # only plain rolls go without one (_input)
     flags: dict = {"advancement": args.advancement}
+    odds: HexTestOdds | HexContestOdds | HexCastOdds
     if kind == "test":
         flags["required"] = args.required
         roll, odds = partial(roll_test, pool), odds_for_test(pool, **flags)

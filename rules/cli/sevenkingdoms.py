@@ -95,12 +95,14 @@ def _input(args: argparse.Namespace, pool: SkPool) -> dict:
 
 
 def _show_die(die: Die) -> str:
-    return {Fate.KEPT: f"{die.face}", Fate.DISCARDED: f"[{die.face}]"}.get(die.fate, f"({die.face})")
+    if die.fate is Fate.KEPT:
+        return f"{die.face}"
+    return f"[{die.face}]" if die.fate is Fate.DISCARDED else f"({die.face})"
 
 
 def show_dice(dice: tuple[Die, ...]) -> str:
     """Dice as text, test dice then bonus dice: kept 6, unkept (2), discarded [6]."""
-    groups = {}
+    groups: dict[str, list[str]] = {}
     for die in dice:
         groups.setdefault(die.role.value, []).append(_show_die(die))
     return " · ".join(f"{role} {' '.join(faces)}" for role, faces in groups.items()) or "no dice rolled"
@@ -122,7 +124,7 @@ def describe_test(test: SkTest) -> str:
 
 def describe_odds(odds: SkTestOdds) -> str:
     line = f"P(success) {odds.success} ≈ {float(odds.success):.1%}"
-    if odds.status == "rolled":
+    if odds.status == "rolled" and odds.complication is not None and odds.expected_degrees is not None:
         line += (f"; P(complication) ≈ {float(odds.complication):.1%}"
                  f"; expected degrees ≈ {float(odds.expected_degrees):.2f}")
     return line

@@ -102,7 +102,7 @@ def _odds_handler(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
         raise InvalidInput("Give either --base or --attribute and --skill, not both")
     base = args.base if args.base is not None else args.attribute + args.skill
     odds = odds_for_roll(base, args.gear, args.artifact)
-    data = {
+    data: dict = {
         "system": "yearzero",
         "kind": "odds",
         "input": {"base": base, "gear": args.gear, "artifacts": [f"d{s}" for s in odds.artifacts]},
