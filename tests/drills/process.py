@@ -77,6 +77,19 @@ class BotProcess:
     def log(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace")
 
+    async def until_ready(self, timeout: float = START_TIMEOUT) -> None:
+        """Wait for the bot's "Ready as ..." line (on_ready ran), which comes a moment after it identified.
+
+        A run meant to end with a clean stop waits for it: a SIGTERM between IDENTIFY and on_ready races
+        discord.py's own ready task, which then dispatches into a closed client and logs a traceback.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while "Ready as " not in self.log():
+            if self.process.returncode is not None or loop.time() > deadline:
+                raise RuntimeError(f"the bot process never became ready:\n{self.log()}")
+            await asyncio.sleep(0.01)
+
     async def kill(self) -> None:
         """SIGKILL: no clean-up of any kind, as when the machine's OOM killer or `kill -9` strikes."""
         if self.process.returncode is None:

@@ -173,6 +173,7 @@ async def test_sigkill_in_a_push_storm_then_restart_on_the_same_database(fake_di
         after.append((roll_id, reply))
     final = check_consistent(db, rolls, answered + after)
     assert {row["state"] for row in final.values()} == {"pushed"}
+    await second.until_ready()
     assert await second.stop() == 0
     for log in (first.log(), second.log()):
         assert "Traceback" not in log and " ERROR " not in log, log

@@ -94,6 +94,7 @@ async def test_a_whole_run_at_debug_never_logs_the_token(fake_discord, tmp_path)
     assert is_pushed_roll(await answer_of(fake, click_payload(fake, rolled.message, player)))
     crafted = slash_payload(fake, "yz", {"attribute": 1, "skill": 1}, user=player, channel=table, attribute=-1)
     assert private_text(await answer_of(fake, crafted))
+    await bot.until_ready()
     assert await bot.stop() == 0
     log = assert_no_token(tmp_path, bot.log())
     assert "Traceback" not in log and " ERROR " not in log
