@@ -11,7 +11,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.fakediscord import ALICE, BOB, GM, GUILD_READY_TIMEOUT, CannotInvoke, FakeDiscord, FakeUser
+from tests.fakediscord import ALICE, BOB, GM, GUILD_READY_TIMEOUT, CannotInvoke, FakeDiscord, FakeUser, Reply
 from tests.fakediscord.limits import check_limits
 
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
@@ -411,6 +411,41 @@ async def test_raw_hostile_payload_and_unserved_routes_are_visible(fake_discord,
         )
     [violation] = fake_discord.take_violations()
     assert violation.template == "/guilds/{guild_id}/bans" and "not served" in violation.problem
+
+
+async def test_the_interaction_protocol_is_enforced_and_each_break_is_a_violation(fake_discord, bot):
+    """Discord's rules for answering an interaction, whatever the bodies (they need no OpenAPI description)."""
+
+    async def call(reply, body: dict | None = None, *, route: str = CALLBACK, **where) -> int:
+        params = {"interaction_id": reply.id, "interaction_token": reply.token} if route == CALLBACK else where
+        with pytest.raises(discord.HTTPException) as refused:
+            await bot.http.request(discord.http.Route("POST", route, **params), json=body)
+        [violation] = fake_discord.take_violations()
+        assert violation.template == route and violation.problem.startswith("interaction protocol: ")
+        return refused.value.code
+
+    answered = await fake_discord.slash("hello")
+    assert await call(answered, {"type": 4, "data": {"content": "again"}}) == 40060  # one initial response
+    assert answered.callbacks == [answered.callback] and answered.embed["title"] == "Hello"
+    data = {"id": "1", "name": "not-registered", "type": 1}
+    unanswered = await fake_discord.send_interaction(fake_discord.payload(2, data), expect_answer=False)
+    fake_discord.take_bot_errors()  # discord.py: the command is not found
+    assert await call(unanswered, {"type": 7, "data": {"content": "x"}}) == 50035  # an update needs a message
+    assert await call(unanswered, {"type": 8, "data": {"choices": []}}) == 50035  # choices answer autocomplete
+    assert await call(unanswered, {"type": 1}) == 50035  # PONG answers a PING only
+    submitted = fake_discord.payload(5, {"custom_id": "no-such-modal", "components": []})
+    submitted = await fake_discord.send_interaction(submitted, expect_answer=False)
+    modal = {"custom_id": "m", "title": "More", "components": [{"type": 10, "content": "?"}]}
+    assert await call(submitted, {"type": 9, "data": modal}) == 50035  # a modal cannot answer a modal
+    followup = "/webhooks/{webhook_id}/{webhook_token}"
+    where = {"webhook_id": fake_discord.application_id, "webhook_token": unanswered.token}
+    assert await call(unanswered, {"content": "x"}, route=followup, **where) == 10015  # before any response
+    assert unanswered.callbacks == [] and unanswered.followups == []
+    stranger = fake_discord.payload(2, data) | {"token": "never-sent"}
+    assert await call(Reply(stranger, fake_discord.backend.store), {"type": 4, "data": {"content": "x"}}) == 10062
+    choices = await fake_discord.autocomplete("pick", {"system": "h"}, focused="system")
+    assert await call(choices, {"type": 8, "data": {"choices": []}}) == 40060
+    assert fake_discord.violations == []
 
 
 async def test_privileged_intents_are_refused_like_discord():

@@ -13,8 +13,10 @@ A Reply holds the callback (`type`, `data`, `flags`), the original `message` as 
 `followups`, `edits`, `ephemeral`, `embeds`/`embed`, `content`, `text`, `modal`, `choices`, and every
 request made with the interaction's token. `slash`/`click` raise CannotInvoke when Discord's own client
 would refuse (unregistered command, unknown option, value out of range, missing permission, disabled
-button). Every body the bot sends is validated against Discord's OpenAPI description plus the limits it
-cannot express; violations are answered 400 like Discord does and listed in `fake.violations`.
+button). Every body the bot sends is validated against Discord's OpenAPI description (where it is found, see
+spec.py) and by the fake's own checks (limits.py); violations are answered 400 like Discord does
+and listed in `fake.violations`, as are breaks of the interaction protocol (a second initial response, a callback
+type that does not fit the interaction, a followup before any response).
 See tests/bot/test_fakediscord.py for worked examples.
 """
 

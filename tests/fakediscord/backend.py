@@ -21,6 +21,7 @@ UNKNOWN_MESSAGE = error(404, 10008, "Unknown Message")
 UNKNOWN_CHANNEL = error(404, 10003, "Unknown Channel")
 ALREADY_ACKNOWLEDGED = error(400, 40060, "Interaction has already been acknowledged.")
 NOT_FOR_THIS_INTERACTION = error(400, 50035, "Invalid interaction response type for this interaction")
+AUTOCOMPLETE, MODAL_SUBMIT = 4, 5
 
 
 class Backend:
@@ -99,6 +100,8 @@ class Backend:
         if reply.callbacks:
             return ALREADY_ACKNOWLEDGED
         kind, data = body.get("type"), body.get("data") or {}
+        if not self._fits(reply.interaction["type"], kind):
+            return NOT_FOR_THIS_INTERACTION
         handler = {
             4: self._send,
             5: self._defer,
@@ -115,6 +118,13 @@ class Backend:
         reply.callbacks.append(body)
         reply.answered.set()
         return 200, self._callback_response(reply, kind)
+
+    @staticmethod
+    def _fits(interaction_type: int, callback_type: object) -> bool:
+        """An autocomplete is answered with choices (8) and only it is; a modal submit cannot open a modal (9)."""
+        if interaction_type == AUTOCOMPLETE or callback_type == 8:
+            return interaction_type == AUTOCOMPLETE and callback_type == 8
+        return not (callback_type == 9 and interaction_type == MODAL_SUBMIT)
 
     def _send(self, reply: Reply, kind: int, data: dict, files: list[dict]) -> Result | None:
         message = self.store.create(data, **self._place(reply), files=files)

@@ -206,31 +206,37 @@ class RestApi:
 
     # -- interactions ---------------------------------------------------------------------------------
 
+    def interaction_answer(self, request: web.Request, result: Result) -> web.Response:
+        """Answer a call on an interaction's token; one Discord refuses (a second initial response, a callback
+        type that does not fit the interaction, a followup before any response) is a violation too."""
+        status, payload = result
+        if status >= 400:
+            path = request.path[len(API) :]
+            problem = f"interaction protocol: {payload['message']} ({payload['code']})"
+            template = self.backend.validator.template_for(path)
+            self.backend.violations.append(Violation(request.method, path, template, problem))
+        return respond(result)
+
     async def callback(self, request: web.Request) -> web.Response:
         info = request.match_info
-        return respond(
-            self.backend.callback(
-                int(info["interaction"]), info["token"], request[BODY] or {}, request[FILES]
-            )
-        )
+        result = self.backend.callback(int(info["interaction"]), info["token"], request[BODY] or {}, request[FILES])
+        return self.interaction_answer(request, result)
 
     async def followup(self, request: web.Request) -> web.Response:
         info = request.match_info
-        return respond(
-            self.backend.followup(int(info["app"]), info["token"], request[BODY] or {}, request[FILES])
-        )
+        result = self.backend.followup(int(info["app"]), info["token"], request[BODY] or {}, request[FILES])
+        return self.interaction_answer(request, result)
 
     async def webhook_message(self, request: web.Request) -> web.Response:
         info, backend = request.match_info, self.backend
         app, token, message = int(info["app"]), info["token"], info["message"]
         if request.method == "GET":
-            return respond(backend.get_webhook_message(app, token, message))
+            return self.interaction_answer(request, backend.get_webhook_message(app, token, message))
         if request.method == "PATCH":
-            return respond(
-                backend.edit_webhook_message(app, token, message, request[BODY] or {}, request[FILES])
-            )
+            result = backend.edit_webhook_message(app, token, message, request[BODY] or {}, request[FILES])
+            return self.interaction_answer(request, result)
         if request.method == "DELETE":
-            return respond(backend.delete_webhook_message(app, token, message))
+            return self.interaction_answer(request, backend.delete_webhook_message(app, token, message))
         return await self.not_served(request)
 
     # -- channels -------------------------------------------------------------------------------------
