@@ -57,6 +57,23 @@ class Vote(discord.ui.View):
         await interaction.followup.send("closed it", ephemeral=True)
 
 
+class Crowded(discord.ui.View):
+    """Components as discord.py sends them whatever they are, laid out in ways Discord refuses."""
+
+    def __init__(self, rows: int, per_row: int) -> None:
+        super().__init__()
+        self.rows, self.per_row = rows, per_row
+
+    def to_components(self) -> list[dict]:
+        def button(row: int, column: int) -> dict:
+            return {"type": 2, "style": 1, "label": "Go", "custom_id": f"go:{row}:{column}"}
+
+        return [
+            {"type": 1, "components": [button(row, column) for column in range(self.per_row)]}
+            for row in range(self.rows)
+        ]
+
+
 class TinyBot(commands.Bot):
     def __init__(self, *, sync: bool = True, intents: discord.Intents | None = None) -> None:
         super().__init__(
@@ -79,6 +96,7 @@ class TinyBot(commands.Bot):
             config,
             pick,
             dice,
+            crowded,
         ):
             self.tree.add_command(command)
 
@@ -153,6 +171,12 @@ async def big(interaction: discord.Interaction, how: Literal["description", "tot
         for index in range(3):
             embed.add_field(name=f"f{index}", value="y" * 1000)
     await interaction.response.send_message(embed=embed)
+
+
+@app_commands.command()
+async def crowded(interaction: discord.Interaction, rows: int, per_row: int) -> None:
+    """Send rows x per_row buttons."""
+    await interaction.response.send_message("crowded", view=Crowded(rows, per_row))
 
 
 @app_commands.command()
@@ -319,7 +343,7 @@ async def test_command_sync_is_recorded_and_validated(fake_discord, bot, discord
     [put] = fake_discord.requests_to("PUT", PUT_GLOBAL)
     assert put.status == 200 and put.path == f"/applications/{fake_discord.application_id}/commands"
     names = {command.name for command in bot.tree.get_commands()}
-    assert len(names) == 13
+    assert len(names) == 14
     assert {command["name"] for command in put.body} == names
     assert {command["name"] for command in fake_discord.commands()} == names
     with pytest.raises(discord.Forbidden):  # a guild the bot is not in
@@ -353,6 +377,19 @@ async def test_an_invalid_body_is_caught_and_named(fake_discord, bot, discord_sp
     counted = 4000 + 3 * (len("f0") + 1000)
     assert violation.problem == f"$.data.embeds: {counted} characters in all embeds together (limit 6000)"
     fake_discord.take_bot_errors()
+
+
+async def test_component_layouts_discord_refuses_are_refused_with_or_without_the_spec(fake_discord, bot):
+    assert (await fake_discord.slash("crowded", {"rows": 5, "per_row": 5})).type == 4
+    for options, problem in [
+        ({"rows": 6, "per_row": 1}, "$.data.components: 6 top-level components (limit 5)"),
+        ({"rows": 1, "per_row": 6}, "$.data.components[0].components: "),  # the spec's words or the fake's
+    ]:
+        reply = await fake_discord.slash("crowded", options, expect_answer=False)
+        assert reply.callbacks == [] and [request.status for request in reply.rejected] == [400]
+        [violation] = fake_discord.take_violations()  # named once, even where the spec finds it too
+        assert violation.template == CALLBACK and violation.problem.startswith(problem)
+        assert "400 Bad Request" in fake_discord.take_bot_errors()[0].exc_info[1].args[0]
 
 
 async def test_fifty_concurrent_interactions_are_each_answered_once(fake_discord, bot):
@@ -475,5 +512,5 @@ async def test_without_the_spec_the_fakes_own_checks_still_refuse_bad_bodies(tmp
     body = {"type": 4, "data": {"content": "x" * 2001, "components": [too_wide] * 6}}
     problems = check_limits("POST", CALLBACK, body)
     assert "$.data.content: 2001 characters (limit 2000)" in problems
-    assert "$.data.components: 6 action rows (limit 5)" in problems
-    assert "$.data.components[0]: 6 buttons in one row (limit 5)" in problems
+    assert "$.data.components: 6 top-level components (limit 5)" in problems
+    assert "$.data.components[0].components: 6 components in an action row (it holds 1-5)" in problems

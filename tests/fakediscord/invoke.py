@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from tests.fakediscord.limits import walk_components
+from tests.fakediscord.components import walk_components
 from tests.fakediscord.world import ADMINISTRATOR, FakeChannel, FakeGuild, FakeUser
 
 SUBCOMMAND, GROUP = 1, 2

@@ -1,10 +1,14 @@
-"""Limits Discord enforces that its OpenAPI description cannot express, and the plainest ones it can (so that
-they still hold where the description is not found: tests/fakediscord/spec.py's WithoutSpec)."""
+"""Limits Discord enforces on what a bot sends, checked by the fake itself (components: components.py).
+
+Some the OpenAPI description cannot express (6000 characters in all embeds, an empty message, command names);
+the others it does express and are repeated here so that they hold where the description is absent (spec.py).
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+
+from tests.fakediscord.components import component_problems, modal_problems
 
 EMBED_TOTAL = 6000
 EMBED_LIMITS = {"title": 256, "description": 4096}
@@ -12,13 +16,13 @@ FIELD_LIMITS = {"name": 256, "value": 1024}
 MAX_FIELDS = 25
 FOOTER_TEXT = 2048
 AUTHOR_NAME = 256
-CUSTOM_ID = 100
-CONTENT = 2000
 MAX_EMBEDS = 10
-MAX_ROWS, ROW_WIDTH = 5, 5
-BUTTON_LABEL = 80
-ACTION_ROW, BUTTON = 1, 2
-LINK_STYLE, PREMIUM_STYLE = 5, 6
+CONTENT = 2000
+MAX_OPTIONS = 25
+"""Options of a command or subcommand, choices of an option, choices an autocomplete answers with."""
+CHOICE_NAME = 100
+CHOICE_STRING = 100
+SUBCOMMAND, GROUP = 1, 2
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
 MESSAGE_ROUTES = {
     ("POST", "/webhooks/{webhook_id}/{webhook_token}"),
@@ -47,8 +51,12 @@ def check_limits(method: str, template: str | None, body: object, files: int = 0
         data = body.get("data") or {}
         if body.get("type") == 4:
             return message_problems(data, "$.data", creates=True, files=files)
-        if body.get("type") in (7, 9):
+        if body.get("type") == 7:
             return message_problems(data, "$.data", creates=False, files=files)
+        if body.get("type") == 8:
+            return choices_problems(data.get("choices") or [], "$.data.choices")
+        if body.get("type") == 9:
+            return modal_problems(data, "$.data")
         return []
     if (method, template) in MESSAGE_ROUTES:
         return message_problems(body, "$", creates=(method, template) in CREATES, files=files)
@@ -56,7 +64,8 @@ def check_limits(method: str, template: str | None, body: object, files: int = 0
 
 
 def check_command_limits(template: str | None, body: object) -> list[str]:
-    """Chat-input names are lowercase `[-_\\w]{1,32}` and descriptions 1-100 characters, options included."""
+    """Chat-input commands: names lowercase `[-_\\w]{1,32}`, descriptions 1-100 characters, options as Discord
+    takes them (at most 25 a level, names unique, required ones first, choices and bounds that fit)."""
     if template not in COMMAND_ROUTES:
         return []
     commands = body if isinstance(body, list) else [body]
@@ -76,29 +85,72 @@ def _named_problems(item: dict, where: str) -> list[str]:
     description = item.get("description")
     if not isinstance(description, str) or not 1 <= len(description) <= 100:
         problems.append(f"{where}.description: chat-input descriptions need 1-100 characters")
-    for index, option in enumerate(item.get("options") or []):
-        if isinstance(option, dict):
-            problems.extend(_named_problems(option, f"{where}.options[{index}]"))
+    options = [option for option in item.get("options") or [] if isinstance(option, dict)]
+    problems += _options_problems(options, f"{where}.options")
+    for index, option in enumerate(options):
+        problems += _named_problems(option, f"{where}.options[{index}]")
+        problems += _option_value_problems(option, f"{where}.options[{index}]")
+    return problems
+
+
+def _options_problems(options: list[dict], where: str) -> list[str]:
+    """One level of options: how many, names unique, required before optional, subcommands not mixed in."""
+    problems = [f"{where}: {len(options)} options (limit {MAX_OPTIONS})"] if len(options) > MAX_OPTIONS else []
+    names = [option.get("name") for option in options]
+    if len(set(names)) != len(names):
+        problems.append(f"{where}: two options share a name")
+    nested = [option.get("type") in (SUBCOMMAND, GROUP) for option in options]
+    if any(nested) and not all(nested):
+        problems.append(f"{where}: subcommands (or groups) cannot sit beside other options")
+    required = [bool(option.get("required")) for option in options]
+    if required != sorted(required, reverse=True):
+        problems.append(f"{where}: required options must come before optional ones")
+    return problems
+
+
+def _option_value_problems(option: dict, where: str) -> list[str]:
+    """The choices of an option (at most 25, and not with autocomplete) and its bounds, in order."""
+    choices = option.get("choices") or []
+    problems = choices_problems(choices, f"{where}.choices")
+    if choices and option.get("autocomplete"):
+        problems.append(f"{where}: an option with choices cannot autocomplete")
+    for low, high in (("min_value", "max_value"), ("min_length", "max_length")):
+        lowest, highest = option.get(low), option.get(high)
+        if isinstance(lowest, int | float) and isinstance(highest, int | float) and lowest > highest:
+            problems.append(f"{where}: {low} {lowest} is above {high} {highest}")
+    return problems
+
+
+def choices_problems(choices: list, where: str) -> list[str]:
+    """An option's choices, or an autocomplete's answer: at most 25, names 1-100 characters, strings <= 100."""
+    problems = [f"{where}: {len(choices)} choices (limit {MAX_OPTIONS})"] if len(choices) > MAX_OPTIONS else []
+    for index, choice in enumerate(choices):
+        if not isinstance(choice, dict):
+            continue
+        name, value = choice.get("name"), choice.get("value")
+        if not isinstance(name, str) or not 1 <= len(name) <= CHOICE_NAME:
+            problems.append(f"{where}[{index}].name: a choice's name needs 1-{CHOICE_NAME} characters")
+        if isinstance(value, str) and len(value) > CHOICE_STRING:
+            problems.append(f"{where}[{index}].value: {len(value)} characters (limit {CHOICE_STRING})")
     return problems
 
 
 def message_problems(message: dict, where: str, *, creates: bool, files: int = 0) -> list[str]:
-    """Embed and component limits of one message body."""
-    problems = [
-        problem
-        for index, embed in enumerate(message.get("embeds") or [])
-        for problem in embed_problems(embed, f"{where}.embeds[{index}]")
-    ]
-    total = sum(embed_length(embed) for embed in message.get("embeds") or [])
-    if total > EMBED_TOTAL:
-        problems.append(f"{where}.embeds: {total} characters in all embeds together (limit {EMBED_TOTAL})")
-    embeds = message.get("embeds") or []
-    if len(embeds) > MAX_EMBEDS:
-        problems.append(f"{where}.embeds: {len(embeds)} embeds (limit {MAX_EMBEDS})")
-    content = message.get("content")
+    """Content, embed and component limits of one message body."""
+    content, embeds = message.get("content"), message.get("embeds") or []
+    problems = []
     if isinstance(content, str) and len(content) > CONTENT:
         problems.append(f"{where}.content: {len(content)} characters (limit {CONTENT})")
-    problems.extend(component_problems(message.get("components") or [], f"{where}.components"))
+    if len(embeds) > MAX_EMBEDS:
+        problems.append(f"{where}.embeds: {len(embeds)} embeds (limit {MAX_EMBEDS})")
+    problems += [
+        problem for index, embed in enumerate(embeds) for problem in embed_problems(embed, f"{where}.embeds[{index}]")
+    ]
+    total = sum(embed_length(embed) for embed in embeds)
+    if total > EMBED_TOTAL:
+        problems.append(f"{where}.embeds: {total} characters in all embeds together (limit {EMBED_TOTAL})")
+    components, flags = message.get("components") or [], message.get("flags") or 0
+    problems.extend(component_problems(components, f"{where}.components", flags=flags))
     keys = ("content", "embeds", "components", "attachments", "poll", "sticker_ids")
     if creates and not files and not any(message.get(key) for key in keys):
         problems.append(f"{where}: cannot send an empty message (no content, embeds, components or files)")
@@ -141,63 +193,3 @@ def embed_problems(embed: dict, where: str) -> list[str]:
     if isinstance(author, str) and len(author) > AUTHOR_NAME:
         problems.append(f"{where}.author.name: {len(author)} characters (limit {AUTHOR_NAME})")
     return problems
-
-
-def walk_components(components: list, where: str) -> Iterator[tuple[dict, str]]:
-    """Every component, nested ones included (rows, containers, sections, labels, accessories)."""
-    for index, component in enumerate(components):
-        if not isinstance(component, dict):
-            continue
-        here = f"{where}[{index}]"
-        yield component, here
-        yield from walk_components(component.get("components") or [], f"{here}.components")
-        for key in ("accessory", "component"):
-            if isinstance(component.get(key), dict):
-                yield from walk_components([component[key]], f"{here}.{key}")
-
-
-def _layout_problems(components: list, where: str) -> list[str]:
-    """Classic layout: at most 5 action rows of at most 5 buttons each (Components V2 messages aside)."""
-    rows = [component for component in components if isinstance(component, dict)]
-    if not rows or any(row.get("type") != ACTION_ROW for row in rows):
-        return []
-    problems = [f"{where}: {len(rows)} action rows (limit {MAX_ROWS})"] if len(rows) > MAX_ROWS else []
-    for index, row in enumerate(rows):
-        buttons = [item for item in row.get("components") or [] if isinstance(item, dict)]
-        if not buttons:
-            problems.append(f"{where}[{index}]: an action row needs at least one component")
-        elif sum(item.get("type") == BUTTON for item in buttons) > ROW_WIDTH:
-            problems.append(f"{where}[{index}]: {len(buttons)} buttons in one row (limit {ROW_WIDTH})")
-    return problems
-
-
-def component_problems(components: list, where: str) -> list[str]:
-    problems, seen = _layout_problems(components, where), set()
-    for component, here in walk_components(components, where):
-        custom_id = component.get("custom_id")
-        if component.get("type") == 2:
-            problems.extend(_button_problems(component, here))
-        if isinstance(custom_id, str):
-            if len(custom_id) > CUSTOM_ID:
-                problems.append(f"{here}.custom_id: {len(custom_id)} characters (limit {CUSTOM_ID})")
-            if custom_id in seen:
-                problems.append(f"{here}.custom_id: {custom_id!r} is used twice in one message")
-            seen.add(custom_id)
-    return problems
-
-
-def _button_problems(button: dict, where: str) -> list[str]:
-    label = button.get("label")
-    if isinstance(label, str) and len(label) > BUTTON_LABEL:
-        return [f"{where}.label: {len(label)} characters (limit {BUTTON_LABEL})"]
-    style = button.get("style")
-    if style == LINK_STYLE:
-        ok = button.get("url") and not button.get("custom_id")
-        return [] if ok else [f"{where}: a link button needs a url and no custom_id"]
-    if style == PREMIUM_STYLE:
-        return [] if button.get("sku_id") else [f"{where}: a premium button needs a sku_id"]
-    if not button.get("custom_id"):
-        return [f"{where}: a button needs a custom_id (or a url with the link style)"]
-    if button.get("url"):
-        return [f"{where}: only link buttons may carry a url"]
-    return []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 
-from tests.fakediscord.limits import walk_components
+from tests.fakediscord.components import walk_components
 from tests.fakediscord.world import FakeUser, now_iso
 
 EPHEMERAL = 1 << 6
