@@ -68,6 +68,12 @@ def _fraction_dist(counts: tuple[int, ...], total: int) -> Dist:
 # Results ----------------------------------------------------------------------------------------------------
 
 
+def json_name(field: str) -> str:
+    """A field's name in the JSON every system shares: a Contest that nobody wins is ``no_winner`` there, as a
+    Seven Kingdoms competition's is (rules/cli/output.schema.json)."""
+    return "no_winner" if field == "neither" else field
+
+
 @dataclass(frozen=True, slots=True)
 class HexTestOdds:
     """Odds of an uncontested Test. ``successes`` is empty when nothing is rolled."""
@@ -107,7 +113,7 @@ class HexContestOdds:
     def as_dict(self) -> dict:
         sizes = {"acting_size": self.acting_size, "opposing_size": self.opposing_size}
         names = ("acting_wins", "opposing_wins", "neither", "acting_mishap", "opposing_mishap")
-        return sizes | {name: as_odds(getattr(self, name)) for name in names}
+        return sizes | {json_name(name): as_odds(getattr(self, name)) for name in names}
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +135,7 @@ class HexCastOdds:
     def as_dict(self) -> dict:
         data = {name: getattr(self, name) for name in ("size", "risk", "affinity_dice", "control_dice")}
         names = ("success", "loss_of_control", "fizzle", "opposing_wins", "neither", "opposing_mishap")
-        return data | {"opposing_size": self.opposing_size} | {n: as_odds(getattr(self, n)) for n in names}
+        return data | {"opposing_size": self.opposing_size} | {json_name(n): as_odds(getattr(self, n)) for n in names}
 
 
 @dataclass(frozen=True, slots=True)

@@ -226,7 +226,7 @@ class SkTest:
     def reading(self) -> dict:
         return {"status": self.status, "result": self.result, "success": self.success, "margin": self.margin,
                 "degrees": self.degrees, "degree_name": self.degree_name, "shortfall": self.shortfall,
-                "failure": self.failure, "complication": self.complication}
+                "failure_band": self.failure, "complication": self.complication}
 
     def as_dict(self) -> dict:
         minimum = minimum_rank(self.difficulty) if self.kind == "basic" else None

@@ -77,8 +77,8 @@ def _odds(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
 
 def _roll_text(roll: HeroicRoll) -> str:
     faces = " + ".join(str(die.face) for die in roll.dice)
-    reaction = roll.kind.reaction
-    who = f" ({reaction.name}, {reaction.skill})" if reaction is not None else ""
+    reaction = roll.kind.reaction  # the plain REACTION kind has no skill: nothing to show for it
+    who = f" ({reaction.name}, {reaction.skill})" if reaction is not None and reaction.skill else ""
     outcome = roll.outcome.value.replace("_", " ")
     target = _describe_target(roll.target, roll.variant)
     lines = [

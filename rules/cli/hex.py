@@ -125,7 +125,7 @@ def _roll_and_odds(kind: str, pool: HexPool | None, args: argparse.Namespace, di
 def _handle(kind: str, odds_only: bool, args: argparse.Namespace, dice: DiceSource) -> CliOutput:
     pool, used = _input(args, kind)
     result, odds = _roll_and_odds(kind, pool, args, None if odds_only else dice)
-    data = {"system": "hex", "kind": kind, "input": used}
+    data: dict = {"system": "hex", "kind": kind, "input": used, "dice": [], "reading": {}}  # odds roll nothing
     lines = [f"HEX {kind}: " + _describe_input(kind, used)]
     if result is not None:
         data |= {"dice": [die.as_dict() for die in result.dice], "reading": result.as_dict()}

@@ -124,7 +124,7 @@ def describe_test(test: SkTest) -> str:
 
 def describe_odds(odds: SkTestOdds) -> str:
     line = f"P(success) {odds.success} ≈ {float(odds.success):.1%}"
-    if odds.status == "rolled" and odds.complication is not None and odds.expected_degrees is not None:
+    if odds.status == "rolled" and odds.expected_degrees is not None:  # a rolled test always has them
         line += (f"; P(complication) ≈ {float(odds.complication):.1%}"
                  f"; expected degrees ≈ {float(odds.expected_degrees):.2f}")
     return line
@@ -162,7 +162,7 @@ def _test_odds(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
     pool = pool_from_args(args)
     used = _input(args, pool)
     odds = odds_for_test(pool, used["difficulty_number"], kind=args.test_kind)
-    data = {"system": SYSTEM, "kind": args.test_kind, "input": used, "odds": odds.as_dict()}
+    data = {"system": SYSTEM, "kind": args.test_kind, "input": used, "dice": [], "reading": {}, "odds": odds.as_dict()}
     return CliOutput(data, f"{_heading(used, pool)}\n{describe_odds(odds)}")
 
 
@@ -210,5 +210,6 @@ def _competition_odds(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
     odds = _competition_odds_data(participants)
     lines = [f"P({name} wins) ≈ {p['float']:.1%}" for name, p in odds["win"].items()]
     lines.append(f"P(tie at the top) ≈ {odds['tie']['float']:.1%}")
-    data = {"system": SYSTEM, "kind": "competition", "input": _participants_input(participants), "odds": odds}
+    data = {"system": SYSTEM, "kind": "competition", "input": _participants_input(participants),
+            "dice": [], "reading": {}, "odds": odds}
     return CliOutput(data, "Seven Kingdoms competition odds\n" + "\n".join(lines))

@@ -52,7 +52,7 @@ def test_contest_faces_acting_then_opposing(run):
     reading = data["reading"]
     assert reading["outcome"] == "acting" and reading["mos"] == 0 and reading["damage"] == 2
     assert reading["opposing"]["mishap"] is True and reading["mishap"] is False
-    names = {"acting_wins", "opposing_wins", "neither", "acting_mishap", "opposing_mishap"}
+    names = {"acting_wins", "opposing_wins", "no_winner", "acting_mishap", "opposing_mishap"}
     assert set(data["odds"]) >= names
 
 
@@ -84,7 +84,8 @@ def test_plain_roll(run):
 
 def test_odds_only(run):
     data = run_json(run, "odds", "hex", "contest", "--attribute", "3", "--opposing", "2")
-    assert set(data) == {"system", "kind", "input", "odds"}
+    assert set(data) == {"system", "kind", "input", "dice", "reading", "odds"}
+    assert data["dice"] == [] and data["reading"] == {}  # the odds roll nothing
     assert data["odds"]["acting_size"] == 3 and data["odds"]["opposing_size"] == 2
     cast = run_json(run, "odds", "hex", "cast", "--attribute", "1", "--risk", "3")
     assert cast["odds"]["control_dice"] == 1 and cast["odds"]["affinity_dice"] == 0

@@ -21,7 +21,7 @@ def test_test_json_reads_test_dice_then_bonus_dice(cli):
     assert (data["system"], data["kind"]) == ("sevenkingdoms", "basic")
     assert [(d["face"], d["role"], d["fate"]) for d in data["dice"]] == [
         (6, "test", "discarded"), (2, "test", "kept"), (4, "test", "kept"), (5, "bonus", "kept")]
-    assert data["reading"]["result"] == 11 and data["reading"]["failure"] == "marginal"
+    assert data["reading"]["result"] == 11 and data["reading"]["failure_band"] == "marginal"
     assert data["input"]["pool"]["notation"] == "3D + 1B − 1P" and data["input"]["difficulty_number"] == 12
     expected = odds_for_test(SkPool(3, 1, discard=1), 12).success
     assert data["odds"]["success"]["exact"] == f"{expected.numerator}/{expected.denominator}"
@@ -96,7 +96,8 @@ def test_competition_json_and_faces_participant_by_participant(cli):
 def test_odds_commands_print_only_odds(cli):
     data = run_json(cli, "odds", "sk", "test", "--rank", "10", "--bonus", "10", "--discard", "3",
                     "--difficulty", "Hard")
-    assert set(data) == {"system", "kind", "input", "odds"}
+    assert set(data) == {"system", "kind", "input", "dice", "reading", "odds"}
+    assert data["dice"] == [] and data["reading"] == {}  # the odds roll nothing
     expected = odds_for_test(SkPool(10, 10, discard=3), "Hard")
     assert data["odds"]["success"]["exact"] == f"{expected.success.numerator}/{expected.success.denominator}"
     data = run_json(cli, "odds", "sk", "conflict", "--pool", "2D", "--target", "0")
