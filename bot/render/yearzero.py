@@ -9,10 +9,9 @@ import discord
 from bot.render.common import Card, Colour, embed, plural, token, tokens
 from bot.render.odds import yz_odds
 from rules.dice import Die, Role
-from rules.yearzero import YzRoll, die_successes, is_bane
+from rules.yearzero import ARTIFACT_NAMES, YzRoll, die_successes, is_bane
 from rules.yearzero_odds import PushOdds, YzOdds
 
-_ARTIFACT_NAMES = {8: "Mighty", 10: "Epic", 12: "Legendary"}
 BANES_NOTE = "Banes (☠) do nothing on the first roll."
 
 
@@ -20,7 +19,7 @@ def pool_text(roll: YzRoll) -> str:
     parts = [f"Attribute {roll.attribute} + Skill {roll.skill}"]
     if roll.gear:
         parts.append(f"Gear {roll.gear}")
-    parts.extend(f"d{sides} {_ARTIFACT_NAMES[sides]}" for sides in roll.artifacts)
+    parts.extend(f"d{sides} {ARTIFACT_NAMES[sides]}" for sides in roll.artifacts)
     return " + ".join(parts)
 
 
@@ -37,7 +36,7 @@ def _faces_shown(sides: int, role: Role) -> tuple[str, ...]:
     return ("", *(_die(Die(sides, face, role)) for face in range(1, sides + 1)))
 
 
-_SHOWN = {6: _faces_shown(6, Role.BASE), **{sides: _faces_shown(sides, Role.ARTIFACT) for sides in _ARTIFACT_NAMES}}
+_SHOWN = {6: _faces_shown(6, Role.BASE), **{sides: _faces_shown(sides, Role.ARTIFACT) for sides in ARTIFACT_NAMES}}
 """Every face of every die as shown, by sides and then face: a d6 is a base or gear die (both show alike), the
 others are Artifact dice. Rolls show the same few faces over and over, so they are written once here."""
 
