@@ -19,6 +19,7 @@ from bot.render import sevenkingdoms as render
 from bot.shared_options import Descriptions, Note
 from bot.storage import ExtendedTask, ExtendedTests, NoSuchExtendedTest
 from bot.storage.extended import task_name
+from bot.text import inert
 from bot.tree import server_channel
 from rules.dice import DiceSource, SystemDice
 from rules.sevenkingdoms import (
@@ -199,7 +200,7 @@ class SevenKingdoms(commands.Cog):
         name = task_name(task)
         if not await self._extended.clear(guild_id, channel_id, name):
             raise NoSuchExtendedTest(name)
-        await interaction.response.send_message(f'Forgot the extended test "{name}" in this channel.')
+        await interaction.response.send_message(f'Forgot the extended test "{inert(name)}" in this channel.')
 
 
 def _progress_before(name: str, stored: ExtendedTask | None, needed: int | None, restart: bool) -> ExtendedProgress:
@@ -207,19 +208,19 @@ def _progress_before(name: str, stored: ExtendedTask | None, needed: int | None,
     if stored is not None and not restart:
         if needed is not None and needed != stored.needed:
             raise PlayerError(
-                f'"{stored.name}" already needs {stored.needed} degrees ({stored.progress} so far): '
+                f'"{inert(stored.name)}" already needs {stored.needed} degrees ({stored.progress} so far): '
                 f"set `restart` to start it over needing {needed}."
             )
         if stored.complete:
             raise PlayerError(
-                f'"{stored.name}" is already complete ({stored.progress}/{stored.needed}): '
+                f'"{inert(stored.name)}" is already complete ({stored.progress}/{stored.needed}): '
                 "set `restart` to start it over, or `/test clear` it."
             )
         return ExtendedProgress(stored.name, stored.needed, stored.progress)
     needed = needed if needed is not None else stored.needed if stored is not None else None
     if needed is None:
         raise PlayerError(
-            f'There is no extended test "{name}" in this channel yet: start it by giving `needed`, '
+            f'There is no extended test "{inert(name)}" in this channel yet: start it by giving `needed`, '
             "the degrees of success it takes."
         )
     return ExtendedProgress(stored.name if stored is not None else name, needed)

@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import discord
 
+from bot.text import inert
 from rules.dice import Die
 
 SUCCESS_MARK = "⚔"
@@ -87,7 +88,7 @@ def embed(card: Card, roller: discord.abc.User | None = None, note: str | None =
     """Build the embed of a card, keeping every part inside Discord's limits."""
     lines = []
     if note:
-        lines.append(f"> {clip(note.strip(), 300)}")
+        lines.append(f"> {inert(note, 300)}")
     lines.append(f"**{card.outcome}**")
     if card.details:
         lines.append(card.details)

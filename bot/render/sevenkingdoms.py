@@ -9,6 +9,7 @@ import discord
 
 from bot.render.common import DESCRIPTION, Card, Colour, embed, plural, token, tokens
 from bot.render.odds import sk_competition_odds, sk_test_odds
+from bot.text import inert
 from rules.dice import Die, Fate, Role
 from rules.sevenkingdoms import SkPool, SkTest, difficulty_name
 from rules.sevenkingdoms_competition import SkCompetition
@@ -117,13 +118,13 @@ def render_extended(
     roll: ExtendedRoll, odds: SkTestOdds | None, *, roller: discord.abc.User | None = None, note: str | None = None
 ) -> discord.Embed:
     """One roll of an extended test: the test as usual, what it added, the task's progress bar."""
-    test, name = roll.test, roll.name
+    test, name = roll.test, inert(roll.name)
     extra = f"Progress +{plural(roll.added, 'degree')}." if roll.added else "No progress this time."
     if roll.completed:
         extra += f"\n🏁 **{name} is complete!**"
     card = _test_card(test, odds, extra)
     title = f"Seven Kingdoms extended test · {name} · {pool_text(test.pool)} vs {difficulty_text(test)}"
-    fields = [*card.fields, ("Progress", progress_line(name, roll.gained, roll.needed))]
+    fields = [*card.fields, ("Progress", progress_line(roll.name, roll.gained, roll.needed))]
     return embed(replace(card, title=title, fields=fields), roller, note)
 
 
@@ -133,21 +134,21 @@ def render_competition(
 ) -> discord.Embed:
     """A competition: the standings with each participant's dice, the winner or the tie at the top."""
     if competition.tie:
-        outcome = f"Tie at the top: {', '.join(competition.tied)}"
+        outcome = f"Tie at the top: {', '.join(inert(name) for name in competition.tied)}"
     elif competition.winner is None:
         outcome = "No winner: nobody has a test die"
     elif competition.degrees:
         outcome = (
-            f"{competition.winner} wins — by {competition.margin} ({competition.degree_name}, "
+            f"{inert(competition.winner)} wins — by {competition.margin} ({competition.degree_name}, "
             f"{plural(competition.degrees, 'degree')})"
         )
     else:
-        outcome = f"{competition.winner} wins"
+        outcome = f"{inert(competition.winner)} wins"
     fields = []
     for competitor in competition.standings:
         result = "no test die" if competitor.result is None else f"**{competitor.result}**"
         dice = dice_line(competitor.dice) if competitor.dice else ""
-        fields.append((f"{competitor.place}. {competitor.name} · {pool_text(competitor.pool)}",
+        fields.append((f"{competitor.place}. {inert(competitor.name)} · {pool_text(competitor.pool)}",
                        f"{result} {dice}".strip()))
     card = Card(
         f"Seven Kingdoms competition · {plural(len(competition.competitors), 'participant')}",
@@ -168,7 +169,7 @@ def progress_line(name: str, gained: int, needed: int) -> str:
     filled = min(gained, needed) * width // needed
     bar = "▰" * filled + "▱" * (width - filled)
     state = "complete!" if gained >= needed else f"{needed - gained} to go"
-    return f"**{name}**: {bar} {gained}/{needed} — {state}"
+    return f"**{inert(name)}**: {bar} {gained}/{needed} — {state}"
 
 
 def progress_text(progress: ExtendedProgress) -> str:

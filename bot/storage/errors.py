@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.errors import PlayerError
+from bot.text import inert
 
 
 class StorageError(Exception):
@@ -55,7 +56,7 @@ class NoSuchExtendedTest(StorageError, PlayerError):
     """An extended test named in a channel where it was never started (or was cleared)."""
 
     def __init__(self, name: str) -> None:
-        super().__init__(f'There is no extended test named "{name}" in this channel; start it first.')
+        super().__init__(f'There is no extended test named "{inert(name)}" in this channel; start it first.')
         self.name = name
 
 
@@ -63,5 +64,5 @@ class TaskComplete(StorageError, PlayerError):
     """A roll for an extended test that was completed (perhaps by a roll that landed a moment earlier)."""
 
     def __init__(self, name: str) -> None:
-        super().__init__(f'The extended test "{name}" is already complete; start it over with restart.')
+        super().__init__(f'The extended test "{inert(name)}" is already complete; start it over with restart.')
         self.name = name

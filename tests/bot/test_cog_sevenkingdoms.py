@@ -260,3 +260,19 @@ def test_the_progress_bar_scales_to_twenty_marks_and_is_full_only_when_complete(
     assert progress_line("Siege", 53, 50) == "**Siege**: " + "▰" * 20 + " 53/50 — complete!"
     many = render_tasks([(f"Task {'x' * 90} {i}", i, 50) for i in range(60)], None)
     assert len(many) <= 6000 and many.description.endswith("more")
+
+
+async def test_task_and_character_names_are_shown_as_typed(fake_discord, bot):
+    """A task or a participant named with Markdown or a link is shown as typed, never as formatting."""
+    dice = use_faces(bot, 6, 6, 6)
+    options = {"task": "**Won** [here](https://evil.example)", "needed": 5, "rank": 3, "target": 3}
+    reply = await fake_discord.slash("test extended", options)
+    dice.finish()
+    escaped = "\\*\\*Won\\*\\* \\[here](https://evil.example)"
+    assert escaped in reply.embed["title"]
+    assert field(reply.embed, "Progress").startswith(f"**{escaped}**:")
+    dice = use_faces(bot, 6, 1)
+    reply = await fake_discord.slash("test competition", {"participants": "**Ned** 1D, Cat_ 1D"})
+    dice.finish()
+    assert "\\*\\*Ned\\*\\*" in reply.embed["description"] + "".join(f["name"] for f in reply.embed["fields"])
+    assert all("**Ned**" not in f["name"] for f in reply.embed["fields"])
