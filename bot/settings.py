@@ -113,6 +113,11 @@ def _token(value: str | None, env_file: Path) -> str:
         raise SettingsError(
             "DISCORD_TOKEN contains spaces or line breaks: put only the token itself after DISCORD_TOKEN="
         )
+    if not (token.isascii() and token.isprintable()):  # a token is letters, digits, '.', '-' and '_'
+        raise SettingsError(
+            "DISCORD_TOKEN contains characters a Discord token never has (a control character, or one outside "
+            "ASCII): copy the token again from the developer portal and put only it after DISCORD_TOKEN="
+        )
     return token
 
 

@@ -158,3 +158,12 @@ def test_the_example_env_file_documents_every_setting():
         assert f"\n{name}=" in example
         comment = example.split(f"\n{name}=")[0].rsplit("\n\n", 1)[-1]
         assert comment.strip().startswith("#")
+
+
+@pytest.mark.parametrize("odd", ["\x07", "\x00", "\x1b[31m", "é", "\u200b"])
+def test_a_token_with_characters_no_token_has_is_a_settings_error(tmp_path: Path, odd: str):
+    """Such a token used to end in a traceback and exit 1 (aiohttp refuses it in a header); now it is the
+    settings paragraph, exit 2, without echoing the token."""
+    with pytest.raises(SettingsError, match="characters a Discord token never has") as caught:
+        load(tmp_path, DISCORD_TOKEN=f"{TOKEN[:10]}{odd}{TOKEN[10:]}")
+    assert TOKEN[:10] not in str(caught.value)
