@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import signal
 import sys
 from collections.abc import Iterator
@@ -26,6 +27,7 @@ EXIT_FAILED = 1
 EXIT_SETTINGS = 2
 
 HIDDEN = "[token hidden]"
+INTERACTION_HIDDEN = "[interaction token hidden]"
 LOG_FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
 
 _log = logging.getLogger("bot")
@@ -42,12 +44,17 @@ class RedactingFormatter(logging.Formatter):
         return redact(super().format(record), self._secrets)
 
 
+INTERACTION_TOKEN = re.compile(r"(/(?:interactions/[0-9]+|webhooks/[0-9]+)/)([A-Za-z0-9_.\-]{20,})")
+"""An interaction's token in a callback or webhook URL (discord.py logs those URLs at DEBUG): a credential that
+answers as the bot for 15 minutes."""
+
+
 def redact(text: str, secrets: tuple[str, ...]) -> str:
-    """text with every non-empty secret replaced by HIDDEN."""
+    """text with every non-empty secret, and every interaction token in a URL, replaced by HIDDEN."""
     for secret in secrets:
         if secret:
             text = text.replace(secret, HIDDEN)
-    return text
+    return INTERACTION_TOKEN.sub(lambda match: match[1] + INTERACTION_HIDDEN, text)
 
 
 def configure_logging(settings: Settings, stream: TextIO | None = None) -> logging.Handler:

@@ -291,3 +291,16 @@ async def test_sigterm_closes_the_bot_and_the_database(tmp_path: Path, caplog: p
     assert bot.is_closed() and opened[0].store.closed
     assert "Shutting down" in caplog.text
     assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL  # the handler is gone with the run
+
+
+def test_interaction_tokens_in_urls_are_redacted():
+    """discord.py logs each callback's URL at DEBUG, and the token in it answers as the bot for 15 minutes."""
+    from bot.__main__ import INTERACTION_HIDDEN as HIDDEN
+    from bot.__main__ import redact
+
+    token = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5MDEyMzQ1Njc4OTpQQ1pLRE5wc3NBWE0"
+    line = f"POST https://discord.com/api/v10/interactions/1234567890/{token}/callback has returned 204"
+    assert redact(line, ()) == line.replace(token, HIDDEN) and token not in redact(line, ())
+    webhook = f"PATCH /webhooks/55555/{token}/messages/@original"
+    assert redact(webhook, ()) == f"PATCH /webhooks/55555/{HIDDEN}/messages/@original"
+    assert redact("GET /channels/123/messages/456", ()) == "GET /channels/123/messages/456"
