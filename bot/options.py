@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import weakref
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 import discord
 from discord import AppCommandOptionType, app_commands
@@ -87,15 +87,20 @@ def option_problem(option_type: Any, value: Any, declared: Declared) -> str | No
         return _string_problem(value, declared)
     if kind is AppCommandOptionType.boolean and not isinstance(value, bool):
         return f"`{name}` must be true or false."
-    if option_type in _SNOWFLAKE_TYPES and not (isinstance(value, str) and value.isdigit() and len(value) < 21):
+    if option_type in _SNOWFLAKE_TYPES and not _snowflake(value):
         return f"`{name}` does not name anything I can find."
     return None
+
+
+def _snowflake(value: object) -> TypeGuard[str]:
+    """A Discord id as JSON carries it: ASCII digits only ("²" is a digit to str.isdigit, but not to int)."""
+    return isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 21
 
 
 def _resolve(tree: app_commands.CommandTree, data: dict) -> tuple[app_commands.Command | None, list]:
     """The slash command an interaction names (descending into groups) and its own raw options."""
     guild_id = data.get("guild_id")
-    guild = discord.Object(int(guild_id)) if isinstance(guild_id, str) and guild_id.isdigit() else None
+    guild = discord.Object(int(guild_id)) if _snowflake(guild_id) else None
     found = tree.get_command(str(data.get("name")), guild=guild) or tree.get_command(str(data.get("name")))
     options = data.get("options") or []
     while isinstance(found, app_commands.Group):

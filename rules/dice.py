@@ -151,7 +151,7 @@ def parse_faces(text: str, *, count_short: bool = False) -> FixedDice:
     for part in text.replace(" ", "").split(","):
         if not part:
             continue
-        if not part.isdigit():
+        if not (part.isascii() and part.isdigit()):  # "²" is a digit to str.isdigit, not to int()
             raise FacesError(f"Face {part!r} is not a number: write faces like 6,1,4")
         faces.append(int(part))
     if not faces:

@@ -71,7 +71,7 @@ def _sides_named(text: str) -> int | None:
     """The sides an Artifact die written as text names ("d12", "12", "Legendary"), or None."""
     text = text.strip().lower()
     digits = text[1:] if text.startswith("d") else text
-    return _ARTIFACTS_BY_NAME.get(text, int(digits) if digits.isdigit() else None)
+    return _ARTIFACTS_BY_NAME.get(text, int(digits) if digits.isascii() and digits.isdigit() else None)
 
 
 def check_artifacts(artifacts: Sequence[int | str]) -> tuple[int, ...]:

@@ -56,3 +56,15 @@ async def test_a_fitting_crafted_payload_still_rolls(start_bot, fake_discord, db
     options = [{"name": "attribute", "type": 4, "value": 2}, {"name": "skill", "type": 4, "value": 1}]
     reply = await fake_discord.send_interaction(fake_discord.payload(2, yz_data(fake_discord, options), user=ALICE))
     assert not reply.ephemeral and reply.embed["title"].startswith("Year Zero")
+
+
+@pytest.mark.parametrize("value", ["²", "١٢٣", "12a", "", 123, None, "1" * 21])
+def test_a_user_option_must_be_an_ascii_id(value):
+    """'²' passed the guard (str.isdigit says yes) and then failed inside discord.py, unanswered."""
+    from discord import AppCommandOptionType
+
+    from bot.options import Declared, option_problem
+
+    user = Declared("player", AppCommandOptionType.user, False, (), "", None, None)
+    assert option_problem(6, value, user) == "`player` does not name anything I can find."
+    assert option_problem(6, "123456789012345678", user) is None

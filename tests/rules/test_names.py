@@ -48,3 +48,12 @@ def test_heroic_names_with_stray_separators_are_refused(text):
 def test_heroic_names_parse_in_any_spelling():
     assert Difficulty.parse("Very-Hard") is Difficulty.parse("very hard")
     assert Kind.parse("Parry/Fend") is Kind.parse("fend") is Kind.parse("parry")
+
+
+@pytest.mark.parametrize("argv", [["yz", "--artifact", "d²"], ["yz", "--attribute", "1", "--faces", "²"]])
+def test_superscript_digits_are_refused_not_a_crash(capsys, argv):
+    """str.isdigit() accepts '²', int() does not: these ended in a ValueError traceback."""
+    import rules.cli
+
+    assert rules.cli.main(argv) == 1
+    assert "error:" in capsys.readouterr().err
