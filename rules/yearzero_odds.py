@@ -199,7 +199,7 @@ def _die_first(sides: int) -> list[Fraction]:
 def _die_after_push(sides: int) -> list[Fraction]:
     """P(k) after a push: a die that scored nothing is rolled again, except a d6 showing 1 (a bane stays)."""
     first = _die_first(sides)
-    again = Fraction(4, 6) if sides == 6 else first[0]  # the chance that the push rerolls this die
+    again = 1 - D6_STUCK if sides == 6 else first[0]  # the chance that the push rerolls this die
     kept = [first[0] - again, *first[1:]]
     return [stays + again * rolled for stays, rolled in zip(kept, first, strict=True)]
 
