@@ -1,15 +1,22 @@
-"""Pieces every renderer uses: dice tokens, percentages, colours and the embed frame."""
+"""Pieces every renderer uses: dice tokens, outcome tones, and the embed frame.
+
+A card reads outcome first: the title is a symbol that does not depend on colour and the outcome in words; the
+description's first line says which system and pool; then the player's note, inert, and the details; the dice
+go in fields and the odds in the footer. Discord already shows who used the command, so there is no author line.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 import discord
 
 from bot.text import inert
 from rules.dice import Die
+from rules.odds_text import percent
+
+__all__ = ["percent"]
 
 SUCCESS_MARK = "⚔"
 BANE_MARK = "☠"
@@ -19,16 +26,37 @@ EMBED_TOTAL = 6000
 FIELD_VALUE = 1024
 DESCRIPTION = 4096
 TITLE = 256
+FOOTER = 2048
 MAX_FIELDS = 25
 LEFT_OUT = "Some details were left out to fit Discord's limits."
 
+# Discord's embed backgrounds: every tone's colour contrasts at least 3:1 with both (tests check it).
+DARK_EMBED = 0x2B2D31
+LIGHT_EMBED = 0xF2F3F5
 
-class Colour:
-    SUCCESS = discord.Colour(0x2E8B57)
-    PARTIAL = discord.Colour(0xDAA520)
-    FAILURE = discord.Colour(0xB22222)
-    DISASTER = discord.Colour(0x5B0A0A)
-    NEUTRAL = discord.Colour(0x5865F2)
+
+@dataclass(frozen=True)
+class Tone:
+    """How an outcome looks: a symbol that reads without colour, and a colour that reads on both themes."""
+
+    symbol: str
+    colour: discord.Colour
+
+
+class Tones:
+    SUCCESS = Tone("✅", discord.Colour(0x1F9D55))
+    CRIT = Tone("⭐", discord.Colour(0x1F9D55))
+    PARTIAL = Tone("⚠️", discord.Colour(0xC27C0E))
+    FAILURE = Tone("❌", discord.Colour(0xE5484D))
+    DISASTER = Tone("💀", discord.Colour(0xA855F7))  # Mishap, loss of control, fumble, critical failure
+    TIE = Tone("⚖️", discord.Colour(0xC27C0E))
+    WINNER = Tone("🏆", discord.Colour(0x5C7CFA))
+    NEUTRAL = Tone("🎲", discord.Colour(0x5C7CFA))
+    PROGRESS = Tone("📋", discord.Colour(0x5C7CFA))
+
+    @classmethod
+    def all(cls) -> tuple[Tone, ...]:
+        return tuple(value for value in vars(cls).values() if isinstance(value, Tone))
 
 
 def token(die: Die | int, *, success: bool = False, bane: bool = False, struck: bool = False,
@@ -49,20 +77,6 @@ def tokens(parts: Iterable[str]) -> str:
     return " ".join(parts) or "—"
 
 
-def percent(value: Fraction) -> str:
-    """A chance in whole percent, never rounding a possible outcome to 0% or an uncertain one to 100%."""
-    if value <= 0:
-        return "0%"
-    if value >= 1:
-        return "100%"
-    shown = round(float(value) * 100)
-    if shown == 0:
-        return "<1%"
-    if shown == 100:
-        return ">99%"
-    return f"{shown}%"
-
-
 def plural(count: int, word: str, many: str | None = None) -> str:
     """``plural(2, "success", "successes")`` -> "2 successes"."""
     return f"{count} {word if count == 1 else (many or word + 's')}"
@@ -74,47 +88,47 @@ def clip(text: str, limit: int) -> str:
 
 @dataclass(frozen=True)
 class Card:
-    """What a roll shows: title, the bold outcome line, fields, odds line and colour."""
+    """What a roll shows: the outcome and its tone, the system and pool below, fields, odds and details."""
 
-    title: str
     outcome: str
-    colour: discord.Colour
+    tone: Tone
+    pool: str
     fields: Sequence[tuple[str, str]] = ()
     odds: str | None = None
     details: str | None = None
 
+    @property
+    def title(self) -> str:
+        return f"{self.tone.symbol} {self.outcome}"
+
 
 def embed(card: Card, roller: discord.abc.User | None = None, note: str | None = None) -> discord.Embed:
-    """Build the embed of a card, keeping every part inside Discord's limits."""
-    lines = []
+    """Build the embed of a card, keeping every part inside Discord's limits. The roller is not shown: Discord
+    shows who used the command above the card."""
+    lines = [card.pool]
     if note:
         lines.append(f"> {inert(note, 300)}")
-    lines.append(f"**{card.outcome}**")
     if card.details:
         lines.append(card.details)
     title, description = clip(card.title, TITLE), clip("\n".join(lines), DESCRIPTION)
-    result = discord.Embed(title=title, description=description, colour=card.colour)
-    size = len(title) + len(description)  # what Discord counts against EMBED_TOTAL, as Embed.__len__ does
-    if roller is not None:
-        author = clip(roller.display_name, 256)
-        result.set_author(name=author, icon_url=roller.display_avatar.url)
-        size += len(author)
-    room = MAX_FIELDS - (1 if card.odds else 0)
-    fields = [(clip(name, 256), clip(value, FIELD_VALUE)) for name, value in card.fields[:room]]
-    if card.odds:
-        fields.append(("Odds", clip(card.odds, FIELD_VALUE)))
+    result = discord.Embed(title=title, description=description, colour=card.tone.colour)
+    fields = [(clip(name, 256), clip(value, FIELD_VALUE)) for name, value in card.fields[:MAX_FIELDS]]
     for name, value in fields:
         result.add_field(name=name, value=value, inline=False)
-        size += len(name) + len(value)
-    if len(card.fields) > room:
-        result.set_footer(text=LEFT_OUT)
-        size += len(LEFT_OUT)
-    return shrink(result) if size > EMBED_TOTAL else result
+    footer = [card.odds] if card.odds else []
+    if len(card.fields) > MAX_FIELDS:
+        footer.append(LEFT_OUT)
+    if footer:
+        result.set_footer(text=clip("\n".join(footer), FOOTER))
+    size = len(title) + len(description) + sum(len(n) + len(v) for n, v in fields) + len(result.footer.text or "")
+    return shrink(result) if size > EMBED_TOTAL else result  # counted as Embed.__len__ does, without its walk
 
 
 def shrink(result: discord.Embed) -> discord.Embed:
-    """Drop fields from the end (saying so) until the embed fits Discord's 6000-character total."""
+    """Drop fields from the end (saying so in the footer) until the embed fits Discord's 6000 characters."""
+    odds = result.footer.text or ""
     while len(result) > EMBED_TOTAL and result.fields:
         result.remove_field(len(result.fields) - 1)
-        result.set_footer(text=LEFT_OUT)
+        kept = odds if odds.endswith(LEFT_OUT) else "\n".join(filter(None, [odds, LEFT_OUT]))
+        result.set_footer(text=clip(kept, FOOTER))
     return result

@@ -1,20 +1,35 @@
-"""Heroic Rolls as embeds."""
+"""Heroic Rolls as embeds.
+
+A Crit or Fumble is named once, in the title with what it brings ("Fumble · drops the weapon"); the details give
+the table entry first and the damage once; the die that made it is marked where the dice are shown.
+"""
 
 from __future__ import annotations
 
 import discord
 
-from bot.render.common import Card, Colour, embed, token, tokens
+from bot.render.common import Card, Tone, Tones, embed, token, tokens
 from bot.render.odds import heroic_odds
-from rules.heroic import HeroicRoll, Outcome, TargetSource
+from rules.heroic import Consequence, HeroicRoll, Outcome, TargetSource
 from rules.heroic_odds import HeroicOdds
 
 _OUTCOME = {
-    Outcome.CRIT: ("Critical success!", Colour.SUCCESS),
-    Outcome.SUCCESS: ("Success", Colour.SUCCESS),
-    Outcome.SUCCESS_WITH_COMPLICATION: ("Success, with a complication", Colour.PARTIAL),
-    Outcome.FAILURE: ("Failure", Colour.FAILURE),
-    Outcome.FUMBLE: ("Fumble!", Colour.DISASTER),
+    Outcome.CRIT: ("Critical success", Tones.CRIT),
+    Outcome.SUCCESS: ("Success", Tones.SUCCESS),
+    Outcome.SUCCESS_WITH_COMPLICATION: ("Success, with a complication", Tones.PARTIAL),
+    Outcome.FAILURE: ("Failure", Tones.FAILURE),
+    Outcome.FUMBLE: ("Fumble", Tones.DISASTER),
+}
+
+_HEADLINE = {
+    Consequence.DOUBLE_DAMAGE: "double damage",
+    Consequence.FREE_ACTION: "one free action",
+    Consequence.CRITICAL_DAMAGE: "critical damage (double)",
+    Consequence.FALLS_OVER: "falls over",
+    Consequence.DROPS_WEAPON: "drops the weapon",
+    Consequence.INJURES_ALLY: "injures an ally",
+    Consequence.INJURES_SELF: "injures themself",
+    Consequence.SPELL_MISCAST: "roll on the Spell Miscast Table",
 }
 
 
@@ -34,27 +49,54 @@ def _kind_text(roll: HeroicRoll) -> str:
     return roll.kind.value.replace("_", " ")
 
 
+def _outcome(roll: HeroicRoll) -> tuple[str, Tone]:
+    outcome, tone = _OUTCOME[roll.outcome]
+    if roll.consequence is not None:
+        outcome += f" · {_HEADLINE[roll.consequence]}"
+    return outcome, tone
+
+
+def _dice(roll: HeroicRoll) -> str:
+    """The dice, those that made a Crit (⭐) or Fumble (💀) marked, the total against the TN."""
+    mark = {Outcome.CRIT: "⭐", Outcome.FUMBLE: "💀"}.get(roll.outcome, "")
+    faces = tokens(token(die) + mark for die in roll.dice)
+    return f"{faces} + Skill {roll.skill} = **{roll.total}** vs TN {roll.tn}"
+
+
+def _consequence(roll: HeroicRoll) -> str | None:
+    """A Combat Fumble's full table entry, its d6 first; other Crits and Fumbles say all in the title."""
+    if roll.consequence is None or roll.fumble_table is None:
+        return None
+    entry = roll.consequence.text.split(": ", 1)[-1]
+    return f"Combat Fumble table {token(roll.fumble_table)}: {entry}"
+
+
+def _damage(roll: HeroicRoll) -> str | None:
+    """The damage once: half of it for a Combat Fumble entry, doubled for a Crit or critical damage."""
+    if roll.half_damage is not None:
+        half = roll.half_damage
+        shown = int(half) if half.denominator == 1 else float(half)
+        return f"Half damage **{shown}** (half of {roll.damage})"
+    doubled = roll.consequence in (Consequence.DOUBLE_DAMAGE, Consequence.CRITICAL_DAMAGE)
+    how = f" (2 × {roll.damage})" if doubled else ""
+    if roll.damage_dealt:
+        return f"Damage dealt **{roll.damage_dealt}**{how}"
+    if roll.damage_taken is not None:
+        return f"Damage taken **{roll.damage_taken}**{how}"
+    return None
+
+
 def render_roll(
     roll: HeroicRoll, odds: HeroicOdds | None, *, roller: discord.abc.User | None = None, note: str | None = None
 ) -> discord.Embed:
-    """A Heroic Roll: the dice and total against the TN, the outcome and what a Crit or Fumble brings."""
-    outcome, colour = _OUTCOME[roll.outcome]
-    faces = tokens(token(die) for die in roll.dice)
-    dice = f"{faces} + Skill {roll.skill} = **{roll.total}** vs {target_text(roll)}"
-    details = []
-    if roll.consequence_text:
-        details.append(roll.consequence_text)
-    if roll.fumble_table is not None:
-        details.append(f"Combat Fumble table: {token(roll.fumble_table)}")
-    if roll.damage_dealt is not None:
-        details.append(f"Damage dealt: **{roll.damage_dealt}** (damage {roll.damage})")
-    if roll.damage_taken is not None:
-        details.append(f"Damage taken: **{roll.damage_taken}** (damage {roll.damage})")
+    """A Heroic Roll: the outcome and what a Crit or Fumble brings, the dice and total against the TN."""
+    outcome, tone = _outcome(roll)
+    details = [line for line in (_consequence(roll), _damage(roll)) if line]
     card = Card(
-        f"Heroic Roll · {roll.variant.value} + Skill {roll.skill} · {_kind_text(roll)}",
         outcome,
-        colour,
-        [("Dice", dice)],
+        tone,
+        f"Heroic · {roll.variant.value} + Skill {roll.skill} · {_kind_text(roll)} · {target_text(roll)}",
+        [("Dice", _dice(roll))],
         heroic_odds(odds),
         "\n".join(details) or None,
     )

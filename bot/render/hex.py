@@ -1,92 +1,130 @@
-"""HEX Tests, Contests, castings and plain rolls as embeds."""
+"""HEX Tests, Contests, castings and plain rolls as embeds.
+
+Contest lines always read acting side first ("You 2 – 1 them"). "Pool" is only ever the number of dice a side
+rolls; the dice that are not designated are "other dice". A ☠ marks a 1 that matters: a Hazard, Control or
+Affinity die on a failed roll. Only 6s count in HEX, so large pools are sorted and summed ("45 dice: 7 sixes").
+"""
 
 from __future__ import annotations
 
 import discord
 
-from bot.render.common import Card, Colour, embed, plural, token, tokens
+from bot.render.common import SUCCESS_MARK, Card, Tone, Tones, embed, plural, token, tokens
 from bot.render.odds import hex_odds
-from rules.dice import Role
+from rules.dice import Die, Role
 from rules.hex import Hazard, HexPlain, HexResult, HexSide, Outcome
 from rules.hex_odds import HexCastOdds, HexContestOdds, HexPlainOdds, HexTestOdds
 
-_ROLE_LABEL = {Role.HAZARD: "Hazard", Role.AFFINITY: "Affinity", Role.CONTROL: "Control", Role.BASE: "Pool"}
+_ROLE_LABEL = {Role.HAZARD: "Hazard", Role.AFFINITY: "Affinity", Role.CONTROL: "Control"}
+LISTED = 12
+"""Up to this many undesignated dice are listed face by face; more are summed as their count of 6s."""
 
 
-def dice_line(side: HexSide) -> str:
-    """The side's dice grouped by role: designated dice first, skulls marked on designated dice only."""
+def sixes_line(dice: list[Die] | tuple[Die, ...], many: str = "dice") -> str:
+    """Dice that only count their 6s: sorted high to low, or summed when there are many ("45 dice: 7 sixes")."""
+    if len(dice) > LISTED:
+        sixes = sum(die.face == 6 for die in dice)
+        return f"{len(dice)} {many}: {plural(sixes, 'six', 'sixes')}" + (f" {SUCCESS_MARK}" if sixes else "")
+    ordered = sorted(dice, key=lambda die: -die.face)
+    return tokens(token(die, success=die.face == 6) for die in ordered)
+
+
+def dice_line(side: HexSide, failed: bool) -> str:
+    """The side's designated dice first, each group named; then the other dice, sorted or summed."""
     if side.nullified:
         return f"Nullified: pool {side.size}, nothing rolled"
     if not side.rolled:
         return "Nothing rolled"
     groups: dict[Role, list[str]] = {}
     for die in side.dice:
-        skull = die.face == 1 and die.role is not Role.BASE
-        groups.setdefault(die.role, []).append(token(die, success=die.face == 6, bane=skull))
-    return " · ".join(f"{_ROLE_LABEL[role]}: {tokens(parts)}" for role, parts in groups.items())
+        if die.role in _ROLE_LABEL:
+            skull = failed and die.face == 1
+            groups.setdefault(die.role, []).append(token(die, success=die.face == 6, bane=skull))
+    parts = [f"{_ROLE_LABEL[role]}: {tokens(shown)}" for role, shown in groups.items()]
+    others = [die for die in side.dice if die.role not in _ROLE_LABEL]
+    if others:
+        listed = len(others) <= LISTED
+        parts.append(("Other dice: " if listed else "") + sixes_line(others, "other dice"))
+    return " · ".join(parts)
 
 
-def _mishap_line(who: str = "") -> str:
-    return f"☠ **Mishap**{who}: no 6 and every Hazard Die shows 1 — the GM adds a consequence."
+def _score(result: HexResult) -> str:
+    """The Contest's score, acting side first."""
+    assert result.opposing is not None
+    return f"you {result.successes} – {result.opposing.successes} them"
 
 
-def _hazard_line(hazard: Hazard) -> str | None:
-    return {
-        Hazard.MISHAP: _mishap_line(),
-        Hazard.LOSS_OF_CONTROL: "☠ **Loss of control**: a Control die shows 1 — one consequence.",
-        Hazard.FIZZLE: "The Affinity die shows 1: a harmless fizzle.",
-    }.get(hazard)
+def _contest_outcome(result: HexResult) -> tuple[str, Tone]:
+    if result.outcome is Outcome.NEITHER:
+        return "Neither side succeeds", Tones.FAILURE
+    score, mos = _score(result), f"MoS {result.mos}"
+    if result.outcome is Outcome.OPPOSING:
+        return f"They win: {score} · {mos}", _hazard_tone(result) or Tones.FAILURE
+    tie = " · ties go to the acting side" if result.opposing and result.successes == result.opposing.successes else ""
+    return f"You win: {score} · {mos}{tie}", Tones.SUCCESS
 
 
-def _outcome(result: HexResult) -> tuple[str, discord.Colour]:
+def _hazard_tone(result: HexResult) -> Tone | None:
+    return Tones.DISASTER if result.hazard in (Hazard.MISHAP, Hazard.LOSS_OF_CONTROL) else None
+
+
+def _outcome(result: HexResult) -> tuple[str, Tone]:
     noun = "Cast" if result.kind == "cast" else "Test"
     if result.automatic:
-        return f"Automatic success (Advancement spent) — {noun} succeeds, MoS 0", Colour.SUCCESS
-    if result.outcome is Outcome.NEITHER:
-        return "Neither side succeeds", Colour.FAILURE
-    if result.opposing is not None and result.outcome is Outcome.OPPOSING:
-        return f"The opposition wins — {result.opposing.successes} vs {result.successes}, MoS {result.mos}", (
-            Colour.FAILURE
-        )
+        return f"{noun} succeeds · Advancement spent · MoS 0", Tones.SUCCESS
     if result.opposing is not None:
-        return f"{noun} succeeds — {result.successes} vs {result.opposing.successes}, MoS {result.mos}", (
-            Colour.SUCCESS
-        )
+        return _contest_outcome(result)
     if result.success:
-        return f"{noun} succeeds — {plural(result.successes, 'success', 'successes')}, MoS {result.mos}", (
-            Colour.SUCCESS
-        )
+        return f"{noun} succeeds · {plural(result.successes, 'success', 'successes')} · MoS {result.mos}", (
+            Tones.SUCCESS)
     if not result.rolled:
-        return f"{noun} fails automatically — no dice remain (required)", Colour.FAILURE
-    colour = Colour.DISASTER if result.hazard in (Hazard.MISHAP, Hazard.LOSS_OF_CONTROL) else Colour.FAILURE
-    return f"{noun} fails — no 6", colour
+        return f"{noun} fails · no dice remain (required)", Tones.FAILURE
+    named = {Hazard.MISHAP: "Mishap", Hazard.LOSS_OF_CONTROL: "Loss of control", Hazard.FIZZLE: "Fizzle"}
+    if result.hazard in named:
+        return f"{named[result.hazard]} · {noun.lower()} fails, no 6", _hazard_tone(result) or Tones.FAILURE
+    return f"{noun} fails · no 6", Tones.FAILURE
+
+
+_HAZARD_TEXT = {
+    Hazard.MISHAP: "💀 Your Mishap: no 6 and every Hazard Die shows 1 — the GM adds a consequence.",
+    Hazard.LOSS_OF_CONTROL: "💀 Loss of control: a Control die shows 1 — one consequence.",
+    Hazard.FIZZLE: "The Affinity die shows 1: a harmless fizzle.",
+}
+THEIR_MISHAP = "💀 Their Mishap: no 6 and every Hazard Die shows 1 — the GM adds a consequence."
 
 
 def _pool_text(result: HexResult) -> str:
-    text = f"Pool {result.acting.size}"
-    if result.kind == "cast":
-        text += f", Risk {result.risk}"
     if result.opposing is not None:
-        text += f" vs opposing pool {result.opposing.size}"
-    return text
+        text = f"HEX {result.kind} · your pool {result.acting.size} vs their pool {result.opposing.size}"
+    else:
+        text = f"HEX {result.kind} · pool {result.acting.size}"
+    return text + (f" · Risk {result.risk}" if result.kind == "cast" else "")
+
+
+def _fields(result: HexResult) -> list[tuple[str, str]]:
+    acting_failed = not result.success
+    if result.opposing is None:
+        return [("Dice", dice_line(result.acting, acting_failed))] if result.acting.rolled else []
+    opposing_failed = result.outcome is not Outcome.OPPOSING
+    return [
+        (f"You · {plural(result.successes, 'success', 'successes')}", dice_line(result.acting, acting_failed)),
+        (f"Them · {plural(result.opposing.successes, 'success', 'successes')}",
+         dice_line(result.opposing, opposing_failed)),
+    ]
 
 
 def render_result(
     result: HexResult, odds: HexTestOdds | HexContestOdds | HexCastOdds | None, *,
     roller: discord.abc.User | None = None, note: str | None = None,
 ) -> discord.Embed:
-    """A Test, Contest or casting: each side's dice, the outcome, what the Hazard Dice brought, the damage."""
-    outcome, colour = _outcome(result)
-    fields = [("Dice" if result.opposing is None else "Acting side", dice_line(result.acting))]
-    if result.opposing is not None:
-        fields.append(("Opposing side", dice_line(result.opposing)))
-    details = [line for line in (_hazard_line(result.hazard),) if line]
+    """A Test, Contest or casting: the outcome, each side's dice, what the Hazard Dice brought, the damage."""
+    outcome, tone = _outcome(result)
+    details = [line for line in (_HAZARD_TEXT.get(result.hazard),) if line]
     if result.opposing is not None and result.opposing.mishap:
-        details.append(_mishap_line(" (opposing side)"))
+        details.append(THEIR_MISHAP)
     if result.damage is not None:
         details.append(f"Damage **{result.damage}** (DV {result.dv} + MoS {result.mos})")
-    title = f"HEX {result.kind} · {_pool_text(result)}"
-    card = Card(title, outcome, colour, fields, hex_odds(odds), "\n".join(details) or None)
+    card = Card(outcome, tone, _pool_text(result), _fields(result), hex_odds(odds), "\n".join(details) or None)
     return embed(card, roller, note)
 
 
@@ -94,13 +132,11 @@ def render_plain(
     result: HexPlain, odds: HexPlainOdds | None, *, roller: discord.abc.User | None = None, note: str | None = None
 ) -> discord.Embed:
     """A plain roll: its 6s counted, no Hazard Dice."""
-    line = tokens(token(die, success=die.face == 6) for die in result.dice)
     card = Card(
-        f"HEX plain roll · {len(result.dice)} dice (no Hazard Dice)",
         plural(result.successes, "success", "successes"),
-        Colour.NEUTRAL,
-        [("Dice", line)],
+        Tones.NEUTRAL,
+        f"HEX plain roll · {plural(len(result.dice), 'die', 'dice')} · no Hazard Dice",
+        [("Dice", sixes_line(result.dice))],
         hex_odds(odds),
     )
     return embed(card, roller, note)
-

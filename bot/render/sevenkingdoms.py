@@ -7,10 +7,10 @@ from dataclasses import dataclass, replace
 
 import discord
 
-from bot.render.common import DESCRIPTION, Card, Colour, embed, plural, token, tokens
-from bot.render.odds import sk_competition_odds, sk_test_odds
+from bot.render.common import DESCRIPTION, Card, Tone, Tones, embed, plural, token, tokens
+from bot.render.odds import sk_test_odds, sk_tie_odds, sk_win_chances
 from bot.text import inert
-from rules.dice import Die, Fate, Role
+from rules.dice import Die, Fate
 from rules.sevenkingdoms import SkPool, SkTest, difficulty_name
 from rules.sevenkingdoms_competition import SkCompetition
 from rules.sevenkingdoms_extended import ExtendedProgress
@@ -31,16 +31,18 @@ def pool_text(pool: SkPool) -> str:
     return f"{text} ({', '.join(extras)})" if extras else text
 
 
-def dice_line(dice: tuple[Die, ...]) -> str:
-    """Kept dice plain, discarded dice struck through, unkept dice in their own group; B marks bonus dice."""
+COMPLICATION_MARK = "⚠"
+
+
+def dice_line(dice: tuple[Die, ...], failed: bool = False) -> str:
+    """Kept dice, discarded dice struck through, unkept dice: each group sorted high to low. Test and bonus dice
+    are pooled, so they are not told apart. On a failed test, a 1 (the complication) is marked ⚠."""
     groups = {Fate.KEPT: "Kept", Fate.DISCARDED: "Discarded", Fate.UNKEPT: "Not kept"}
     lines = []
     for fate, name in groups.items():
-        parts = [
-            token(die, struck=fate is Fate.DISCARDED, label="B" if die.role is Role.BONUS else "")
-            for die in dice
-            if die.fate is fate
-        ]
+        faces = sorted((die.face for die in dice if die.fate is fate), reverse=True)
+        parts = [token(face, struck=fate is Fate.DISCARDED) + (COMPLICATION_MARK if failed and face == 1 else "")
+                 for face in faces]
         if parts:
             lines.append(f"{name}: {tokens(parts)}")
     return " · ".join(lines) or "Nothing rolled"
@@ -53,37 +55,38 @@ def difficulty_text(test: SkTest) -> str:
     return f"{name} ({test.difficulty})" if name else f"difficulty {test.difficulty}"
 
 
-def outcome_text(test: SkTest) -> tuple[str, discord.Colour]:
+def outcome_text(test: SkTest) -> tuple[str, Tone]:
     if test.status == "automatic":
-        return "Automatic success — no roll needed", Colour.SUCCESS
+        return "Automatic success · no roll needed", Tones.SUCCESS
     if test.status == "no_test_dice":
-        return "Fails — no test die remains, nothing to roll", Colour.FAILURE
+        return "Fails · no test die remains, nothing rolled", Tones.FAILURE
     failure = test.failure  # rolled from here on: None for a success, else "marginal" or "critical"
     if failure is None:
-        degrees = test.degrees or 0  # a rolled success has 1 to 4 (None is only for a test not rolled)
-        return (
-            f"{test.degree_name} success — {plural(degrees, 'degree')} (result {test.result}, "
-            f"margin {test.margin})",
-            Colour.SUCCESS,
-        )
-    colour = Colour.DISASTER if failure == "critical" else Colour.FAILURE
-    return f"{failure.capitalize()} failure — result {test.result}, {test.shortfall} below", colour
+        return f"{test.degree_name} success · {plural(test.degrees or 0, 'degree')}", Tones.SUCCESS
+    tone = Tones.DISASTER if failure == "critical" else Tones.FAILURE
+    return f"{failure.capitalize()} failure · {test.shortfall} below", tone
+
+
+def _result_name(test: SkTest) -> str:
+    """The Dice field's name: the result, and its margin when it succeeded."""
+    margin = f" · margin {test.margin}" if test.success else ""
+    return f"Result {test.result}{margin}"
 
 
 def _test_card(test: SkTest, odds: SkTestOdds | None, extra: str | None = None) -> Card:
-    outcome, colour = outcome_text(test)
+    outcome, tone = outcome_text(test)
     details = []
     if test.complication:
-        details.append("A die shows 1: the Narrator may add a complication.")
+        details.append(f"{COMPLICATION_MARK} A die shows 1: the Narrator may add a complication.")
     if test.pool.injuries and test.rolled:
         details.append(f"Injuries: −{test.pool.injuries} from the result.")
     if extra:
         details.append(extra)
     return Card(
-        f"Seven Kingdoms {test.kind} test · {pool_text(test.pool)} vs {difficulty_text(test)}",
         outcome,
-        colour,
-        [("Dice", dice_line(test.dice))] if test.rolled else [],
+        tone,
+        f"Seven Kingdoms {test.kind} test · {pool_text(test.pool)} vs {difficulty_text(test)}",
+        [(_result_name(test), dice_line(test.dice, failed=not test.success))] if test.rolled else [],
         sk_test_odds(odds),
         "\n".join(details) or None,
     )
@@ -123,39 +126,48 @@ def render_extended(
     if roll.completed:
         extra += f"\n🏁 **{name} is complete!**"
     card = _test_card(test, odds, extra)
-    title = f"Seven Kingdoms extended test · {name} · {pool_text(test.pool)} vs {difficulty_text(test)}"
+    pool = f"Seven Kingdoms extended test · {name} · {pool_text(test.pool)} vs {difficulty_text(test)}"
     fields = [*card.fields, ("Progress", progress_line(roll.name, roll.gained, roll.needed))]
-    return embed(replace(card, title=title, fields=fields), roller, note)
+    return embed(replace(card, pool=pool, fields=fields), roller, note)
+
+
+def _competition_outcome(competition: SkCompetition) -> tuple[str, Tone]:
+    if competition.tie:
+        return f"Tie at the top · {', '.join(inert(name) for name in competition.tied)}", Tones.TIE
+    if competition.winner is None:
+        return "No winner · nobody has a test die", Tones.FAILURE
+    if competition.degrees:
+        return (f"{inert(competition.winner)} wins · by {competition.margin} ({competition.degree_name}, "
+                f"{plural(competition.degrees, 'degree')})", Tones.WINNER)
+    return f"{inert(competition.winner)} wins", Tones.WINNER
+
+
+def _standings(competition: SkCompetition, odds: SkCompetitionOdds | None) -> list[tuple[str, str]]:
+    """One field per participant in order of place: name, pool and chance to win; result and dice."""
+    chances = sk_win_chances(odds)
+    fields = []
+    for competitor in competition.standings:
+        name = f"{competitor.place}. {inert(competitor.name)} · {pool_text(competitor.pool)}"
+        if chances is not None:
+            name += f" · {chances[competition.competitors.index(competitor)]}"
+        result = "no test die" if competitor.result is None else f"**{competitor.result}**"
+        dice = dice_line(competitor.dice) if competitor.dice else ""
+        fields.append((name, f"{result} {dice}".strip()))
+    return fields
 
 
 def render_competition(
     competition: SkCompetition, odds: SkCompetitionOdds | None, *, roller: discord.abc.User | None = None,
     note: str | None = None,
 ) -> discord.Embed:
-    """A competition: the standings with each participant's dice, the winner or the tie at the top."""
-    if competition.tie:
-        outcome = f"Tie at the top: {', '.join(inert(name) for name in competition.tied)}"
-    elif competition.winner is None:
-        outcome = "No winner: nobody has a test die"
-    elif competition.degrees:
-        outcome = (
-            f"{inert(competition.winner)} wins — by {competition.margin} ({competition.degree_name}, "
-            f"{plural(competition.degrees, 'degree')})"
-        )
-    else:
-        outcome = f"{inert(competition.winner)} wins"
-    fields = []
-    for competitor in competition.standings:
-        result = "no test die" if competitor.result is None else f"**{competitor.result}**"
-        dice = dice_line(competitor.dice) if competitor.dice else ""
-        fields.append((f"{competitor.place}. {inert(competitor.name)} · {pool_text(competitor.pool)}",
-                       f"{result} {dice}".strip()))
+    """A competition: the winner or the tie at the top, then the standings with each participant's dice."""
+    outcome, tone = _competition_outcome(competition)
     card = Card(
-        f"Seven Kingdoms competition · {plural(len(competition.competitors), 'participant')}",
         outcome,
-        Colour.PARTIAL if competition.tie else Colour.NEUTRAL,
-        fields,
-        sk_competition_odds(competition, odds),
+        tone,
+        f"Seven Kingdoms competition · {plural(len(competition.competitors), 'participant')}",
+        _standings(competition, odds),
+        sk_tie_odds(odds),
     )
     return embed(card, roller, note)
 
@@ -189,7 +201,7 @@ def render_tasks(
     lines = _fitting([progress_line(*task) for task in tasks], DESCRIPTION - 200)
     if not tasks:
         lines.append("Start one with /test extended, giving the task and the degrees it needs.")
-    card = Card("Extended tests in this channel", summary, Colour.NEUTRAL, details="\n".join(lines))
+    card = Card(summary, Tones.PROGRESS, "Seven Kingdoms · extended tests in this channel", details="\n".join(lines))
     return embed(card, roller, note)
 
 

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.render.common import Card, Colour, embed, plural, token, tokens
-from bot.render.odds import yz_odds
+from bot.render.common import Card, Tone, Tones, embed, plural, token
+from bot.render.odds import yz_odds, yz_push_cost
 from rules.dice import Die, Role
 from rules.yearzero import ARTIFACT_NAMES, YzRoll, die_successes, is_bane
 from rules.yearzero_odds import PushOdds, YzOdds
@@ -41,21 +41,21 @@ _SHOWN = {6: _faces_shown(6, Role.BASE), **{sides: _faces_shown(sides, Role.ARTI
 others are Artifact dice. Rolls show the same few faces over and over, so they are written once here."""
 
 
-def _shown(die: Die, rerolled: bool) -> str:
-    """A die as shown; ↻ marks a die the push rerolled."""
+def _shown(die: Die) -> str:
     faces = _SHOWN.get(die.sides) if type(die.sides) is int else None
-    text = faces[die.face] if faces is not None else _die(die)
-    return f"↻{text}" if rerolled else text
+    return faces[die.face] if faces is not None else _die(die)
 
 
 def dice_line(roll: YzRoll) -> str:
-    """Base, gear and Artifact dice in groups; ↻ marks a die the push rerolled."""
+    """Base, gear and Artifact dice in groups; the dice a push rerolled after a ↻ at the end of their group."""
     rerolled = set(roll.rerolled)
     lines = []
     for name, positions in _groups(roll):
-        parts = [_shown(roll.dice[i], i in rerolled) for i in positions]
-        if parts:
-            lines.append(f"{name}: {tokens(parts)}")
+        kept = [_shown(roll.dice[i]) for i in positions if i not in rerolled]
+        new = [_shown(roll.dice[i]) for i in positions if i in rerolled]
+        shown = " ".join(kept) + (f" ↻ {' '.join(new)}" if new else "")
+        if shown:
+            lines.append(f"{name}: {shown.strip()}")
     return "\n".join(lines)
 
 
@@ -66,36 +66,43 @@ def _groups(roll: YzRoll) -> tuple[tuple[str, range], ...]:
     return ("Base", range(base)), ("Gear", range(base, d6)), ("Artifact", range(d6, len(roll.dice)))
 
 
-def _summary(roll: YzRoll) -> str:
-    if not roll.success:
-        return "No success"
-    return plural(roll.successes, "success", "successes")
+def _successes(roll: YzRoll) -> str:
+    return plural(roll.successes, "success", "successes") if roll.success else "No success"
+
+
+def _tone(roll: YzRoll) -> Tone:
+    return Tones.SUCCESS if roll.success else Tones.FAILURE
 
 
 @dataclass(frozen=True, slots=True)
 class FirstRollOdds:
-    """What a first roll's Odds field shows: the pool's odds before rolling, and the odds of pushing this roll."""
+    """What a first roll shows of odds: the pool's odds before rolling, and the odds of pushing this roll."""
 
     pool: YzOdds
     this_roll: PushOdds
 
 
+def _push_line(roll: YzRoll, odds: FirstRollOdds | None) -> str:
+    if not roll.can_push:
+        return "Nothing to push: every die shows 6 or 1."
+    rerolls = f"Push (only you, once) to reroll {plural(len(roll.reroll_indices), 'die', 'dice')}."
+    cost = yz_push_cost(odds.this_roll) if odds is not None else None
+    return f"{rerolls}\n{cost}" if cost else rerolls
+
+
 def render_first(
     roll: YzRoll, odds: FirstRollOdds | None, *, roller: discord.abc.User | None = None, note: str | None = None
 ) -> discord.Embed:
-    """A first roll: its dice, successes, and what a push would reroll."""
-    if roll.can_push:
-        details = f"Push to reroll {plural(len(roll.reroll_indices), 'die', 'dice')} (only the roller, once)."
-    else:
-        details = "Nothing to push: every die shows 6 or 1."
+    """A first roll: its successes, its dice, what a push would reroll and what pushing would cost."""
+    details = _push_line(roll, odds)
     if roll.base_banes or roll.gear_banes:
         details += f"\n{BANES_NOTE}"
     card = Card(
+        _successes(roll),
+        _tone(roll),
         f"Year Zero · {pool_text(roll)}",
-        _summary(roll),
-        Colour.SUCCESS if roll.success else Colour.FAILURE,
         [("Dice", dice_line(roll))],
-        yz_odds(odds.pool, odds.this_roll) if odds is not None else None,
+        yz_odds(odds.pool) if odds is not None else None,
         details,
     )
     return embed(card, roller, note)
@@ -111,29 +118,41 @@ class PushedRoll:
     lost: int
 
 
+def push_costs(push: PushedRoll) -> list[str]:
+    """What the push cost and brought, each line only when it says something."""
+    pushed, lines = push.roll, []
+    if pushed.attribute_damage:
+        lines.append(f"☠ Attribute damage **{pushed.attribute_damage}**")
+    if pushed.gear_damage:
+        lines.append(f"☠ Gear bonus −{pushed.gear_damage}")
+    if pushed.willpower_gained:
+        line = f"Willpower +{pushed.willpower_gained} (now {push.willpower_after})"
+        if push.lost:
+            line += f" — {plural(push.lost, 'point')} lost: Willpower never exceeds 10"
+        lines.append(line)
+    return lines
+
+
+def before_after(pushed: YzRoll) -> str:
+    """ "Pushed: 1 → 3 successes", "Pushed: no success → 2 successes", "Pushed: still no success"."""
+    first = pushed.first
+    if not pushed.success:
+        return "Pushed: still no success" if first is None or not first.success else "Pushed: no success"
+    before = str(first.successes) if first is not None and first.success else "no success"
+    return f"Pushed: {before} → {plural(pushed.successes, 'success', 'successes')}"
+
+
 def render_pushed(
     push: PushedRoll, odds: YzOdds | None, *, roller: discord.abc.User | None = None, note: str | None = None
 ) -> discord.Embed:
-    """A pushed roll: the first and pushed dice, damage, and the Willpower gained. The odds are the pool's."""
-    pushed, willpower_after, lost = push.roll, push.willpower_after, push.lost
-    first = pushed.first
-    consequences = []
-    if pushed.attribute_damage:
-        consequences.append(f"☠ Attribute damage: **{pushed.attribute_damage}**")
-    if pushed.gear_damage:
-        consequences.append(f"☠ Gear bonus −{pushed.gear_damage}")
-    gained = pushed.willpower_gained
-    willpower = f"Willpower +{gained} (now {willpower_after})" if gained else f"Willpower {willpower_after}"
-    if lost:
-        willpower += f" — {plural(lost, 'point')} lost: Willpower never exceeds 10"
-    consequences.append(willpower)
-    fields = [("First roll", dice_line(first) if first else "—"), ("Pushed", dice_line(pushed))]
+    """A pushed roll: successes before → after, the dice with the rerolled ones marked, and what it cost."""
+    pushed = push.roll
     card = Card(
+        before_after(pushed),
+        _tone(pushed),
         f"Year Zero · pushed · {pool_text(pushed)}",
-        f"{_summary(pushed)} after the push",
-        Colour.SUCCESS if pushed.success else Colour.FAILURE,
-        fields,
+        [("Dice after the push (↻ rerolled)", dice_line(pushed))],
         yz_odds(odds),
-        "\n".join(consequences),
+        "\n".join(push_costs(push)) or "No banes: the push cost nothing.",
     )
     return embed(card, roller, note)
