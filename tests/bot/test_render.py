@@ -16,12 +16,13 @@ from bot.render import heroic as render_heroic
 from bot.render import hex as render_hex
 from bot.render import sevenkingdoms as render_sk
 from bot.render import yearzero as render_yz
-from bot.render.common import EMBED_TOTAL, LEFT_OUT, SUCCESS_MARK, Card, Colour, embed, percent
+from bot.render.common import EMBED_TOTAL, LEFT_OUT, SUCCESS_MARK, Card, Tones, embed, percent
 from rules import heroic, hex, sevenkingdoms, yearzero
 from rules.dice import FixedDice, SeededDice
 from rules.heroic_odds import odds_for_heroic
 from rules.hex_odds import odds_for_cast, odds_for_contest, odds_for_test
 from rules.sevenkingdoms_competition import parse_participants, roll_competition
+from rules.sevenkingdoms_odds import competition_odds
 from rules.sevenkingdoms_odds import odds_for_test as sk_odds
 from rules.yearzero_odds import odds_after_first, odds_for_roll
 
@@ -42,17 +43,21 @@ def test_percent_never_rounds_a_possibility_away(value, shown):
 def test_hex_mishap_shows_skulls_on_hazard_dice_only():
     result = hex.roll_test(hex.HexPool(attribute=4), FixedDice([1, 1, 1, 2]))
     embed = render_hex.render_result(result, odds_for_test(4))
-    dice = embed.fields[0].value
-    assert dice == "Hazard: `1`☠ `1`☠ · Pool: `1` `2`"
-    assert "Mishap" in embed.description and "fails" in embed.description
-    assert embed.fields[-1].name == "Odds" and "Chance:" in embed.fields[-1].value
+    assert embed.fields[0].value == "Hazard: `1`☠ `1`☠ · Other dice: `2` `1`"
+    assert embed.title == "💀 Mishap · test fails, no 6" and "Your Mishap" in embed.description
+    assert embed.footer.text == "Odds: success 52% · Mishap 2%"
+
+
+def test_hex_a_one_on_a_hazard_die_of_a_success_is_no_skull():
+    result = hex.roll_test(4, FixedDice([1, 1, 6, 2]))
+    assert render_hex.render_result(result, None).fields[0].value == "Hazard: `1` `1` · Other dice: `6`⚔ `2`"
 
 
 def test_hex_cast_groups_affinity_and_control():
     result = hex.roll_cast(hex.HexPool(attribute=3, skill=1), 2, FixedDice([1, 2, 3, 4]))
     embed = render_hex.render_result(result, odds_for_cast(4, 2))
-    assert embed.fields[0].value.startswith("Affinity: `1`☠ · Control: `2` `3`")
-    assert "fizzle" in embed.description
+    assert embed.fields[0].value == "Affinity: `1`☠ · Control: `2` `3` · Other dice: `4`"
+    assert embed.title == "❌ Fizzle · cast fails, no 6" and "harmless fizzle" in embed.description
 
 
 def test_hex_success_marks_every_six():
@@ -61,42 +66,92 @@ def test_hex_success_marks_every_six():
     assert embed.fields[0].value.count(SUCCESS_MARK) == result.successes
 
 
-def test_yz_pushed_roll_shows_both_rolls_rerolled_dice_and_lost_willpower():
+def test_hex_contest_reads_acting_side_first_whoever_wins():
+    lost = render_hex.render_result(hex.roll_contest(2, 2, FixedDice([2, 3, 6, 6])), odds_for_contest(2, 2))
+    assert lost.title == "❌ They win: you 0 – 2 them · MoS 2"
+    assert [field.name for field in lost.fields] == ["You · 0 successes", "Them · 2 successes"]
+    assert lost.footer.text.startswith("Odds: you win ")
+    tie = render_hex.render_result(hex.roll_contest(2, 2, FixedDice([2, 3, 4, 5])), None)
+    assert tie.title == "✅ You win: you 0 – 0 them · MoS 0 · ties go to the acting side"
+
+
+def test_hex_large_pools_are_summed_by_their_sixes():
+    faces = [6] * 7 + [3] * 36
+    result = hex.roll_test(45, FixedDice([2, 4, *faces]))
+    assert render_hex.render_result(result, None).fields[0].value == "Hazard: `2` `4` · 43 other dice: 7 sixes ⚔"
+    plain = render_hex.render_plain(hex.roll_plain(45, FixedDice([1, 5, *faces])), None)
+    assert plain.fields[0].value == "45 dice: 7 sixes ⚔"
+    small = render_hex.render_plain(hex.roll_plain(4, FixedDice([2, 6, 1, 5])), None)
+    assert small.fields[0].value == "`6`⚔ `5` `2` `1`"  # sorted, no skull: nothing here can be a Mishap
+
+
+def test_yz_pushed_roll_shows_before_after_the_rerolled_dice_and_the_cost():
     first = yearzero.roll_yz(2, 1, 1, (), FixedDice([6, 3, 2, 4]))
     pushed = yearzero.push(first, FixedDice([1, 1, 1]))
     embed = render_yz.render_pushed(render_yz.PushedRoll(pushed, 10, 1), odds_for_roll(3, 1))
-    names = [field.name for field in embed.fields]
-    assert names[:2] == ["First roll", "Pushed"]
-    assert "↻`1`☠" in embed.fields[1].value and "↻" not in embed.fields[0].value
-    assert "Attribute damage: **2**" in embed.description and "Gear bonus −1" in embed.description
-    assert "1 point lost" in embed.description and "(now 10)" in embed.description
+    assert embed.title == "✅ Pushed: 1 → 1 success"
+    [dice] = embed.fields
+    assert dice.value == "Base: `6`⚔ ↻ `1`☠ `1`☠\nGear: ↻ `1`☠"
+    assert embed.description.splitlines()[1:] == [
+        "☠ Attribute damage **2**", "☠ Gear bonus −1", "Willpower +2 (now 10) — 1 point lost: Willpower never exceeds 10"
+    ]
 
 
-def test_yz_first_roll_says_what_a_push_would_reroll():
+def test_yz_pushed_roll_without_banes_omits_the_lines_that_say_nothing():
+    first = yearzero.roll_yz(2, 0, 0, (), FixedDice([3, 2]))
+    pushed = yearzero.push(first, FixedDice([6, 4]))
+    embed = render_yz.render_pushed(render_yz.PushedRoll(pushed, 4, 0), None)
+    assert embed.title == "✅ Pushed: no success → 1 success"
+    assert "Willpower" not in embed.description and "damage" not in embed.description
+    assert embed.footer.text is None
+
+
+def test_yz_first_roll_says_what_a_push_would_reroll_and_cost():
     roll = yearzero.roll_yz(2, 1, 0, (10,), FixedDice([6, 1, 3, 4]))
     embed = render_yz.render_first(roll, render_yz.FirstRollOdds(odds_for_roll(3, 0, (10,)), odds_after_first(roll)))
-    assert "Push to reroll 2 dice" in embed.description
-    assert "Pushing this roll:" in embed.fields[-1].value
+    assert "Push (only you, once) to reroll 2 dice." in embed.description
+    assert "Pushing: 100% to succeed · expected 1.2 banes (Attribute damage and as many WP)" in embed.description
+    assert embed.footer.text.startswith("Odds: success ")
 
 
-def test_heroic_fumble_attack_shows_table_entry():
+def test_heroic_fumble_attack_shows_table_entry_first_and_damage_once():
     roll = heroic.roll_heroic(7, FixedDice([1, 1, 3]), difficulty="Easy", kind="attack", damage=7)
     embed = render_heroic.render_roll(roll, odds_for_heroic(7, 8))
-    assert embed.description.startswith("**Fumble!**")
-    assert "drops their weapon" in embed.description and "Combat Fumble table: `3`" in embed.description
+    assert embed.title == "💀 Fumble · drops the weapon"
+    assert embed.description.splitlines()[1:] == [
+        "Combat Fumble table `3`: the Hero fumbles and drops their weapon "
+        "(or inflicts half damage on themself if they are armed).",
+        "Half damage **3.5** (half of 7)",
+    ]
+    assert embed.fields[0].value.startswith("`1`💀 `1`💀 + Skill 7")
+    assert "(incl. crit 3%, complication 0%)" in embed.footer.text
 
 
-def test_sk_discarded_dice_are_struck_and_bonus_dice_labelled():
+def test_sk_dice_are_sorted_unlabelled_and_the_complication_marked():
     pool = sevenkingdoms.parse_pool("3D+2B-1P")
     test = sevenkingdoms.roll_test(pool, FixedDice([6, 5, 1, 4, 2]), difficulty="Routine")
     embed = render_sk.render_test(test, sk_odds(pool, "Routine"))
-    assert "Discarded: ~~`6`~~" in embed.fields[0].value and "`B4`" in embed.fields[0].value
+    assert embed.fields[0].value == "Kept: `5` `4` `2` · Discarded: ~~`6`~~ · Not kept: `1`"  # a success: no ⚠
+    failed = sevenkingdoms.roll_test(pool, FixedDice([6, 1, 1, 2, 1]), difficulty="Routine")
+    assert render_sk.render_test(failed, None).fields[0].value == (
+        "Kept: `2` `1`⚠ `1`⚠ · Discarded: ~~`6`~~ · Not kept: `1`⚠"
+    )
+
+
+def test_sk_competition_of_25_shows_all_25():
+    text = ", ".join(f"Knight{i} 3D+1B" for i in range(25))
+    participants = parse_participants(text)
+    competition = roll_competition(participants, SeededDice(7))
+    embed = render_sk.render_competition(competition, competition_odds([pool for _, pool in participants]))
+    assert len(embed.fields) == 25 and embed.footer.text.startswith("Odds: tie at the top")
+    assert {field.name.split(" · ")[0].split(". ")[1] for field in embed.fields} == {f"Knight{i}" for i in range(25)}
+    assert all(field.name.endswith("to win") for field in embed.fields)
 
 
 def test_note_is_quoted_and_clipped():
     result = hex.roll_plain(2, FixedDice([6, 2]))
     embed = render_hex.render_plain(result, None, note="x" * 10_000)
-    assert embed.description.startswith("> xxx") and len(embed.description) < 400
+    assert embed.description.splitlines()[1].startswith("> xxx") and len(embed.description) < 400
 
 
 @settings(max_examples=30, deadline=None)
@@ -131,14 +186,15 @@ def test_an_embed_is_shrunk_exactly_when_discord_would_refuse_it(fields, value_l
     """embed() counts the characters itself to skip the shrinking pass; its count must match discord.py's."""
     from bot.render import common
 
-    card = Card("T" * 200, "outcome", Colour.NEUTRAL, [(f"f{i}", "v" * value_length) for i in range(fields)],
+    card = Card("T" * 200, Tones.NEUTRAL, "pool", [(f"f{i}", "v" * value_length) for i in range(fields)],
                 odds="o" * 300, details="d" * 1000)
     with monkeypatch.context() as unlimited:
         unlimited.setattr(common, "EMBED_TOTAL", 10**9)
         whole = embed(card, note="n" * 300)  # as it would be without the limit
     shown = embed(card, note="n" * 300)
     assert len(shown) <= EMBED_TOTAL and len(shown.fields) <= 25
-    assert (shown.footer.text == LEFT_OUT) == (len(whole) > EMBED_TOTAL or fields > 24)
+    assert shown.footer.text.startswith("o" * 300)
+    assert shown.footer.text.endswith(LEFT_OUT) == (len(whole) > EMBED_TOTAL or fields > 25)
     if len(whole) <= EMBED_TOTAL:
         assert shown.to_dict() == whole.to_dict()
 

@@ -1,0 +1,79 @@
+"""Every card kind the bot sends (tests/bot/cards.py), checked for its shape: the outcome first with a symbol
+that reads without colour, a colour that reads on both Discord themes, no author line, its fields, its odds."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.render import common
+from bot.render.common import DARK_EMBED, LIGHT_EMBED, Tones
+from tests.bot.cards import CARD_KINDS
+from tests.bot.test_render import public_renderers
+
+MIN_CONTRAST = 3.0
+
+
+def relative_luminance(colour: int) -> float:
+    """WCAG 2 relative luminance of a 0xRRGGBB colour."""
+    channels = [(colour >> shift & 0xFF) / 255 for shift in (16, 8, 0)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: int, b: int) -> float:
+    light, dark = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_the_contrast_formula_matches_wcag_reference_values():
+    assert contrast(0x000000, 0xFFFFFF) == pytest.approx(21.0)
+    assert contrast(0x777777, 0xFFFFFF) == pytest.approx(4.48, abs=0.01)
+    assert contrast(0x5B0A0A, DARK_EMBED) < MIN_CONTRAST  # the old disaster colour, invisible on dark
+
+
+@pytest.mark.parametrize("tone", Tones.all(), ids=lambda tone: tone.symbol)
+@pytest.mark.parametrize("background", [DARK_EMBED, LIGHT_EMBED], ids=["dark", "light"])
+def test_every_tone_reads_on_both_discord_themes(tone, background):
+    assert contrast(tone.colour.value, background) >= MIN_CONTRAST
+
+
+def test_every_colour_a_card_uses_is_a_checked_tone():
+    """No renderer picks a colour outside the tones: every card's colour is one of them."""
+    tones = {tone.colour.value for tone in Tones.all()}
+    assert {kind.build().colour.value for kind in CARD_KINDS} <= tones
+    assert not hasattr(common, "Colour")  # the old unchecked palette is gone
+
+
+def test_symbols_do_not_depend_on_colour_and_tell_outcomes_apart():
+    outcomes = [Tones.SUCCESS, Tones.CRIT, Tones.PARTIAL, Tones.FAILURE, Tones.DISASTER]
+    assert len({tone.symbol for tone in outcomes}) == len(outcomes)
+
+
+def test_the_catalogue_covers_every_renderer_and_every_tone():
+    renderers = {function for functions in public_renderers().values() for function in functions}
+    assert {kind.renderer for kind in CARD_KINDS} == renderers
+    assert {kind.tone for kind in CARD_KINDS} == set(Tones.all())
+
+
+@pytest.mark.parametrize("kind", CARD_KINDS, ids=lambda kind: kind.name)
+def test_card_shape(kind):
+    card = kind.build()
+    assert card.title.startswith(f"{kind.tone.symbol} "), card.title
+    assert card.colour.value == kind.tone.colour.value
+    assert card.author.name is None  # Discord already shows who used the command
+    names = [field.name for field in card.fields]
+    assert len(names) == len(kind.fields) and all(
+        name.startswith(expected) for name, expected in zip(names, kind.fields, strict=True)
+    ), names
+    first_line = card.description.splitlines()[0]
+    assert first_line.split(" · ")[0] in ("HEX test", "HEX contest", "HEX cast", "HEX plain roll", "Year Zero",
+                                          "Heroic", "Seven Kingdoms basic test", "Seven Kingdoms competition",
+                                          "Seven Kingdoms extended test", "Seven Kingdoms"), first_line
+    if card.footer.text:
+        assert card.footer.text.startswith("Odds: ")
+
+
+@pytest.mark.parametrize("kind", CARD_KINDS, ids=lambda kind: kind.name)
+def test_card_lines_fit_a_phone(kind):
+    """About 40 characters fit one line of a title on a 400-px phone; the outcome must not wrap to three."""
+    assert len(kind.build().title) <= 80
