@@ -13,3 +13,13 @@ def give_faces(bot, cog: str, *faces: int) -> FixedDice:
 def field(embed: dict, name: str) -> str:
     """The value of the embed's field called name."""
     return next(item["value"] for item in embed["fields"] if item["name"] == name)
+
+
+def odds(embed: dict) -> str:
+    """The card's odds line: its footer."""
+    return embed["footer"]["text"]
+
+
+def below_title(embed: dict) -> list[str]:
+    """The description's lines: system and pool first, then the note and the details."""
+    return embed["description"].splitlines()
