@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.dice import FixedDice
-from tests.bot.embeds import field, give_faces
+from tests.bot.embeds import below_title, field, give_faces, odds
 from tests.fakediscord import CannotInvoke
 
 EPHEMERAL = 64
@@ -27,17 +27,17 @@ async def test_a_task_against_a_named_difficulty(fake_discord, bot):
     reply = await fake_discord.slash("heroic", {"skill": 3, "difficulty": "easy"})
     dice.finish()
     embed = reply.embed
-    assert embed["title"] == "Heroic Roll · 2d6 + Skill 3 · task"
-    assert embed["description"] == "**Success**"
-    assert field(embed, "Dice") == "`4` `5` + Skill 3 = **12** vs TN 8 (Easy)"
+    assert embed["title"] == "✅ Success" and "author" not in embed
+    assert embed["description"] == "Heroic · 2d6 + Skill 3 · task · TN 8 (Easy)"
+    assert field(embed, "Dice") == "`4` `5` + Skill 3 = **12** vs TN 8"
     # 2d6 + 3 reaches TN 8 with a natural 5 or more: 1 - 6/36 = 30/36 ≈ 83%; a natural 5 ties: 4/36 ≈ 11%
-    assert field(embed, "Odds") == "Chance: 83% · complication: 11% · crit: 3% · fumble: 3%"
+    assert odds(embed) == "Odds: success 83% (incl. crit 3%, complication 11%) · fumble 3%"
 
 
 async def test_a_tie_with_the_tn_succeeds_with_a_complication(fake_discord, bot):
     use_faces(bot, 3, 2)
     reply = await fake_discord.slash("heroic", {"skill": 5, "tn": 10})
-    assert reply.embed["description"] == "**Success, with a complication**"
+    assert reply.embed["title"] == "⚠️ Success, with a complication" and reply.embed["color"] == 0xC27C0E
     assert field(reply.embed, "Dice").endswith("= **10** vs TN 10")
 
 
@@ -46,34 +46,37 @@ async def test_an_opposed_d20_roll_crits_on_a_natural_twenty(fake_discord, bot):
     reply = await fake_discord.slash("heroic", {"skill": 0, "versus": 25, "dice": "d20", "kind": "dodge"})
     dice.finish()
     embed = reply.embed
-    assert embed["title"] == "Heroic Roll · d20 + Skill 0 · reaction: Dodge (Agility)"
-    assert embed["description"].startswith("**Critical success!**")
-    assert "one free action" in embed["description"]
-    assert field(embed, "Dice") == "`20` + Skill 0 = **20** vs TN 34 (9 + opposing Skill 25)"
+    assert embed["title"] == "⭐ Critical success · one free action"
+    assert embed["description"] == "Heroic · d20 + Skill 0 · reaction: Dodge (Agility) · TN 34 (9 + opposing Skill 25)"
+    assert field(embed, "Dice") == "`20`⭐ + Skill 0 = **20** vs TN 34"
 
 
 async def test_a_fumbled_attack_rolls_the_combat_fumble_table(fake_discord, bot):
     dice = use_faces(bot, 1, 1, 2)  # double 1, then the Combat Fumble d6: 2 injures an ally
     reply = await fake_discord.slash("heroic", {"skill": 9, "difficulty": "basic", "kind": "attack", "damage": 7})
     dice.finish()
-    description = reply.embed["description"]
-    assert description.startswith("**Fumble!**")
-    assert "injures an ally nearby for half damage. Half of 7 is 3.5." in description
-    assert "Combat Fumble table: `2`" in description and "Damage dealt: **0**" in description
+    assert reply.embed["title"] == "💀 Fumble · injures an ally" and reply.embed["color"] == 0xA855F7
+    assert below_title(reply.embed)[1:] == [
+        "Combat Fumble table `2`: the Hero accidentally injures an ally nearby for half damage.",
+        "Half damage **3.5** (half of 7)",
+    ]
+    assert field(reply.embed, "Dice").startswith("`1`💀 `1`💀 + Skill 9")
 
 
 async def test_a_d12_crit_on_an_attack_doubles_the_damage(fake_discord, bot):
     use_faces(bot, 12)
     reply = await fake_discord.slash("heroic", {"skill": 1, "difficulty": "insane", "dice": "d12",
                                                 "kind": "attack", "damage": 6})
-    assert "2 × 6 = 12" in reply.embed["description"] and "Damage dealt: **12**" in reply.embed["description"]
+    assert reply.embed["title"] == "⭐ Critical success · double damage"
+    assert below_title(reply.embed)[1:] == ["Damage dealt **12** (2 × 6)"]
 
 
 async def test_private_and_note(fake_discord, bot):
     use_faces(bot, 6, 6)
     reply = await fake_discord.slash("heroic", {"skill": 2, "tn": 9, "private": True, "note": "Climb the wall"})
     assert reply.callback["data"]["flags"] == EPHEMERAL and reply.ephemeral
-    assert reply.embed["description"].startswith("> Climb the wall\n**Critical success!**")
+    assert reply.embed["title"].startswith("⭐ Critical success")
+    assert below_title(reply.embed)[1] == "> Climb the wall"
 
 
 @pytest.mark.parametrize(
