@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.dice import FixedDice
-from tests.bot.embeds import field, give_faces
+from tests.bot.embeds import below_title, field, give_faces, odds
 from tests.fakediscord import BOB, CannotInvoke, FakeChannel, FakeDiscord, FakeGuild
 
 EPHEMERAL = 64
@@ -55,12 +55,12 @@ async def test_a_basic_test_in_the_seeds_notation_discards_the_highest_and_keeps
     reply = await fake_discord.slash("test basic", {"pool": "3D+2B-1P", "difficulty": "Routine"}, user=BOB)
     dice.finish()
     embed = reply.embed
-    assert embed["title"] == "Seven Kingdoms basic test · 3D + 2B − 1P vs Routine (6)"
+    assert embed["title"] == "✅ Great success · 2 degrees"
+    assert embed["description"] == "Seven Kingdoms basic test · 3D + 2B − 1P vs Routine (6)"
     # the 6 is discarded; the best three left are 5 + 4 + 2 = 11, five above Routine: Great, 2 degrees
-    assert embed["description"] == "**Great success — 2 degrees (result 11, margin 5)**"
-    assert field(embed, "Dice") == "Kept: `5` `B4` `B2` · Discarded: ~~`6`~~ · Not kept: `1`"
-    assert field(embed, "Odds").startswith("Chance: ")
-    assert embed["author"]["name"] == "Bob" and not reply.ephemeral
+    assert field(embed, "Result 11 · margin 5") == "Kept: `5` `4` `2` · Discarded: ~~`6`~~ · Not kept: `1`"
+    assert odds(embed).startswith("Odds: success ")
+    assert "author" not in embed and not reply.ephemeral
 
 
 async def test_a_basic_test_from_options_with_penalties_aid_and_injuries(fake_discord, bot):
@@ -69,10 +69,12 @@ async def test_a_basic_test_from_options_with_penalties_aid_and_injuries(fake_di
     reply = await fake_discord.slash("test basic", options)
     dice.finish()
     embed = reply.embed
-    assert embed["title"] == "Seven Kingdoms basic test · 3D (aided, 1 wound, 1 injury) vs difficulty 10"
+    assert embed["title"] == "❌ Marginal failure · 1 below"
     # kept: 6 and 4 = 10, less the injury = 9: one below 10, a marginal failure
-    assert embed["description"].startswith("**Marginal failure — result 9, 1 below**")
-    assert "Injuries: −1 from the result." in embed["description"]
+    assert below_title(embed) == [
+        "Seven Kingdoms basic test · 3D (aided, 1 wound, 1 injury) vs difficulty 10", "Injuries: −1 from the result."
+    ]
+    assert field(embed, "Result 9") == "Kept: `6` `4` · Not kept: `3`"
 
 
 async def test_a_conflict_against_defense_shows_the_complication_of_a_one(fake_discord, bot):
@@ -80,15 +82,19 @@ async def test_a_conflict_against_defense_shows_the_complication_of_a_one(fake_d
     reply = await fake_discord.slash("test conflict", {"rank": 2, "defense": 8, "note": "Sword against Brienne"})
     dice.finish()
     embed = reply.embed
-    assert embed["title"] == "Seven Kingdoms conflict test · 2D vs Defense 8"
-    assert embed["description"].startswith("> Sword against Brienne\n**Marginal failure — result 7, 1 below**")
-    assert "the Narrator may add a complication" in embed["description"]
+    assert embed["title"] == "❌ Marginal failure · 1 below"
+    assert below_title(embed) == [
+        "Seven Kingdoms conflict test · 2D vs Defense 8", "> Sword against Brienne",
+        "⚠ A die shows 1: the Narrator may add a complication.",
+    ]
+    assert field(embed, "Result 7") == "Kept: `6` `1`⚠"
 
 
 async def test_a_conflict_has_no_minimum_rank(fake_discord, bot):
     use_faces(bot, 6)
     reply = await fake_discord.slash("test conflict", {"rank": 1, "defense": 5})
-    assert reply.embed["description"].startswith("**Marginal success — 1 degree (result 6, margin 1)**")
+    assert reply.embed["title"] == "✅ Marginal success · 1 degree"
+    assert field(reply.embed, "Result 6 · margin 1") == "Kept: `6`"
 
 
 async def test_a_competition_ranks_everyone_with_their_chances(fake_discord, bot):
@@ -96,18 +102,19 @@ async def test_a_competition_ranks_everyone_with_their_chances(fake_discord, bot
     reply = await fake_discord.slash("test competition", {"participants": "Jaime 2D+1B, Brienne 2D"})
     dice.finish()
     embed = reply.embed
-    assert embed["title"] == "Seven Kingdoms competition · 2 participants"
-    assert embed["description"] == "**Jaime wins — by 5 (Great, 2 degrees)**"
-    assert field(embed, "1. Jaime · 2D + 1B").startswith("**11** Kept: `6` `5`")
-    assert field(embed, "2. Brienne · 2D").startswith("**6** Kept: `3` `3`")
-    odds = field(embed, "Odds")
-    assert odds.startswith("Jaime ") and " · Brienne " in odds and " · tie " in odds
+    assert embed["title"] == "🏆 Jaime wins · by 5 (Great, 2 degrees)"
+    assert embed["description"] == "Seven Kingdoms competition · 2 participants"
+    jaime, brienne = embed["fields"]
+    assert jaime["name"].startswith("1. Jaime · 2D + 1B · ") and jaime["name"].endswith("% to win")
+    assert jaime["value"] == "**11** Kept: `6` `5` · Not kept: `1`"
+    assert brienne["name"].startswith("2. Brienne · 2D · ") and brienne["value"] == "**6** Kept: `3` `3`"
+    assert odds(embed).startswith("Odds: tie at the top ")
 
 
 async def test_a_tie_at_the_top_is_shown_as_a_tie(fake_discord, bot):
     use_faces(bot, 4, 4, 3, 2, 1)  # Arya 4, Sansa 4, Bran keeps the best of 3 2 1
     reply = await fake_discord.slash("test competition", {"participants": "Arya 1D; Sansa 1D; Bran 1D+2B"})
-    assert reply.embed["description"] == "**Tie at the top: Arya, Sansa**"
+    assert reply.embed["title"] == "⚖️ Tie at the top · Arya, Sansa" and len(reply.embed["fields"]) == 3
 
 
 @pytest.mark.parametrize(
@@ -152,10 +159,11 @@ async def test_discord_refuses_out_of_range_values_and_dms(fake_discord, bot):
 async def test_automatic_and_no_test_die_roll_nothing(fake_discord, bot):
     dice = use_faces(bot)
     automatic = await fake_discord.slash("test basic", {"rank": 1, "difficulty": "Automatic", "private": True})
-    assert automatic.embed["description"] == "**Automatic success — no roll needed**" and automatic.ephemeral
+    assert automatic.embed["title"] == "✅ Automatic success · no roll needed" and automatic.ephemeral
+    assert "fields" not in automatic.embed and "footer" not in automatic.embed
     assert automatic.callback["data"]["flags"] == EPHEMERAL
     wounded = await fake_discord.slash("test basic", {"rank": 2, "wounds": 2, "difficulty": "Easy"})
-    assert wounded.embed["description"] == "**Fails — no test die remains, nothing to roll**"
+    assert wounded.embed["title"] == "❌ Fails · no test die remains, nothing rolled"
     dice.finish()
 
 
@@ -176,9 +184,10 @@ async def test_extended_progress_adds_degrees_survives_a_restart_and_announces_c
     bot = await start_bot(extensions=("cogs.sevenkingdoms",))
     first = await extended(fake_discord, bot, [2, 2, 1], task="Forge a blade", needed=5, rank=3,
                            difficulty="Easy", note="At the smithy")
-    assert first["title"] == "Seven Kingdoms extended test · Forge a blade · 3D vs Easy (3)"
-    assert first["description"].startswith("> At the smithy\n**Marginal success — 1 degree")
-    assert "Progress +1 degree." in first["description"]
+    assert first["title"] == "✅ Marginal success · 1 degree"
+    assert below_title(first) == [
+        "Seven Kingdoms extended test · Forge a blade · 3D vs Easy (3)", "> At the smithy", "Progress +1 degree."
+    ]
     assert field(first, "Progress") == "**Forge a blade**: ▰▱▱▱▱ 1/5 — 4 to go"
 
     bot = await start_bot(extensions=("cogs.sevenkingdoms",))  # a new process on the same database
@@ -199,9 +208,10 @@ async def test_extended_progress_adds_degrees_survives_a_restart_and_announces_c
                   "is already complete (6/5): set `restart` to start it over")
 
     listing = await fake_discord.slash("test progress")
-    assert listing.embed["description"] == (
-        "**1 task, 1 complete**\n**Forge a blade**: ▰▰▰▰▰ 6/5 — complete!"
-    )
+    assert listing.embed["title"] == "📋 1 task, 1 complete"
+    assert below_title(listing.embed) == [
+        "Seven Kingdoms · extended tests in this channel", "**Forge a blade**: ▰▰▰▰▰ 6/5 — complete!"
+    ]
 
 
 async def test_restart_starts_over_and_a_different_needed_asks_for_it(fake_discord, bot):
@@ -239,7 +249,7 @@ async def test_bad_extended_input_creates_and_changes_nothing(fake_discord, bot)
 async def test_tasks_are_kept_per_channel_and_can_be_cleared(fake_discord, bot):
     await extended(fake_discord, bot, [6], task="Court intrigue", needed=3, rank=1, target=3)  # 1 degree
     elsewhere = await fake_discord.slash("test progress", channel=TAVERN)
-    assert elsewhere.embed["description"].startswith("**No extended tests here**")
+    assert elsewhere.embed["title"] == "📋 No extended tests here"
     await refused(fake_discord, bot, "test extended", {"task": "Court intrigue", "rank": 1, "target": 3},
                   "There is no extended test", channel=TAVERN)
     here = await fake_discord.slash("test progress", {"private": True})
@@ -269,10 +279,10 @@ async def test_task_and_character_names_are_shown_as_typed(fake_discord, bot):
     reply = await fake_discord.slash("test extended", options)
     dice.finish()
     escaped = "\\*\\*Won\\*\\* \\[here](https://evil.example)"
-    assert escaped in reply.embed["title"]
+    assert escaped in reply.embed["description"]
     assert field(reply.embed, "Progress").startswith(f"**{escaped}**:")
     dice = use_faces(bot, 6, 1)
     reply = await fake_discord.slash("test competition", {"participants": "**Ned** 1D, Cat_ 1D"})
     dice.finish()
-    assert "\\*\\*Ned\\*\\*" in reply.embed["description"] + "".join(f["name"] for f in reply.embed["fields"])
+    assert "\\*\\*Ned\\*\\*" in reply.embed["title"] + "".join(f["name"] for f in reply.embed["fields"])
     assert all("**Ned**" not in f["name"] for f in reply.embed["fields"])
