@@ -13,6 +13,7 @@ from rules.yearzero import ARTIFACT_NAMES, YzRoll, die_successes, is_bane
 from rules.yearzero_odds import PushOdds, YzOdds
 
 BANES_NOTE = "Banes (☠) do nothing on the first roll."
+PUSHED_DICE = "Dice after the push (↻ rerolled)"
 
 
 def pool_text(roll: YzRoll) -> str:
@@ -151,7 +152,7 @@ def render_pushed(
         before_after(pushed),
         _tone(pushed),
         f"Year Zero · pushed · {pool_text(pushed)}",
-        [("Dice after the push (↻ rerolled)", dice_line(pushed))],
+        [(PUSHED_DICE, dice_line(pushed))],
         yz_odds(odds),
         "\n".join(push_costs(push)) or "No banes: the push cost nothing.",
     )

@@ -17,11 +17,13 @@ import discord
 import pytest
 
 from bot.client import STALE_BUTTON
+from bot.render.common import LEFT_OUT
+from bot.render.yearzero import PUSHED_DICE
 from bot.storage import Database, PushRefusal
 from cogs.yearzero import NO_ROLL_TO_PUSH, PushButton, push_view, read_payload
 from rules.dice import FixedDice
 from rules.yearzero import push
-from tests.bot.embeds import field, give_faces
+from tests.bot.embeds import below_title, field, give_faces, odds
 from tests.bot.payloads import click_payload, slash_payload
 from tests.fakediscord import ALICE, BOB, GM, FakeChannel, FakeDiscord, FakeGuild, Reply
 
@@ -121,12 +123,13 @@ async def test_roll_shows_the_dice_the_outcome_and_a_push_button(start_bot, fake
     )
     assert reply.type == 4 and not reply.ephemeral
     embed = reply.embed
-    assert embed["title"] == "Year Zero · Attribute 3 + Skill 2 + Gear 1"
-    assert embed["author"]["name"] == "Alice"
-    assert embed["description"].startswith("> Climbing the wall\n**1 success**")
-    assert "reroll 4 dice" in embed["description"]
+    assert embed["title"] == "✅ 1 success" and "author" not in embed
+    assert below_title(embed)[:3] == [
+        "Year Zero · Attribute 3 + Skill 2 + Gear 1", "> Climbing the wall", "Push (only you, once) to reroll 4 dice."
+    ]
+    assert below_title(embed)[3].startswith("Pushing: ") and "(Attribute damage and as many WP)" in embed["description"]
     assert field(embed, "Dice") == "Base: `6`⚔ `1`☠ `3` `4` `2`\nGear: `5`"
-    assert field(embed, "Odds").startswith("Chance: ")
+    assert odds(embed).startswith("Odds: success ")
     [button] = buttons(reply.message)
     await bot.db.rolls.flush_messages()  # the message id is written with others a moment later
     [stored] = rows(db_path)
@@ -155,8 +158,8 @@ async def test_the_sent_button_is_the_push_buttons_own_and_leaves_no_view_behind
 async def test_a_roll_with_nothing_to_push_has_no_button_and_stores_nothing(start_bot, fake_discord, db_path):
     bot = await start_bot(extensions=YZ)
     reply = await roll(fake_discord, bot, [6, 1, 6], attribute=2, skill=1)
-    assert "**2 successes**" in reply.embed["description"]
-    assert "Nothing to push" in reply.embed["description"]
+    assert reply.embed["title"] == "✅ 2 successes"
+    assert "Nothing to push" in reply.embed["description"] and "Pushing:" not in reply.embed["description"]
     assert reply.components == [] and rows(db_path) == []
     scored = await roll(fake_discord, bot, [1, 6], attribute=1, skill=0, artifact="d8")
     assert scored.components == [] and rows(db_path) == []
@@ -170,8 +173,8 @@ async def test_artifact_dice_score_by_the_table_show_no_bane_and_reroll_only_whe
     # base 3 and 6, d8 shows 8 (2), d10 shows 1 (nothing, and no bane), d12 shows 12 (4): 7 successes.
     reply = await roll(fake_discord, bot, [3, 6, 8, 1, 12], **options)
     embed = reply.embed
-    assert embed["title"] == "Year Zero · Attribute 2 + Skill 0 + d8 Mighty + d10 Epic + d12 Legendary"
-    assert "**7 successes**" in embed["description"] and "Banes" not in embed["description"]
+    assert below_title(embed)[0] == "Year Zero · Attribute 2 + Skill 0 + d8 Mighty + d10 Epic + d12 Legendary"
+    assert embed["title"] == "✅ 7 successes" and "Banes" not in embed["description"]
     assert field(embed, "Dice") == "Base: `3` `6`⚔\nArtifact: `d8:8`⚔×2 `d10:1` `d12:12`⚔×4"
     assert "reroll 2 dice" in embed["description"]
     # The push rerolls the base 3 (to a 1: a bane) and the blank d10 (to a 10: 3 successes).
@@ -179,9 +182,9 @@ async def test_artifact_dice_score_by_the_table_show_no_bane_and_reroll_only_whe
     pushed = await fake_discord.click(reply, label="Push")
     dice.finish()
     assert pushed.type == 7
-    assert field(pushed.embed, "Pushed") == "Base: ↻`1`☠ `6`⚔\nArtifact: `d8:8`⚔×2 ↻`d10:10`⚔×3 `d12:12`⚔×4"
-    assert "**10 successes after the push**" in pushed.embed["description"]
-    assert "Attribute damage: **1**" in pushed.embed["description"]
+    assert field(pushed.embed, PUSHED_DICE) == "Base: `6`⚔ ↻ `1`☠\nArtifact: `d8:8`⚔×2 `d12:12`⚔×4 ↻ `d10:10`⚔×3"
+    assert pushed.embed["title"] == "✅ Pushed: 7 → 10 successes"
+    assert "☠ Attribute damage **1**" in pushed.embed["description"]
     assert willpower(db_path) == 1
 
 
@@ -208,14 +211,14 @@ async def test_a_private_roll_is_ephemeral_and_its_push_too(start_bot, fake_disc
     use_faces(bot, 6, 1)
     pushed = await fake_discord.click(reply, label="Push")
     assert pushed.type == 7 and pushed.message is reply.message and reply.flags & EPHEMERAL
-    assert field(pushed.embed, "Pushed") == "Base: ↻`6`⚔ ↻`1`☠" and reply.components == []
+    assert field(pushed.embed, PUSHED_DICE) == "Base: ↻ `6`⚔ `1`☠" and reply.components == []
     assert willpower(db_path) == 1
 
     again = await roll(fake_discord, bot, [2, 3], attribute=1, skill=1, private=True)
     use_faces(bot, 1, 1)
     by_command = await fake_discord.slash("push")
     assert by_command.type == 4 and by_command.flags & EPHEMERAL
-    assert field(by_command.embed, "Pushed") == "Base: ↻`1`☠ ↻`1`☠"
+    assert field(by_command.embed, PUSHED_DICE) == "Base: ↻ `1`☠ `1`☠"
     assert fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE) == []  # an ephemeral message has no route
     assert buttons(again.message)  # the private first roll keeps its (now refusing) button
     assert willpower(db_path) == 3
@@ -233,16 +236,17 @@ async def test_push_by_the_roller_edits_the_same_message(start_bot, fake_discord
     assert pushed.type == 7 and pushed.message is reply.message and not reply.ephemeral
     assert reply.components == [] and len(pushed.edits) == 1
     embed = reply.embed
-    assert embed["title"] == "Year Zero · pushed · Attribute 3 + Skill 2 + Gear 1"
-    assert field(embed, "First roll") == "Base: `6`⚔ `1`☠ `3` `4` `2`\nGear: `5`"
-    assert field(embed, "Pushed") == "Base: `6`⚔ `1`☠ ↻`1`☠ ↻`1`☠ ↻`6`⚔\nGear: ↻`1`☠"
-    assert embed["description"].splitlines() == [
+    assert embed["title"] == "✅ Pushed: 1 → 2 successes"
+    assert [item["name"] for item in embed["fields"]] == [PUSHED_DICE]  # the rerolled dice, in one place
+    assert field(embed, PUSHED_DICE) == "Base: `6`⚔ `1`☠ ↻ `1`☠ `1`☠ `6`⚔\nGear: ↻ `1`☠"
+    assert below_title(embed) == [
+        "Year Zero · pushed · Attribute 3 + Skill 2 + Gear 1",
         "> The gate",
-        "**2 successes after the push**",
-        "☠ Attribute damage: **3**",
+        "☠ Attribute damage **3**",
         "☠ Gear bonus −1",
         "Willpower +3 (now 3)",
     ]
+    assert odds(embed).startswith("Odds: success ")
     [stored] = rows(db_path)
     assert stored["state"] == "pushed" and json.loads(stored["pushed_payload"])["faces"] == [6, 1, 1, 1, 6, 1]
     assert willpower(db_path) == 3
@@ -294,7 +298,7 @@ async def test_a_click_racing_push_pushes_once(start_bot, fake_discord, db_path)
         )
         winners = [answer for answer in (click, command) if answer.embeds]
         [loser] = [answer for answer in (click, command) if not answer.embeds]
-        assert len(winners) == 1 and "pushed" in winners[0].embed["title"]
+        assert len(winners) == 1 and "Pushed:" in winners[0].embed["title"]
         assert private_answer(loser) in (ALREADY_PUSHED, NO_ROLL_TO_PUSH)
         assert willpower(db_path) == 2 * round_number
     assert {row["state"] for row in rows(db_path)} == {"pushed"}
@@ -341,11 +345,10 @@ async def test_push_command_pushes_the_latest_roll_and_takes_the_button_off(star
     pushed = await fake_discord.slash("push")
     dice.finish()
     assert pushed.type == 4 and not pushed.ephemeral
-    assert field(pushed.embed, "First roll") == "Base: `6`⚔ `3` `4`"
-    assert field(pushed.embed, "Pushed") == "Base: `6`⚔ ↻`1`☠ ↻`6`⚔"
+    assert field(pushed.embed, PUSHED_DICE) == "Base: `6`⚔ ↻ `1`☠ `6`⚔"
     [edit] = fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE)
     assert edit.status == 200 and edit.path == f"/channels/{GUILD.channel.id}/messages/{latest.message['id']}"
-    assert latest.components == [] and "pushed" not in latest.embed["title"]  # the first roll stays shown
+    assert latest.components == [] and "Pushed:" not in latest.embed["title"]  # the first roll stays shown
     assert buttons(older.message)  # superseded, but nobody edits it
     assert [row["state"] for row in rows(db_path)] == ["superseded", "pushed"] and willpower(db_path) == 1
     assert private_answer(await fake_discord.slash("push")) == NO_ROLL_TO_PUSH
@@ -369,7 +372,7 @@ async def test_the_button_works_after_a_restart(start_bot, fake_discord, db_path
     assert restarted is not bot and bot.is_closed()
     use_faces(restarted, 1, 6)
     pushed = await fake_discord.click(reply, label="Push")
-    assert pushed.type == 7 and field(pushed.embed, "Pushed") == "Base: ↻`1`☠ ↻`6`⚔"
+    assert pushed.type == 7 and field(pushed.embed, PUSHED_DICE) == "Base: ↻ `1`☠ `6`⚔"
     assert willpower(db_path) == 1
 
 
@@ -485,8 +488,8 @@ async def test_the_biggest_pushed_roll_fits_in_one_embed(start_bot, fake_discord
     pushed = await fake_discord.click(reply, label="Push")
     dice.finish()
     embed = pushed.embed
-    assert embed_length(embed) <= 6000 and "footer" not in embed  # nothing was left out
-    assert field(embed, "Pushed").count("↻") == 33 and field(embed, "Pushed").count("☠") == 30
-    assert "**12 successes after the push**" in embed["description"]
+    assert embed_length(embed) <= 6000 and not odds(embed).endswith(LEFT_OUT)  # nothing was left out
+    assert field(embed, PUSHED_DICE).count("↻ ") == 3 and field(embed, PUSHED_DICE).count("☠") == 30
+    assert embed["title"] == "✅ Pushed: no success → 12 successes"
     assert "Willpower +20 (now 10) — 10 points lost" in embed["description"]
     assert willpower(db_path) == 10

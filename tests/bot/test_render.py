@@ -93,7 +93,9 @@ def test_yz_pushed_roll_shows_before_after_the_rerolled_dice_and_the_cost():
     [dice] = embed.fields
     assert dice.value == "Base: `6`⚔ ↻ `1`☠ `1`☠\nGear: ↻ `1`☠"
     assert embed.description.splitlines()[1:] == [
-        "☠ Attribute damage **2**", "☠ Gear bonus −1", "Willpower +2 (now 10) — 1 point lost: Willpower never exceeds 10"
+        "☠ Attribute damage **2**",
+        "☠ Gear bonus −1",
+        "Willpower +2 (now 10) — 1 point lost: Willpower never exceeds 10",
     ]
 
 
