@@ -7,7 +7,8 @@ import argparse
 from rules.cli import CliOutput
 from rules.dice import DiceSource
 from rules.heroic import Difficulty, HeroicRoll, Kind, Target, Variant, resolve_target, roll_heroic
-from rules.heroic_odds import HeroicOdds, odds_for_heroic
+from rules.heroic_odds import odds_for_heroic
+from rules.odds_text import heroic_line
 
 FACES_ORDER = (
     "--faces order: the roll's dice (two d6 faces for 2d6, one face for d12 or d20), then, only when an "
@@ -53,11 +54,6 @@ def _describe_target(target: Target, variant: Variant) -> str:
     return f"TN {target.tn}"
 
 
-def _odds_text(odds: HeroicOdds) -> str:
-    names = ("success", "complication", "crit", "fumble", "failure")
-    return "Odds: " + ", ".join(f"{name} {float(getattr(odds, name)):.1%}" for name in names)
-
-
 def _odds(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
     """Exact odds only: nothing is rolled."""
     variant = Variant.parse(args.dice)
@@ -72,7 +68,7 @@ def _odds(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
         "odds": odds.as_dict(),
     }
     text = f"Heroic Roll {variant.value} + Skill {args.skill} vs {_describe_target(target, variant)}\n"
-    return CliOutput(data, text + _odds_text(odds))
+    return CliOutput(data, text + heroic_line(odds))
 
 
 def _roll_text(roll: HeroicRoll) -> str:
@@ -116,4 +112,4 @@ def _roll(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
         "reading": roll.as_dict(),
         "odds": odds.as_dict(),
     }
-    return CliOutput(data, _roll_text(roll) + "\n" + _odds_text(odds))
+    return CliOutput(data, _roll_text(roll) + "\n" + heroic_line(odds))

@@ -33,6 +33,7 @@ from rules.hex_odds import (
     odds_for_plain,
     odds_for_test,
 )
+from rules.odds_text import hex_line
 
 FACES = {
     "test": "--faces order: the Hazard Dice first (two, or all of a pool of one or two), then the rest "
@@ -131,7 +132,7 @@ def _handle(kind: str, odds_only: bool, args: argparse.Namespace, dice: DiceSour
         data |= {"dice": [die.as_dict() for die in result.dice], "reading": result.as_dict()}
         lines += _describe_result(result)
     data["odds"] = odds.as_dict()
-    lines.append("Odds: " + _describe_odds(odds))
+    lines.append(hex_line(odds))
     return CliOutput(data, "\n".join(lines))
 
 
@@ -192,14 +193,3 @@ def _verdict(result: HexResult) -> str:
     figures = [f"MoS {result.mos}"] if result.mos is not None else []
     figures += [f"damage {result.damage}"] if result.damage is not None else []
     return verdict + (", " + ", ".join(figures) if figures else "")
-
-
-def _describe_odds(odds) -> str:
-    """The odds object's chances worth a line: success always, the hazards only when possible."""
-    always = ("success", "acting_wins", "at_least_one")
-    names = always + ("opposing_wins", "neither", "mishap", "acting_mishap", "opposing_mishap",
-                      "loss_of_control", "fizzle")
-    shown = [(name, getattr(odds, name)) for name in names if hasattr(odds, name)]
-    return ", ".join(
-        f"{name.replace('_', ' ')} {float(value):.2%}" for name, value in shown if value or name in always
-    )

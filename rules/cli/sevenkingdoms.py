@@ -12,6 +12,7 @@ from rules.cli import CliOutput
 from rules.dice import DiceSource, Die, Fate
 from rules.errors import InvalidInput
 from rules.odds import as_odds
+from rules.odds_text import sk_test_line, sk_win_line
 from rules.sevenkingdoms import (
     SkPool,
     SkTest,
@@ -123,11 +124,7 @@ def describe_test(test: SkTest) -> str:
 
 
 def describe_odds(odds: SkTestOdds) -> str:
-    line = f"P(success) {odds.success} ≈ {float(odds.success):.1%}"
-    if odds.status == "rolled" and odds.expected_degrees is not None:  # a rolled test always has them
-        line += (f"; P(complication) ≈ {float(odds.complication):.1%}"
-                 f"; expected degrees ≈ {float(odds.expected_degrees):.2f}")
-    return line
+    return sk_test_line(odds)
 
 
 def describe_pool(pool: SkPool) -> str:
@@ -208,8 +205,8 @@ def _competition(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
 def _competition_odds(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
     participants = parse_participants(args.participants)
     odds = _competition_odds_data(participants)
-    lines = [f"P({name} wins) ≈ {p['float']:.1%}" for name, p in odds["win"].items()]
-    lines.append(f"P(tie at the top) ≈ {odds['tie']['float']:.1%}")
+    chances = competition_odds([pool for _, pool in participants])
+    lines = [sk_win_line(tuple(name for name, _ in participants), chances.win, chances.tie)]
     data = {"system": SYSTEM, "kind": "competition", "input": _participants_input(participants),
             "dice": [], "reading": {}, "odds": odds}
     return CliOutput(data, "Seven Kingdoms competition odds\n" + "\n".join(lines))

@@ -8,6 +8,7 @@ from rules.cli import CliOutput
 from rules.dice import DiceSource
 from rules.errors import InvalidInput
 from rules.odds import dist_as_odds
+from rules.odds_text import yz_pool_line, yz_push_cost
 from rules.yearzero import ARTIFACT_NAMES, YzRoll, apply_willpower, check_willpower, push, roll_yz
 from rules.yearzero_odds import odds_after_first, odds_for_roll, success_distributions
 
@@ -73,7 +74,7 @@ def _roll_handler(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
     final = pushed or first
     rolled = list(first.dice) + ([pushed.dice[i] for i in pushed.rerolled] if pushed else [])
     base = first.attribute + first.skill
-    before = odds_for_roll(base, first.gear, first.artifacts)
+    before, this_roll = odds_for_roll(base, first.gear, first.artifacts), odds_after_first(first)
     data: dict = {
         "system": "yearzero",
         "kind": "push" if pushed else "roll",
@@ -82,7 +83,7 @@ def _roll_handler(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
         "reading": final.reading_as_dict(),
         "odds": {
             "before_roll": before.as_dict() | _distributions(base, first.gear, first.artifacts),
-            "push_this_roll": odds_after_first(first).as_dict(),
+            "push_this_roll": this_roll.as_dict(),
         },
     }
     if pushed:
@@ -94,7 +95,8 @@ def _roll_handler(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
         data |= {"willpower_before": args.willpower, "willpower_after": after, "willpower_lost": lost}
     elif args.willpower:
         check_willpower(args.willpower)
-    return CliOutput(data, _roll_text(first, pushed, data))
+    odds = [yz_pool_line(before)] + ([yz_push_cost(this_roll)] if this_roll.can_push and not pushed else [])
+    return CliOutput(data, "\n".join([_roll_text(first, pushed, data), *odds]))
 
 
 def _odds_handler(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
@@ -110,7 +112,7 @@ def _odds_handler(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
         "reading": {},
         "odds": odds.as_dict() | _distributions(base, args.gear, args.artifact),
     }
-    lines = [f"Year Zero odds: {_pool_text(base, odds.gear, odds.artifacts)}"]
+    lines = [f"Year Zero odds: {_pool_text(base, odds.gear, odds.artifacts)}", yz_pool_line(odds), "Exact:"]
     for name, value in data["odds"].items():
         if isinstance(value, dict) and "exact" in value:
             lines.append(f"  {name.replace('_', ' ')}: {value['exact']} ({value['float']:.4f})")
@@ -153,7 +155,6 @@ def _faces_text(roll: YzRoll) -> str:
 
 
 def _roll_text(first: YzRoll, pushed: YzRoll | None, data: dict) -> str:
-    odds = data["odds"]
     pool = _pool_text(first.attribute + first.skill, first.gear, first.artifacts)
     lines = [
         f"Year Zero: {pool}",
@@ -172,18 +173,8 @@ def _roll_text(first: YzRoll, pushed: YzRoll | None, data: dict) -> str:
             f"Can push: {'yes' if first.can_push else 'no'} ({len(first.reroll_indices)} dice to reroll)"
         )
     lines.append("Success: " + ("yes" if (pushed or first).success else "no"))
-    before = odds["before_roll"]
-    lines.append(
-        f"Odds: success {_pct(before['success_first_roll'])} first roll, "
-        f"{_pct(before['success_after_push'])} with a push; "
-        f"pushing this roll: {_pct(odds['push_this_roll']['success_after_push'])}"
-    )
     return "\n".join(lines)
 
 
 def _successes(roll: YzRoll) -> str:
     return f"{roll.successes} success" + ("" if roll.successes == 1 else "es")
-
-
-def _pct(odds: dict) -> str:
-    return f"{odds['float']:.1%}"

@@ -77,3 +77,25 @@ def test_card_shape(kind):
 def test_card_lines_fit_a_phone(kind):
     """About 40 characters fit one line of a title on a 400-px phone; the outcome must not wrap to three."""
     assert len(kind.build().title) <= 80
+
+
+@pytest.mark.parametrize(
+    ("argv", "card"),
+    [
+        (["odds", "heroic", "--skill", "3", "--difficulty", "easy"], "heroic success"),
+        (["odds", "hex", "test", "--attribute", "4"], "hex test failure"),
+        (["odds", "hex", "contest", "--attribute", "3", "--opposing", "3"], "hex contest won"),
+        (["odds", "hex", "cast", "--attribute", "4", "--risk", "2"], "hex cast fizzle"),
+        (["odds", "hex", "plain", "--dice", "4"], "hex plain roll"),
+        (["odds", "yz", "--attribute", "3", "--skill", "2", "--gear", "1"], "yz first roll, success"),
+        (["odds", "sk", "test", "--pool", "3D+2B-1P", "--difficulty", "routine"], "sk success"),
+    ],
+)
+def test_the_bot_and_the_command_line_write_odds_alike(argv, card, capsys):
+    """One odds format everywhere: the card's footer is a line the command line prints for the same roll."""
+    from rules.cli import main
+
+    assert main(argv) == 0
+    printed = capsys.readouterr().out.splitlines()
+    footer = next(kind for kind in CARD_KINDS if kind.name == card).build().footer.text
+    assert footer in printed

@@ -107,7 +107,7 @@ def test_odds_commands_print_only_odds(cli):
     assert data["odds"]["win"]["Jaime"]["float"] == float(odds.win[0])
     assert data["odds"]["tie"]["float"] == float(odds.tie)
     code, out, _ = cli("odds", "sk", "competition", "--participants", "Jaime 5D+2B, Brienne 4D+1B")
-    assert code == 0 and "P(Jaime wins)" in out and "P(tie at the top)" in out
+    assert code == 0 and "Odds: Jaime " in out and " · Brienne " in out and " · tie at the top " in out
 
 
 def test_help_documents_the_faces_order(cli, capsys):
