@@ -60,8 +60,7 @@ def _contest_outcome(result: HexResult) -> tuple[str, Tone]:
     score, mos = _score(result), f"MoS {result.mos}"
     if result.outcome is Outcome.OPPOSING:
         return f"They win: {score} · {mos}", _hazard_tone(result) or Tones.FAILURE
-    tie = " · ties go to the acting side" if result.opposing and result.successes == result.opposing.successes else ""
-    return f"You win: {score} · {mos}{tie}", Tones.SUCCESS
+    return f"You win: {score} · {mos}", Tones.SUCCESS
 
 
 def _hazard_tone(result: HexResult) -> Tone | None:
@@ -71,7 +70,7 @@ def _hazard_tone(result: HexResult) -> Tone | None:
 def _outcome(result: HexResult) -> tuple[str, Tone]:
     noun = "Cast" if result.kind == "cast" else "Test"
     if result.automatic:
-        return f"{noun} succeeds · Advancement spent · MoS 0", Tones.SUCCESS
+        return f"{noun} succeeds · Advancement spent", Tones.SUCCESS
     if result.opposing is not None:
         return _contest_outcome(result)
     if result.success:
@@ -91,6 +90,16 @@ _HAZARD_TEXT = {
     Hazard.FIZZLE: "The Affinity die shows 1: a harmless fizzle.",
 }
 THEIR_MISHAP = "💀 Their Mishap: no 6 and every Hazard Die shows 1 — the GM adds a consequence."
+
+
+TIES = "A tie: ties go to the acting side."
+
+
+def _tied(result: HexResult) -> bool:
+    """Both sides rolled and scored alike, so the acting side won on the tie rule."""
+    opposing = result.opposing
+    return (opposing is not None and result.acting.rolled and opposing.rolled
+            and result.successes == opposing.successes)
 
 
 def _pool_text(result: HexResult) -> str:
@@ -120,6 +129,8 @@ def render_result(
     """A Test, Contest or casting: the outcome, each side's dice, what the Hazard Dice brought, the damage."""
     outcome, tone = _outcome(result)
     details = [line for line in (_HAZARD_TEXT.get(result.hazard),) if line]
+    if _tied(result):
+        details.append(TIES)
     if result.opposing is not None and result.opposing.mishap:
         details.append(THEIR_MISHAP)
     if result.damage is not None:

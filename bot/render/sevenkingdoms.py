@@ -67,6 +67,11 @@ def outcome_text(test: SkTest) -> tuple[str, Tone]:
     return f"{failure.capitalize()} failure · {test.shortfall} below", tone
 
 
+def _system(kind: str) -> str:
+    """The line under the title names the system, and the kind when it is not a basic test."""
+    return "Seven Kingdoms" if kind == "basic" else f"Seven Kingdoms {kind}"
+
+
 def _result_name(test: SkTest) -> str:
     """The Dice field's name: the result, and its margin when it succeeded."""
     margin = f" · margin {test.margin}" if test.success else ""
@@ -85,7 +90,7 @@ def _test_card(test: SkTest, odds: SkTestOdds | None, extra: str | None = None) 
     return Card(
         outcome,
         tone,
-        f"Seven Kingdoms {test.kind} test · {pool_text(test.pool)} vs {difficulty_text(test)}",
+        f"{_system(test.kind)} · {pool_text(test.pool)} vs {difficulty_text(test)}",
         [(_result_name(test), dice_line(test.dice, failed=not test.success))] if test.rolled else [],
         sk_test_odds(odds),
         "\n".join(details) or None,
@@ -126,7 +131,7 @@ def render_extended(
     if roll.completed:
         extra += f"\n🏁 **{name} is complete!**"
     card = _test_card(test, odds, extra)
-    pool = f"Seven Kingdoms extended test · {name} · {pool_text(test.pool)} vs {difficulty_text(test)}"
+    pool = f"{_system('extended')} · {pool_text(test.pool)} vs {difficulty_text(test)}"  # the task: under Progress
     fields = [*card.fields, ("Progress", progress_line(roll.name, roll.gained, roll.needed))]
     return embed(replace(card, pool=pool, fields=fields), roller, note)
 
@@ -152,7 +157,7 @@ def _standings(competition: SkCompetition, odds: SkCompetitionOdds | None) -> li
             name += f" · {chances[competition.competitors.index(competitor)]}"
         result = "no test die" if competitor.result is None else f"**{competitor.result}**"
         dice = dice_line(competitor.dice) if competitor.dice else ""
-        fields.append((name, f"{result} {dice}".strip()))
+        fields.append((name, f"{result} · {dice}" if dice else result))
     return fields
 
 

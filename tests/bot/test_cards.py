@@ -67,8 +67,8 @@ def test_card_shape(kind):
     ), names
     first_line = card.description.splitlines()[0]
     assert first_line.split(" · ")[0] in ("HEX test", "HEX contest", "HEX cast", "HEX plain roll", "Year Zero",
-                                          "Heroic", "Seven Kingdoms basic test", "Seven Kingdoms competition",
-                                          "Seven Kingdoms extended test", "Seven Kingdoms"), first_line
+                                          "Heroic", "Seven Kingdoms", "Seven Kingdoms competition",
+                                          "Seven Kingdoms extended"), first_line
     if card.footer.text:
         assert card.footer.text.startswith("Odds: ")
 

@@ -47,7 +47,7 @@ async def test_an_advancement_succeeds_without_a_roll(fake_discord, bot):
     dice = use_faces(bot)  # no faces at all: nothing may be rolled
     reply = await fake_discord.slash("hex test", {"attribute": 1, "complications": 3, "advancement": True})
     dice.finish()
-    assert reply.embed["title"] == "✅ Test succeeds · Advancement spent · MoS 0"
+    assert reply.embed["title"] == "✅ Test succeeds · Advancement spent"
     assert odds(reply.embed) == "Odds: success 100%" and "fields" not in reply.embed
 
 

@@ -56,7 +56,7 @@ async def test_a_basic_test_in_the_seeds_notation_discards_the_highest_and_keeps
     dice.finish()
     embed = reply.embed
     assert embed["title"] == "✅ Great success · 2 degrees"
-    assert embed["description"] == "Seven Kingdoms basic test · 3D + 2B − 1P vs Routine (6)"
+    assert embed["description"] == "Seven Kingdoms · 3D + 2B − 1P vs Routine (6)"
     # the 6 is discarded; the best three left are 5 + 4 + 2 = 11, five above Routine: Great, 2 degrees
     assert field(embed, "Result 11 · margin 5") == "Kept: `5` `4` `2` · Discarded: ~~`6`~~ · Not kept: `1`"
     assert odds(embed).startswith("Odds: success ")
@@ -72,7 +72,7 @@ async def test_a_basic_test_from_options_with_penalties_aid_and_injuries(fake_di
     assert embed["title"] == "❌ Marginal failure · 1 below"
     # kept: 6 and 4 = 10, less the injury = 9: one below 10, a marginal failure
     assert below_title(embed) == [
-        "Seven Kingdoms basic test · 3D (aided, 1 wound, 1 injury) vs difficulty 10", "Injuries: −1 from the result."
+        "Seven Kingdoms · 3D (aided, 1 wound, 1 injury) vs difficulty 10", "Injuries: −1 from the result."
     ]
     assert field(embed, "Result 9") == "Kept: `6` `4` · Not kept: `3`"
 
@@ -84,7 +84,7 @@ async def test_a_conflict_against_defense_shows_the_complication_of_a_one(fake_d
     embed = reply.embed
     assert embed["title"] == "❌ Marginal failure · 1 below"
     assert below_title(embed) == [
-        "Seven Kingdoms conflict test · 2D vs Defense 8", "> Sword against Brienne",
+        "Seven Kingdoms conflict · 2D vs Defense 8", "> Sword against Brienne",
         "⚠ A die shows 1: the Narrator may add a complication.",
     ]
     assert field(embed, "Result 7") == "Kept: `6` `1`⚠"
@@ -106,8 +106,8 @@ async def test_a_competition_ranks_everyone_with_their_chances(fake_discord, bot
     assert embed["description"] == "Seven Kingdoms competition · 2 participants"
     jaime, brienne = embed["fields"]
     assert jaime["name"].startswith("1. Jaime · 2D + 1B · ") and jaime["name"].endswith("% to win")
-    assert jaime["value"] == "**11** Kept: `6` `5` · Not kept: `1`"
-    assert brienne["name"].startswith("2. Brienne · 2D · ") and brienne["value"] == "**6** Kept: `3` `3`"
+    assert jaime["value"] == "**11** · Kept: `6` `5` · Not kept: `1`"
+    assert brienne["name"].startswith("2. Brienne · 2D · ") and brienne["value"] == "**6** · Kept: `3` `3`"
     assert odds(embed).startswith("Odds: tie at the top ")
 
 
@@ -186,7 +186,7 @@ async def test_extended_progress_adds_degrees_survives_a_restart_and_announces_c
                            difficulty="Easy", note="At the smithy")
     assert first["title"] == "✅ Marginal success · 1 degree"
     assert below_title(first) == [
-        "Seven Kingdoms extended test · Forge a blade · 3D vs Easy (3)", "> At the smithy", "Progress +1 degree."
+        "Seven Kingdoms extended · 3D vs Easy (3)", "> At the smithy", "Progress +1 degree."
     ]
     assert field(first, "Progress") == "**Forge a blade**: ▰▱▱▱▱ 1/5 — 4 to go"
 
@@ -279,7 +279,7 @@ async def test_task_and_character_names_are_shown_as_typed(fake_discord, bot):
     reply = await fake_discord.slash("test extended", options)
     dice.finish()
     escaped = "\\*\\*Won\\*\\* \\[here](https://evil.example)"
-    assert escaped in reply.embed["description"]
+    assert escaped not in reply.embed["title"] + reply.embed["description"]  # the task is named under Progress
     assert field(reply.embed, "Progress").startswith(f"**{escaped}**:")
     dice = use_faces(bot, 6, 1)
     reply = await fake_discord.slash("test competition", {"participants": "**Ned** 1D, Cat_ 1D"})

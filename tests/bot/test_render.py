@@ -72,7 +72,10 @@ def test_hex_contest_reads_acting_side_first_whoever_wins():
     assert [field.name for field in lost.fields] == ["You · 0 successes", "Them · 2 successes"]
     assert lost.footer.text.startswith("Odds: you win ")
     tie = render_hex.render_result(hex.roll_contest(2, 2, FixedDice([2, 3, 4, 5])), None)
-    assert tie.title == "✅ You win: you 0 – 0 them · MoS 0 · ties go to the acting side"
+    assert tie.title == "✅ You win: you 0 – 0 them · MoS 0"
+    assert tie.description.splitlines() == [
+        "HEX contest · your pool 2 vs their pool 2", "A tie: ties go to the acting side."
+    ]
 
 
 def test_hex_large_pools_are_summed_by_their_sixes():
