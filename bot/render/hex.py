@@ -30,7 +30,8 @@ def sixes_line(dice: list[Die] | tuple[Die, ...], many: str = "dice") -> str:
 
 
 def dice_line(side: HexSide, failed: bool) -> str:
-    """The side's designated dice first, each group named; then the other dice, sorted or summed."""
+    """The side's designated dice first, each group named, ☠ on their 1s only when they count (a failed side
+    without a 6); then the other dice, sorted or summed."""
     if side.nullified:
         return f"Nullified: pool {side.size}, nothing rolled"
     if not side.rolled:
@@ -38,7 +39,7 @@ def dice_line(side: HexSide, failed: bool) -> str:
     groups: dict[Role, list[str]] = {}
     for die in side.dice:
         if die.role in _ROLE_LABEL:
-            skull = failed and die.face == 1
+            skull = failed and side.successes == 0 and die.face == 1  # a 6 anywhere rules out every hazard
             groups.setdefault(die.role, []).append(token(die, success=die.face == 6, bane=skull))
     parts = [f"{_ROLE_LABEL[role]}: {tokens(shown)}" for role, shown in groups.items()]
     others = [die for die in side.dice if die.role not in _ROLE_LABEL]

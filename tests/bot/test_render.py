@@ -51,6 +51,8 @@ def test_hex_mishap_shows_skulls_on_hazard_dice_only():
 def test_hex_a_one_on_a_hazard_die_of_a_success_is_no_skull():
     result = hex.roll_test(4, FixedDice([1, 1, 6, 2]))
     assert render_hex.render_result(result, None).fields[0].value == "Hazard: `1` `1` · Other dice: `6`⚔ `2`"
+    lost_with_a_six = hex.roll_contest(3, 2, FixedDice([1, 1, 6, 6, 6]))  # you 1 – 2 them: a 6, so no Mishap
+    assert render_hex.render_result(lost_with_a_six, None).fields[0].value == "Hazard: `1` `1` · Other dice: `6`⚔"
 
 
 def test_hex_cast_groups_affinity_and_control():
