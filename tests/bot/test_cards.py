@@ -99,3 +99,37 @@ def test_the_bot_and_the_command_line_write_odds_alike(argv, card, capsys):
     printed = capsys.readouterr().out.splitlines()
     footer = next(kind for kind in CARD_KINDS if kind.name == card).build().footer.text
     assert footer in printed
+
+
+ALL_COGS = ("cogs.hex", "cogs.heroic", "cogs.sevenkingdoms", "cogs.yearzero", "cogs.willpower")
+SENT = [  # (command, options, cog, faces, the tone of the card, its buttons)
+    ("hex test", {"attribute": 2}, "Hex", [6, 2], Tones.SUCCESS, []),
+    ("hex contest", {"attribute": 1, "opposing": 1}, "Hex", [2, 6], Tones.FAILURE, []),
+    ("hex cast", {"attribute": 2, "risk": 1}, "Hex", [2, 1], Tones.DISASTER, []),
+    ("hex plain", {"dice": 2}, "Hex", [6, 6], Tones.NEUTRAL, []),
+    ("heroic", {"skill": 3, "difficulty": "easy"}, "Heroic", [6, 6], Tones.CRIT, []),
+    ("test basic", {"rank": 2, "difficulty": "Easy"}, "SevenKingdoms", [1, 1], Tones.FAILURE, []),
+    ("test competition", {"participants": "Arya 1D, Sansa 1D"}, "SevenKingdoms", [3, 3], Tones.TIE, []),
+    ("test extended", {"task": "Siege", "needed": 3, "rank": 1, "target": 3}, "SevenKingdoms", [6],
+     Tones.SUCCESS, []),
+    ("test progress", {}, "SevenKingdoms", [], Tones.PROGRESS, []),
+    ("yz", {"attribute": 2, "skill": 0}, "YearZero", [2, 3], Tones.FAILURE, ["Push"]),
+    ("push", {}, "YearZero", [6, 1], Tones.SUCCESS, []),
+]
+
+
+async def test_every_card_the_bot_sends_has_its_shape_through_discord(start_bot, fake_discord):
+    """The cards as discord.py sends them to (the fake) Discord: outcome symbol, tone colour, no author, and the
+    buttons each kind carries (only a pushable Year Zero roll has one)."""
+    from tests.bot.embeds import give_faces
+
+    bot = await start_bot(extensions=ALL_COGS)
+    for command, options, cog, faces, tone, buttons in SENT:
+        dice = give_faces(bot, cog, *faces)
+        reply = await fake_discord.slash(command, options)
+        dice.finish()
+        card = reply.embed
+        assert card["title"].startswith(f"{tone.symbol} "), (command, card["title"])
+        assert card["color"] == tone.colour.value and "author" not in card, command
+        shown = [item["label"] for row in reply.components for item in row["components"]]
+        assert shown == buttons, command
