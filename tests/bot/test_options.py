@@ -55,7 +55,7 @@ async def test_a_fitting_crafted_payload_still_rolls(start_bot, fake_discord, db
     await start_bot(extensions=YZ)
     options = [{"name": "attribute", "type": 4, "value": 2}, {"name": "skill", "type": 4, "value": 1}]
     reply = await fake_discord.send_interaction(fake_discord.payload(2, yz_data(fake_discord, options), user=ALICE))
-    assert not reply.ephemeral and reply.embed["title"].startswith("Year Zero")
+    assert not reply.ephemeral and reply.embed["description"].startswith("Year Zero")
 
 
 @pytest.mark.parametrize("value", ["²", "١٢٣", "12a", "", 123, None, "1" * 21])

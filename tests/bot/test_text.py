@@ -34,7 +34,7 @@ async def test_a_note_cannot_pose_as_the_bot(start_bot, fake_discord):
     bot = await start_bot(extensions=YZ)
     reply = await roll(fake_discord, bot, [6, 6], attribute=2, skill=0, note=PHISHING)
     description = reply.embed["description"]
-    first_line = description.splitlines()[0]
+    first_line = description.splitlines()[1]  # under the system and pool
     assert first_line == "> \\[Push here](https://evil.example) \\*\\*Success!\\*\\* gnp.exe"
     assert "\u202e" not in description and "\u200b" not in description
     assert "](https://evil.example)" in first_line and "\\[" in first_line  # shown as typed, not as a link

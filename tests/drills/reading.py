@@ -9,7 +9,6 @@ from tests.fakediscord import Reply
 EPHEMERAL = 64
 PUSH_PREFIX = "rk:yz:push:"
 _GAINED = re.compile(r"^Willpower \+(?P<gain>\d+) \(now (?P<now>\d+)\)", re.MULTILINE)
-_UNCHANGED = re.compile(r"^Willpower (?P<now>\d+)$", re.MULTILINE)
 
 
 def answered_once(reply: Reply) -> bool:
@@ -26,18 +25,14 @@ def private_text(reply: Reply) -> str | None:
 
 def is_pushed_roll(reply: Reply) -> bool:
     """The answer shows a pushed Year Zero roll: the first message edited in place (7), or /push's new one (4)."""
-    return reply.type in (4, 7) and bool(reply.embeds) and reply.embed["title"].startswith("Year Zero · pushed")
+    return reply.type in (4, 7) and bool(reply.embeds) and reply.embed["title"].split(" ", 1)[-1].startswith("Pushed:")
 
 
-def willpower_line(reply: Reply) -> tuple[int, int]:
-    """(points gained by the push as the roll reads, Willpower now) from a pushed roll's embed."""
-    description = reply.embed["description"]
-    gained = _GAINED.search(description)
-    if gained:
-        return int(gained["gain"]), int(gained["now"])
-    unchanged = _UNCHANGED.search(description)
-    assert unchanged, f"no Willpower line in {description!r}"
-    return 0, int(unchanged["now"])
+def willpower_line(reply: Reply) -> tuple[int, int | None]:
+    """(points gained by the push as the roll reads, Willpower now) from a pushed roll's embed; a push that
+    gained nothing shows no Willpower line: (0, None)."""
+    gained = _GAINED.search(reply.embed["description"])
+    return (int(gained["gain"]), int(gained["now"])) if gained else (0, None)
 
 
 def push_button_roll(message: dict | None) -> int | None:

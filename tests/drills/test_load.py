@@ -107,7 +107,7 @@ async def roll_yz(night: Night, player: Player, rng: random.Random) -> None:
     private = rng.random() < 0.1
     reply = await night.fake.slash("yz", options | {"private": private}, user=player.user, channel=player.table)
     check_once(night, reply)
-    assert reply.type == 4 and reply.embed["title"].startswith("Year Zero ·") and reply.ephemeral == private
+    assert reply.type == 4 and reply.embed["description"].startswith("Year Zero ·") and reply.ephemeral == private
     roll_id = push_button_roll(reply.message)
     player.pending = (roll_id, reply.message) if roll_id is not None else None  # a new roll supersedes the last
 
@@ -115,6 +115,7 @@ async def roll_yz(night: Night, player: Player, rng: random.Random) -> None:
 def saw_push(night: Night, player: Player, roll_id: int, reply: Reply) -> None:
     """A push the player saw: the gain it reads, clamped into their Willpower, must be the Willpower it shows."""
     gain, now = willpower_line(reply)
+    now = player.willpower if now is None else now  # nothing gained: the card says nothing of Willpower
     assert now == min(MAX_WILLPOWER, player.willpower + gain), reply.describe()
     player.willpower, player.pending = now, None
     night.shown_pushed[roll_id] += 1
