@@ -81,7 +81,7 @@ def _outcome(result: HexResult) -> tuple[str, Tone]:
         return f"{noun} fails · no dice remain (required)", Tones.FAILURE
     named = {Hazard.MISHAP: "Mishap", Hazard.LOSS_OF_CONTROL: "Loss of control", Hazard.FIZZLE: "Fizzle"}
     if result.hazard in named:
-        return f"{named[result.hazard]} · {noun.lower()} fails, no 6", _hazard_tone(result) or Tones.FAILURE
+        return f"{named[result.hazard]} · {noun.lower()} fails", _hazard_tone(result) or Tones.FAILURE
     return f"{noun} fails · no 6", Tones.FAILURE
 
 

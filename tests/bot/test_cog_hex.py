@@ -37,7 +37,7 @@ async def test_a_test_reads_the_hazard_dice_first_and_shows_damage_and_odds(fake
 async def test_a_mishap_needs_no_six_and_every_hazard_die_on_one(fake_discord, bot):
     use_faces(bot, 1, 1, 2, 3)
     reply = await fake_discord.slash("hex test", {"attribute": 2, "skill": 2})
-    assert reply.embed["title"] == "💀 Mishap · test fails, no 6"
+    assert reply.embed["title"] == "💀 Mishap · test fails"
     assert "💀 Your Mishap: no 6 and every Hazard Die shows 1" in reply.embed["description"]
     assert field(reply.embed, "Dice") == "Hazard: `1`☠ `1`☠ · Other dice: `3` `2`"
     assert reply.embed["color"] == 0xA855F7
@@ -81,7 +81,7 @@ async def test_a_cast_designates_affinity_and_control_dice_and_loses_control(fak
     reply = await fake_discord.slash("hex cast", {"attribute": 3, "skill": 2, "risk": 2})
     dice.finish()
     embed = reply.embed
-    assert embed["title"] == "💀 Loss of control · cast fails, no 6"
+    assert embed["title"] == "💀 Loss of control · cast fails"
     assert below_title(embed)[0] == "HEX cast · pool 5 · Risk 2"
     assert field(embed, "Dice") == "Affinity: `2` · Control: `1`☠ `3` · Other dice: `5` `4`"
     assert "loss of control " in odds(embed)

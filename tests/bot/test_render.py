@@ -44,7 +44,7 @@ def test_hex_mishap_shows_skulls_on_hazard_dice_only():
     result = hex.roll_test(hex.HexPool(attribute=4), FixedDice([1, 1, 1, 2]))
     embed = render_hex.render_result(result, odds_for_test(4))
     assert embed.fields[0].value == "Hazard: `1`☠ `1`☠ · Other dice: `2` `1`"
-    assert embed.title == "💀 Mishap · test fails, no 6" and "Your Mishap" in embed.description
+    assert embed.title == "💀 Mishap · test fails" and "Your Mishap" in embed.description
     assert embed.footer.text == "Odds: success 52% · Mishap 2%"
 
 
@@ -59,7 +59,7 @@ def test_hex_cast_groups_affinity_and_control():
     result = hex.roll_cast(hex.HexPool(attribute=3, skill=1), 2, FixedDice([1, 2, 3, 4]))
     embed = render_hex.render_result(result, odds_for_cast(4, 2))
     assert embed.fields[0].value == "Affinity: `1`☠ · Control: `2` `3` · Other dice: `4`"
-    assert embed.title == "❌ Fizzle · cast fails, no 6" and "harmless fizzle" in embed.description
+    assert embed.title == "❌ Fizzle · cast fails" and "harmless fizzle" in embed.description
 
 
 def test_hex_success_marks_every_six():
