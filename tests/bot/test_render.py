@@ -165,9 +165,11 @@ def test_note_is_quoted_and_clipped():
 @given(seed=st.integers(0, 10**6), name_length=st.integers(1, 48))
 def test_the_largest_competition_fits_discord_limits(seed, name_length):
     text = ", ".join(f"{chr(65 + i % 26) * name_length}{i} 10D+10B-1P" for i in range(25))
-    competition = roll_competition(parse_participants(text), SeededDice(seed))
-    embed = render_sk.render_competition(competition, None, note="n" * 300)
-    assert len(embed) <= EMBED_TOTAL and len(embed.fields) <= 25
+    participants = parse_participants(text)
+    competition = roll_competition(participants, SeededDice(seed))
+    odds = competition_odds([pool for _, pool in participants])
+    embed = render_sk.render_competition(competition, odds, note="n" * 300)
+    assert len(embed) <= EMBED_TOTAL and len(embed.fields) == 25  # everyone shown, even at the longest
     assert all(len(field.value) <= 1024 for field in embed.fields)
 
 
