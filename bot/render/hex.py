@@ -91,8 +91,6 @@ _HAZARD_TEXT = {
     Hazard.FIZZLE: "The Affinity die shows 1: a harmless fizzle.",
 }
 THEIR_MISHAP = "💀 Their Mishap: no 6 and every Hazard Die shows 1 — the GM adds a consequence."
-
-
 TIES = "A tie: ties go to the acting side."
 
 
