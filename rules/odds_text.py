@@ -1,8 +1,9 @@
 """The one way a chance is written, for the bot's cards and ``python -m rules`` alike.
 
-Every line starts with ``Odds:`` and names whose chance it is: "your Mishap" is the acting side's, "their
-Mishap" the opposing side's; a Heroic success says which readings it includes. Whole percent, never rounding a
-possible outcome to 0% nor an uncertain one to 100%. Pure text: the JSON output keeps its own exact figures.
+Every odds line starts with ``Odds:`` (a Year Zero push's cost with ``Pushing:``) and names whose chance it
+is: "your Mishap" is the acting side's, "their Mishap" the opposing side's; a Heroic success says which
+readings it includes. Whole percent, never rounding a possible outcome to 0% nor an uncertain one to 100%.
+Pure text: the JSON output keeps its own exact figures.
 """
 
 from __future__ import annotations
