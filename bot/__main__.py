@@ -1,5 +1,8 @@
 """Run the bot: ``python -m bot``, or the ``rollkeeper`` command.
 
+``python -m bot healthcheck`` checks the database (for Docker's HEALTHCHECK); ``python -m bot
+clear-guild-commands GUILD_ID`` removes the commands synced to one server (see bot/admin.py).
+
 Exit codes: 0 after a clean stop (SIGINT or SIGTERM), 2 for a setting to fix (no token, a token Discord
 refuses, a database path that cannot be used), 1 for anything else. Problems with the settings are one
 paragraph on stderr, without a traceback; the token never appears in a message or a log line.
@@ -7,6 +10,7 @@ paragraph on stderr, without a traceback; the token never appears in a message o
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import logging
@@ -28,9 +32,26 @@ EXIT_SETTINGS = 2
 
 HIDDEN = "[token hidden]"
 INTERACTION_HIDDEN = "[interaction token hidden]"
+TOKEN_REFUSED = (
+    "Discord refused the token in DISCORD_TOKEN. Reset it in the developer portal (your application "
+    "-> Bot -> Reset Token) and put the new one in .env as DISCORD_TOKEN=..."
+)
 LOG_FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
 
 _log = logging.getLogger("bot")
+
+VOICE_UNUSED = "voice will NOT be supported"
+"""The end of discord.py's start-up warnings that PyNaCl or davey is missing (logger ``discord.client``)."""
+
+
+class WithoutVoiceWarnings(logging.Filter):
+    """Drops discord.py's warnings about missing voice libraries: rollkeeper never joins a voice channel."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.levelno == logging.WARNING and record.getMessage().endswith(VOICE_UNUSED))
+
+
+_WITHOUT_VOICE = WithoutVoiceWarnings()
 
 
 class RedactingFormatter(logging.Formatter):
@@ -64,6 +85,7 @@ def configure_logging(settings: Settings, stream: TextIO | None = None) -> loggi
     logging.basicConfig(level=settings.log_level_number, handlers=[handler], force=True)
     # aiosqlite logs every statement with its parameters at DEBUG: players' notes, hundreds of lines a minute.
     logging.getLogger("aiosqlite").setLevel(max(settings.log_level_number, logging.INFO))
+    logging.getLogger("discord.client").addFilter(_WITHOUT_VOICE)  # discord.py's documented logger names
     return handler
 
 
@@ -117,11 +139,7 @@ def _run(settings: Settings) -> int:
     try:
         asyncio.run(serve(settings))
     except discord.LoginFailure:
-        return _fail(
-            "Discord refused the token in DISCORD_TOKEN. Reset it in the developer portal (your application "
-            "-> Bot -> Reset Token) and put the new one in .env as DISCORD_TOKEN=...",
-            EXIT_SETTINGS,
-        )
+        return _fail(TOKEN_REFUSED, EXIT_SETTINGS)
     except StorageError as error:
         return _fail(str(error), EXIT_SETTINGS, secrets)
     except (OSError, discord.GatewayNotFound) as error:
@@ -134,13 +152,48 @@ def _run(settings: Settings) -> int:
     return EXIT_OK
 
 
-def main() -> int:
-    """Check the settings and the database path, then run the bot; return the exit code."""
+def _arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Run rollkeeper, or look after it.")
+    commands = parser.add_subparsers(dest="command", metavar="[healthcheck | clear-guild-commands GUILD_ID]")
+    commands.add_parser("healthcheck", help="exit 0 if the database opens and is migrated, else 1")
+    clear = commands.add_parser("clear-guild-commands", help="remove the commands synced to one server")
+    clear.add_argument("guild_id", metavar="GUILD_ID", help="the server whose copy of the commands to remove")
+    return parser.parse_args(argv)
+
+
+def _clear_guild_commands(settings: Settings, text: str) -> int:
+    from bot.admin import clear_guild_commands, parse_guild_id
+
+    try:
+        guild_id = parse_guild_id(text)
+    except SettingsError as error:
+        return _fail(str(error), EXIT_SETTINGS)
+    import discord
+
+    try:
+        removed = asyncio.run(clear_guild_commands(settings.discord_token, guild_id))
+    except discord.LoginFailure:
+        return _fail(TOKEN_REFUSED, EXIT_SETTINGS)
+    except (OSError, discord.HTTPException) as error:
+        return _fail(f"Could not remove the commands: {error}", EXIT_FAILED, (settings.discord_token,))
+    print(f"Removed {removed} commands from server {guild_id}; the global ones stay.")
+    return EXIT_OK
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Check the settings and the database path, then run the bot (or a sub-command); return the exit code."""
+    arguments = _arguments(sys.argv[1:] if argv is None else argv)
     try:
         settings = load_settings()
     except SettingsError as error:
         return _fail(str(error), EXIT_SETTINGS)
     configure_logging(settings)
+    if arguments.command == "healthcheck":
+        from bot.admin import healthcheck
+
+        return healthcheck(settings)
+    if arguments.command == "clear-guild-commands":
+        return _clear_guild_commands(settings, arguments.guild_id)
     try:
         probe_database(check_database_path(settings.database_path))
     except StorageError as error:
