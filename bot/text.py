@@ -11,8 +11,14 @@ def inert(text: str, limit: int | None = None) -> str:
     line breaks) turned into a space, runs of spaces folded, cut to limit characters, and Markdown escaped, so
     that ``[Push here](https://evil.example)`` shows as typed instead of as a masked link, and ``**Success**``
     is not bold. (Escaping adds a backslash before each Markdown character: the result can be longer.)"""
+    return discord.utils.escape_markdown(plain(text, limit))
+
+
+def plain(text: str, limit: int | None = None) -> str:
+    """text as `inert` makes it but without escaping Markdown: for places Discord shows as plain text (the
+    choices of an autocomplete), where a backslash would show as typed."""
     visible = "".join(character if character.isprintable() else " " for character in str(text))
     tidy = " ".join(visible.split())
     if limit is not None and len(tidy) > limit:
         tidy = tidy[: limit - 1] + "…"
-    return discord.utils.escape_markdown(tidy)
+    return tidy

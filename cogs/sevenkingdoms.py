@@ -21,6 +21,7 @@ from bot.storage import ExtendedTask, ExtendedTests, NoSuchExtendedTest
 from bot.storage.extended import task_name
 from bot.text import inert
 from bot.tree import server_channel
+from cogs.sevenkingdoms_tasks import TASK_BUTTONS, confirmation, may_clear, task_choices
 from rules.dice import DiceSource, SystemDice
 from rules.sevenkingdoms import (
     DIFFICULTIES,
@@ -91,6 +92,12 @@ class SevenKingdoms(commands.Cog):
     def __init__(self, bot: RollkeeperBot, dice: DiceSource | None = None) -> None:
         self.bot = bot
         self.dice: DiceSource = dice or SystemDice()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*TASK_BUTTONS)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*TASK_BUTTONS)
 
     @property
     def _extended(self) -> ExtendedTests:
@@ -174,16 +181,19 @@ class SevenKingdoms(commands.Cog):
         odds = odds_for_test(sk_pool, number, kind="basic")
         test = roll_test(sk_pool, self.dice, target=number, kind="basic")
         added = advance(before, test).gained - before.gained
-        saved = await self._save(guild_id, channel_id, before, added, fresh=stored is None or restart)
+        fresh = stored is None or restart
+        saved = await self._save(guild_id, channel_id, before, added, fresh=fresh, starter=interaction.user.id)
         roll = render.ExtendedRoll(test, saved.name, saved.progress, saved.needed, added)
         embed = render.render_extended(roll, odds, roller=interaction.user, note=note)
         await interaction.response.send_message(embed=embed, ephemeral=private)
 
     async def _save(
-        self, guild_id: int, channel_id: int, before: ExtendedProgress, added: int, *, fresh: bool
+        self, guild_id: int, channel_id: int, before: ExtendedProgress, added: int, *, fresh: bool, starter: int
     ) -> ExtendedTask:
         """Start the task at 0 when it is new or restarted and add this roll's degrees, in one transaction."""
-        return await self._extended.record(guild_id, channel_id, before.name, before.needed, added, fresh=fresh)
+        return await self._extended.record(
+            guild_id, channel_id, before.name, before.needed, added, fresh=fresh, started_by=starter
+        )
 
     @test_group.command(name="progress", description="Show the extended tests of this channel and their progress")
     @describe("private")
@@ -193,14 +203,32 @@ class SevenKingdoms(commands.Cog):
         embed = render.render_tasks([(task.name, task.progress, task.needed) for task in tasks], None)
         await interaction.response.send_message(embed=embed, ephemeral=private)
 
-    @test_group.command(name="clear", description="Forget an extended test of this channel")
+    @test_group.command(
+        name="clear", description="Forget an extended test of this channel (its starter or Manage Server; asks first)"
+    )
     @describe(task="The name of the task to forget")
     async def clear(self, interaction: BotInteraction, task: TaskName) -> None:
         guild_id, channel_id = server_channel(interaction)
         name = task_name(task)
-        if not await self._extended.clear(guild_id, channel_id, name):
+        stored = await self._extended.get(guild_id, channel_id, name)
+        if stored is None:
             raise NoSuchExtendedTest(name)
-        await interaction.response.send_message(f'Forgot the extended test "{inert(name)}" in this channel.')
+        may_clear(stored, interaction)
+        question, buttons = confirmation(stored, interaction.user.id)
+        await interaction.response.send_message(question, view=buttons, ephemeral=True)
+
+    @extended.autocomplete("task")
+    async def _open_tasks(self, interaction: BotInteraction, typed: str) -> list[app_commands.Choice[str]]:
+        """The channel's tasks still going, as the player types a task's name."""
+        guild_id, channel_id = server_channel(interaction)
+        tasks = await self._extended.in_channel(guild_id, channel_id)
+        return task_choices([task for task in tasks if not task.complete], typed)
+
+    @clear.autocomplete("task")
+    async def _all_tasks(self, interaction: BotInteraction, typed: str) -> list[app_commands.Choice[str]]:
+        """Every task of the channel, complete ones too, as the player types a task's name."""
+        guild_id, channel_id = server_channel(interaction)
+        return task_choices(await self._extended.in_channel(guild_id, channel_id), typed)
 
 
 def _progress_before(name: str, stored: ExtendedTask | None, needed: int | None, restart: bool) -> ExtendedProgress:

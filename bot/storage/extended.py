@@ -12,10 +12,11 @@ from bot.storage.store import Store
 from rules.sevenkingdoms_extended import MAX_TASK_NAME, is_complete, still_needed
 
 _START = """
-INSERT INTO extended_tests (guild_id, channel_id, name, needed, progress)
-VALUES (:guild, :channel, :name, :needed, 0)
+INSERT INTO extended_tests (guild_id, channel_id, name, needed, progress, started_by)
+VALUES (:guild, :channel, :name, :needed, 0, :starter)
 ON CONFLICT (guild_id, channel_id, name)
-DO UPDATE SET name = excluded.name, needed = excluded.needed, progress = 0
+DO UPDATE SET name = excluded.name, needed = excluded.needed, progress = 0,
+    started_by = coalesce(extended_tests.started_by, excluded.started_by)
 RETURNING *
 """
 
@@ -40,6 +41,8 @@ class ExtendedTask:
     name: str
     needed: int
     progress: int
+    started_by: int | None = None
+    """The player who first started it (a restart keeps them); None for tasks older than migration V4."""
 
     @property
     def complete(self) -> bool:
@@ -69,7 +72,9 @@ def _check_count(name: str, value: int, low: int) -> None:
 
 
 def _task(row: aiosqlite.Row) -> ExtendedTask:
-    return ExtendedTask(row["guild_id"], row["channel_id"], row["name"], row["needed"], row["progress"])
+    return ExtendedTask(
+        row["guild_id"], row["channel_id"], row["name"], row["needed"], row["progress"], row["started_by"]
+    )
 
 
 class ExtendedTests:
@@ -78,10 +83,14 @@ class ExtendedTests:
     def __init__(self, store: Store) -> None:
         self._store = store
 
-    async def start(self, guild_id: int, channel_id: int, name: str, needed: int) -> ExtendedTask:
+    async def start(
+        self, guild_id: int, channel_id: int, name: str, needed: int, *, started_by: int | None = None
+    ) -> ExtendedTask:
         """Start the task at progress 0; a task of the same name in the channel starts over."""
         _check_count("Degrees needed", needed, low=1)
-        params = {"guild": guild_id, "channel": channel_id, "name": task_name(name), "needed": needed}
+        params = {
+            "guild": guild_id, "channel": channel_id, "name": task_name(name), "needed": needed, "starter": started_by
+        }
         rows = await self._store.write(_START, params)
         return _task(rows[0])
 
@@ -96,7 +105,8 @@ class ExtendedTests:
         return _task(rows[0])
 
     async def record(
-        self, guild_id: int, channel_id: int, name: str, needed: int, degrees: int, *, fresh: bool
+        self, guild_id: int, channel_id: int, name: str, needed: int, degrees: int, *, fresh: bool,
+        started_by: int | None = None,
     ) -> ExtendedTask:
         """Count one roll's degrees in one transaction: (re)start the task first when fresh.
 
@@ -105,7 +115,7 @@ class ExtendedTests:
         _check_count("Degrees needed", needed, low=1)
         _check_count("Degrees", degrees, low=0)
         tidy = task_name(name)
-        params = {"guild": guild_id, "channel": channel_id, "name": tidy, "needed": needed}
+        params = {"guild": guild_id, "channel": channel_id, "name": tidy, "needed": needed, "starter": started_by}
         async with self._store.transaction() as transaction:
             if fresh:
                 await transaction.fetch_one(_START, params)

@@ -32,7 +32,9 @@ def use_faces(bot, *faces: int) -> FixedDice:
 
 async def stored_tasks(bot) -> list[tuple]:
     """Every extended test in the database, whatever the channel."""
-    rows = await bot.db.store.fetch_all("SELECT * FROM extended_tests ORDER BY channel_id, name")
+    rows = await bot.db.store.fetch_all(
+        "SELECT guild_id, channel_id, name, needed, progress FROM extended_tests ORDER BY channel_id, name"
+    )
     return [tuple(row) for row in rows]
 
 
@@ -255,8 +257,10 @@ async def test_tasks_are_kept_per_channel_and_can_be_cleared(fake_discord, bot):
     here = await fake_discord.slash("test progress", {"private": True})
     assert here.ephemeral and "**Court intrigue**: ▰▱▱ 1/3 — 2 to go" in here.embed["description"]
 
-    cleared = await fake_discord.slash("test clear", {"task": "court INTRIGUE"})
-    assert cleared.content == 'Forgot the extended test "court INTRIGUE" in this channel.'
+    asked = await fake_discord.slash("test clear", {"task": "court INTRIGUE"})
+    cleared = await fake_discord.click(asked, label="Clear it")
+    assert cleared.type == 7 and cleared.content == 'Cleared "Court intrigue".'
+    assert cleared.followups[0]["content"].endswith('cleared the extended test "Court intrigue" (1/3) in this channel.')
     assert await stored_tasks(bot) == []
     again = await fake_discord.slash("test clear", {"task": "Court intrigue"})
     assert again.ephemeral and 'There is no extended test named "Court intrigue"' in again.content
