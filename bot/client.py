@@ -23,7 +23,9 @@ from bot.tree import RollkeeperTree, send_private
 
 _log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.hex", "cogs.yearzero", "cogs.heroic", "cogs.sevenkingdoms", "cogs.willpower")
+EXTENSIONS = (
+    "cogs.hex", "cogs.yearzero", "cogs.heroic", "cogs.sevenkingdoms", "cogs.willpower", "cogs.help",
+)
 """The cogs loaded at start-up, in this order; a missing one stops the start."""
 
 INVITE_PERMISSIONS = discord.Permissions(send_messages=True, embed_links=True)
