@@ -104,11 +104,11 @@ class Help(commands.Cog):
 
     @app_commands.command(name="help", description="How to use rollkeeper: the commands, the dice and the rulings")
     @app_commands.guild_only()
-    @describe(private="Only you see the help (default: yes); no to show it to the table")
-    async def help(self, interaction: BotInteraction, private: bool = True) -> None:
+    @describe(public="Show the help to everyone in the channel (by default only you see it)")
+    async def help(self, interaction: BotInteraction, public: bool = False) -> None:
         pages = all_pages(self.bot.tree)
         view = page_view(pages, pages[0].key, interaction.user.id)
-        await interaction.response.send_message(embed=page_embed(pages, pages[0].key), view=view, ephemeral=private)
+        await interaction.response.send_message(embed=page_embed(pages, pages[0].key), view=view, ephemeral=not public)
 
 
 async def setup(bot: RollkeeperBot) -> None:

@@ -1,18 +1,21 @@
 """``/heroic``: a Heroic Roll, 2d6 (or d12, d20) + Skill against a Target Number.
 
-The target is exactly one of a named difficulty, a TN, or the opposing Skill (``versus``); the rules raise
-the error when none or several are given. The cog rolls with ``rules.heroic``, takes the exact odds from
+The target is one of a named difficulty (``/heroic difficulty``), a TN (``/heroic tn``), or the opposing Skill
+(``/heroic versus``): a sub-command each, so the one option it needs is marked required.
+The cog rolls with ``rules.heroic``, takes the exact odds from
 ``rules.heroic_odds`` and answers with ``bot.render.heroic``'s embed.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.render import heroic as render
-from bot.shared_options import Note, describe
+from bot.shared_options import NOTE, PRIVATE, Descriptions, Note
 from rules.dice import DiceSource, SystemDice
 from rules.heroic import DAMAGE_MAX, SKILL_MAX, TN_MAX, TN_MIN, Difficulty, Kind, Variant, roll_heroic
 from rules.heroic_odds import odds_for_heroic
@@ -45,36 +48,70 @@ DICE_CHOICES = [
 KIND_CHOICES = [app_commands.Choice(name=_kind_label(kind), value=kind.value) for kind in KINDS]
 
 
+SHARED = {
+    "skill": "The Hero's Skill, 0-30",
+    "dice": "Which dice: 2d6 (default), d12 or d20",
+    "kind": "What the roll is for: it decides what a Crit or a Fumble means (default task)",
+    "damage": "The damage at stake, 0-9999, for an attack or a reaction: the doubled figure is shown",
+    "private": PRIVATE,
+    "note": NOTE,
+}
+describe = Descriptions(SHARED)
+OPTIONS = tuple(SHARED)
+CHOICES = {"dice": DICE_CHOICES, "kind": KIND_CHOICES}
+
+
 class Heroic(commands.Cog):
-    """Heroic Rolls: Crits and Fumbles whatever the TN; a tie with the TN succeeds with a complication."""
+    """Heroic Rolls: Crits and Fumbles whatever the TN; a tie with the TN succeeds with a complication.
+
+    One sub-command per way of giving the Target Number, each with that option required: Discord then shows
+    the player what to fill in, instead of an error for giving none or two."""
+
+    heroic_group = app_commands.Group(
+        name="heroic", description="A Heroic Roll: 2d6 (or d12, d20) + Skill against a Target Number",
+        guild_only=True, allowed_contexts=app_commands.AppCommandContext(guild=True),
+    )
 
     def __init__(self, bot: commands.Bot, dice: DiceSource | None = None) -> None:
         self.bot = bot
         self.dice: DiceSource = dice or SystemDice()
 
-    @app_commands.command(name="heroic", description="A Heroic Roll: 2d6 (or d12, d20) + Skill against a Target Number")
-    @app_commands.guild_only()
-    @app_commands.choices(difficulty=DIFFICULTY_CHOICES, dice=DICE_CHOICES, kind=KIND_CHOICES)
-    @describe(
-        "private", "note",
-        skill="The Hero's Skill, 0-30",
-        difficulty="A named difficulty (give exactly one of difficulty, tn or versus)",
-        tn="A Target Number given outright, 1-60 (instead of difficulty or versus)",
-        versus="Opposed or reaction roll: the opposing Skill, 0-30; TN = 7 + it (9 + it with a d20)",
-        dice="Which dice: 2d6 (default), d12 or d20",
-        kind="What the roll is for: it decides what a Crit or a Fumble means (default task)",
-        damage="The damage at stake, 0-9999, for an attack or a reaction: the doubled figure is shown",
-    )
-    async def heroic(
-        self, interaction: discord.Interaction, skill: Skill, difficulty: str | None = None,
-        tn: TargetNumber | None = None, versus: Skill | None = None, dice: str = Variant.TWO_D6.value,
-        kind: str = Kind.TASK.value, damage: Damage | None = None, private: bool = False,
-        note: Note | None = None,
+    @heroic_group.command(name="difficulty", description="Against a named difficulty, Basic to Insane")
+    @app_commands.choices(difficulty=DIFFICULTY_CHOICES, **CHOICES)
+    @describe(*OPTIONS, difficulty="The difficulty: its Target Number depends on the dice")
+    async def against_difficulty(
+        self, interaction: discord.Interaction, skill: Skill, difficulty: str, dice: str = Variant.TWO_D6.value,
+        kind: str = Kind.TASK.value, damage: Damage | None = None, private: bool = False, note: Note | None = None,
+    ) -> None:
+        target = {"difficulty": difficulty}
+        await self._roll(interaction, skill, target, dice=dice, kind=kind, damage=damage, private=private, note=note)
+
+    @heroic_group.command(name="tn", description="Against a Target Number given outright")
+    @app_commands.choices(**CHOICES)
+    @describe(*OPTIONS, tn="The Target Number, 1-60")
+    async def against_tn(
+        self, interaction: discord.Interaction, skill: Skill, tn: TargetNumber, dice: str = Variant.TWO_D6.value,
+        kind: str = Kind.TASK.value, damage: Damage | None = None, private: bool = False, note: Note | None = None,
+    ) -> None:
+        target = {"tn": tn}
+        await self._roll(interaction, skill, target, dice=dice, kind=kind, damage=damage, private=private, note=note)
+
+    @heroic_group.command(name="versus", description="Opposed or reaction roll: TN = 7 + the opposing Skill")
+    @app_commands.choices(**CHOICES)
+    @describe(*OPTIONS, versus="The opposing Skill, 0-30: TN = 7 + it (9 + it with a d20)")
+    async def against_skill(
+        self, interaction: discord.Interaction, skill: Skill, versus: Skill, dice: str = Variant.TWO_D6.value,
+        kind: str = Kind.TASK.value, damage: Damage | None = None, private: bool = False, note: Note | None = None,
+    ) -> None:
+        target = {"versus": versus}
+        await self._roll(interaction, skill, target, dice=dice, kind=kind, damage=damage, private=private, note=note)
+
+    async def _roll(
+        self, interaction: discord.Interaction, skill: int, target: dict[str, Any], *, dice: str, kind: str,
+        damage: int | None, private: bool, note: str | None,
     ) -> None:
         """Roll, read and show a Heroic Roll with its exact odds."""
-        roll = roll_heroic(
-            skill, self.dice, difficulty=difficulty, tn=tn, versus=versus, variant=dice, kind=kind, damage=damage
-        )
+        roll = roll_heroic(skill, self.dice, variant=dice, kind=kind, damage=damage, **target)
         odds = odds_for_heroic(roll.skill, roll.tn, roll.variant)
         embed = render.render_roll(roll, odds, roller=interaction.user, note=note)
         await interaction.response.send_message(embed=embed, ephemeral=private)

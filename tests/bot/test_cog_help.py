@@ -89,7 +89,7 @@ async def test_the_pages_explain_the_notation_and_show_dice_as_the_cards_do(fake
 
 
 async def test_public_help_is_turned_by_its_asker_and_others_get_their_own_copy(fake_discord, bot):
-    reply = await fake_discord.slash("help", {"private": False})
+    reply = await fake_discord.slash("help", {"public": True})
     assert not reply.ephemeral
     other = await pick(fake_discord, reply, "rulings", user=BOB)
     assert other.type == 4 and other.ephemeral and other.embeds[0]["title"] == RULINGS.title

@@ -24,7 +24,7 @@ def use_faces(bot, *faces: int) -> FixedDice:
 
 async def test_a_task_against_a_named_difficulty(fake_discord, bot):
     dice = use_faces(bot, 4, 5)
-    reply = await fake_discord.slash("heroic", {"skill": 3, "difficulty": "easy"})
+    reply = await fake_discord.slash("heroic difficulty", {"skill": 3, "difficulty": "easy"})
     dice.finish()
     embed = reply.embed
     assert embed["title"] == "✅ Success" and "author" not in embed
@@ -36,14 +36,14 @@ async def test_a_task_against_a_named_difficulty(fake_discord, bot):
 
 async def test_a_tie_with_the_tn_succeeds_with_a_complication(fake_discord, bot):
     use_faces(bot, 3, 2)
-    reply = await fake_discord.slash("heroic", {"skill": 5, "tn": 10})
+    reply = await fake_discord.slash("heroic tn", {"skill": 5, "tn": 10})
     assert reply.embed["title"] == "⚠️ Success, with a complication" and reply.embed["color"] == 0xC27C0E
     assert field(reply.embed, "Dice").endswith("= **10** vs TN 10")
 
 
 async def test_an_opposed_d20_roll_crits_on_a_natural_twenty(fake_discord, bot):
     dice = use_faces(bot, 20)
-    reply = await fake_discord.slash("heroic", {"skill": 0, "versus": 25, "dice": "d20", "kind": "dodge"})
+    reply = await fake_discord.slash("heroic versus", {"skill": 0, "versus": 25, "dice": "d20", "kind": "dodge"})
     dice.finish()
     embed = reply.embed
     assert embed["title"] == "⭐ Critical success · one free action"
@@ -53,7 +53,8 @@ async def test_an_opposed_d20_roll_crits_on_a_natural_twenty(fake_discord, bot):
 
 async def test_a_fumbled_attack_rolls_the_combat_fumble_table(fake_discord, bot):
     dice = use_faces(bot, 1, 1, 2)  # double 1, then the Combat Fumble d6: 2 injures an ally
-    reply = await fake_discord.slash("heroic", {"skill": 9, "difficulty": "basic", "kind": "attack", "damage": 7})
+    options = {"skill": 9, "difficulty": "basic", "kind": "attack", "damage": 7}
+    reply = await fake_discord.slash("heroic difficulty", options)
     dice.finish()
     assert reply.embed["title"] == "💀 Fumble · injures an ally" and reply.embed["color"] == 0xA855F7
     assert below_title(reply.embed)[1:] == [
@@ -65,7 +66,7 @@ async def test_a_fumbled_attack_rolls_the_combat_fumble_table(fake_discord, bot)
 
 async def test_a_d12_crit_on_an_attack_doubles_the_damage(fake_discord, bot):
     use_faces(bot, 12)
-    reply = await fake_discord.slash("heroic", {"skill": 1, "difficulty": "insane", "dice": "d12",
+    reply = await fake_discord.slash("heroic difficulty", {"skill": 1, "difficulty": "insane", "dice": "d12",
                                                 "kind": "attack", "damage": 6})
     assert reply.embed["title"] == "⭐ Critical success · double damage"
     assert below_title(reply.embed)[1:] == ["Damage dealt **12** (2 × 6)"]
@@ -73,7 +74,7 @@ async def test_a_d12_crit_on_an_attack_doubles_the_damage(fake_discord, bot):
 
 async def test_private_and_note(fake_discord, bot):
     use_faces(bot, 6, 6)
-    reply = await fake_discord.slash("heroic", {"skill": 2, "tn": 9, "private": True, "note": "Climb the wall"})
+    reply = await fake_discord.slash("heroic tn", {"skill": 2, "tn": 9, "private": True, "note": "Climb the wall"})
     assert reply.callback["data"]["flags"] == EPHEMERAL and reply.ephemeral
     assert reply.embed["title"].startswith("⭐ Critical success")
     assert below_title(reply.embed)[1] == "> Climb the wall"
@@ -82,28 +83,36 @@ async def test_private_and_note(fake_discord, bot):
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"skill": 4}, "Give a target: a difficulty, a TN, or the opposing Skill (versus)"),
-        ({"skill": 4, "difficulty": "hard", "tn": 12}, "Give only one target, not difficulty and tn"),
         ({"skill": 4, "tn": 12, "damage": 5}, "Damage counts only for an attack or a reaction"),
         ({"skill": 4, "tn": 12, "kind": "spell", "damage": 5}, "Damage counts only for an attack or a reaction"),
     ],
 )
 async def test_bad_inputs_are_answered_privately_and_roll_nothing(fake_discord, bot, options, message):
     dice = use_faces(bot)
-    reply = await fake_discord.slash("heroic", options)
+    reply = await fake_discord.slash("heroic tn", options)
     assert reply.ephemeral and message in reply.content and reply.embeds == []
     dice.finish()
 
 
 async def test_discord_refuses_what_the_options_do_not_offer(fake_discord, bot):
     with pytest.raises(CannotInvoke, match="outside"):
-        await fake_discord.slash("heroic", {"skill": 31, "tn": 10})
+        await fake_discord.slash("heroic tn", {"skill": 31, "tn": 10})
     with pytest.raises(CannotInvoke, match="not one of the choices"):
-        await fake_discord.slash("heroic", {"skill": 3, "tn": 10, "dice": "d8"})
+        await fake_discord.slash("heroic tn", {"skill": 3, "tn": 10, "dice": "d8"})
     with pytest.raises(CannotInvoke, match="not one of the choices"):
-        await fake_discord.slash("heroic", {"skill": 3, "tn": 10, "kind": "reaction"})
+        await fake_discord.slash("heroic tn", {"skill": 3, "tn": 10, "kind": "reaction"})
     with pytest.raises(CannotInvoke, match="cannot be used in DMs"):
-        await fake_discord.slash("heroic", {"skill": 3, "tn": 10}, dm=True)
+        await fake_discord.slash("heroic tn", {"skill": 3, "tn": 10}, dm=True)
+
+
+async def test_each_way_of_giving_the_target_is_a_sub_command_whose_target_is_required(fake_discord, bot):
+    (heroic,) = [command for command in fake_discord.commands() if command["name"] == "heroic"]
+    required = {
+        sub["name"]: sorted(o["name"] for o in sub["options"] if o.get("required")) for sub in heroic["options"]
+    }
+    assert required == {"difficulty": ["difficulty", "skill"], "tn": ["skill", "tn"], "versus": ["skill", "versus"]}
+    with pytest.raises(CannotInvoke, match=r"needs option\(s\) \['tn'\]"):
+        await fake_discord.slash("heroic tn", {"skill": 4})  # Discord's client does not send it without a TN
 
 
 def leaf_options(command: dict):
@@ -124,7 +133,7 @@ async def test_every_command_and_option_is_described_and_bounded(fake_discord, s
                    for name, c in commands.items()}
     assert subcommands == {
         "hex": {"test", "contest", "cast", "plain"},
-        "heroic": set(),
+        "heroic": {"difficulty", "tn", "versus"},
         "test": {"basic", "conflict", "competition", "extended", "progress", "clear"},
     }
     walked = 0
@@ -146,6 +155,6 @@ async def test_every_command_and_option_is_described_and_bounded(fake_discord, s
         for path, option in leaf_options(command):
             options_of.setdefault(path, set()).add(option["name"])
     rolls = set(options_of) - {"/test progress", "/test clear"}
-    assert len(rolls) == 9
+    assert len(rolls) == 11  # /heroic has a sub-command per way of giving the target
     for path in rolls:
         assert {"private", "note"} <= options_of[path], path

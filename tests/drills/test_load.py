@@ -187,14 +187,14 @@ def hex_roll(rng: random.Random) -> tuple[str, dict]:
 
 def heroic_roll(rng: random.Random, choices: dict[str, list]) -> tuple[str, dict]:
     target = rng.choice([
-        {"difficulty": rng.choice(choices["heroic difficulty"])}, {"tn": rng.randint(5, 15)},
+        {"difficulty": rng.choice(choices["heroic difficulty difficulty"])}, {"tn": rng.randint(5, 15)},
         {"versus": rng.randint(0, 10)},
     ])
-    kind = rng.choice(choices["heroic kind"])
-    options = {"skill": rng.randint(0, 10), "dice": rng.choice(choices["heroic dice"]), "kind": kind}
+    kind = rng.choice(choices["heroic tn kind"])
+    options = {"skill": rng.randint(0, 10), "dice": rng.choice(choices["heroic tn dice"]), "kind": kind}
     if kind not in ("task", "spell"):  # damage is at stake in an attack or a reaction only
         options["damage"] = rng.randint(0, 20)
-    return "heroic", options | target
+    return f"heroic {next(iter(target))}", options | target
 
 
 def seven_kingdoms_roll(rng: random.Random, table: FakeChannel) -> tuple[str, dict]:
