@@ -28,6 +28,8 @@ from rules.sevenkingdoms import (
     MAX_TARGET,
     NOTATION_HINT,
     SkPool,
+    difficulty_number,
+    minimum_rank,
     parse_pool,
     resolve_difficulty,
     roll_test,
@@ -47,6 +49,19 @@ DIFFICULTY_CHOICES = [
     app_commands.Choice(name=f"{name} ({number}{'+' if name == 'Heroic' else ''}, minimum rank {rank})", value=name)
     for name, number, rank in DIFFICULTIES
 ]
+DifficultyText = app_commands.Range[str, 1, 20]
+
+
+def difficulty_suggestions(typed: str) -> list[app_commands.Choice[str]]:
+    """Choices for a difficulty typed freely: a number (0-60) as typed, then the named ones that match."""
+    text = typed.strip()
+    found = [choice for choice in DIFFICULTY_CHOICES if text.casefold() in choice.name.casefold()]
+    if text.isascii() and text.isdigit() and int(text) <= MAX_TARGET:
+        number = int(text)
+        found.insert(0, app_commands.Choice(name=f"{number} (minimum rank {minimum_rank(number)})", value=str(number)))
+    return found
+
+
 describe = Descriptions({
     "rank": "Ability rank, 0-10: that many test dice (or give the whole pool instead)",
     "bonus": "Bonus dice from a trained specialty, 0-10",
@@ -104,22 +119,26 @@ class SevenKingdoms(commands.Cog):
         return self.bot.db.extended
 
     @test_group.command(name="basic", description="A basic test against a difficulty: success and degrees")
-    @describe(*POOL, "difficulty", "target", *LAST)
-    @app_commands.choices(difficulty=DIFFICULTY_CHOICES)
+    @describe(*POOL, *LAST, difficulty="A named difficulty (like Hard) or a number, 0-60")
     async def basic(
-        self, interaction: BotInteraction, rank: Rank | None = None, difficulty: str | None = None,
-        target: Target | None = None, bonus: Rank | None = None, pool: Notation | None = None,
-        discard: Discard | None = None, wounds: Rank = 0, pool_penalty: Rank = 0, injuries: Rank = 0,
-        aid: bool = False, private: bool = False, note: Note | None = None,
+        self, interaction: BotInteraction, difficulty: DifficultyText, rank: Rank | None = None,
+        bonus: Rank | None = None, pool: Notation | None = None, discard: Discard | None = None, wounds: Rank = 0,
+        pool_penalty: Rank = 0, injuries: Rank = 0, aid: bool = False, private: bool = False,
+        note: Note | None = None,
     ) -> None:
         sk_pool = build_pool(
             pool, rank, bonus, discard, wounds=wounds, pool_penalty=pool_penalty, injuries=injuries, aid=aid
         )
-        number = resolve_difficulty(difficulty, target)
+        number = difficulty_number(difficulty)
         odds = odds_for_test(sk_pool, number, kind="basic")
         test = roll_test(sk_pool, self.dice, target=number, kind="basic")
         embed = render.render_test(test, odds, roller=interaction.user, note=note)
         await interaction.response.send_message(embed=embed, ephemeral=private)
+
+    @basic.autocomplete("difficulty")
+    async def _difficulties(self, interaction: BotInteraction, typed: str) -> list[app_commands.Choice[str]]:
+        """The named difficulties matching what the player typed; a number typed comes first."""
+        return difficulty_suggestions(typed)
 
     @test_group.command(name="conflict", description="A conflict test against the defender's Defense")
     @describe(*POOL, *LAST, defense="The defender's Defense, 0-60: the difficulty (no minimum rank)")

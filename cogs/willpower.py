@@ -52,9 +52,19 @@ class WillpowerCommands(commands.GroupCog, group_name="willpower"):
             f"{interaction.user.mention} spends **{points}** Willpower: {change.before} → **{change.after}**."
         )
 
-    # Discord applies default_member_permissions to top-level commands only, and every player needs
-    # /willpower show and spend: so everyone sees /willpower set, and this check is what refuses it.
-    @app_commands.command(name="set")
+
+
+class WillpowerSetting(commands.Cog):
+    """/willpower-set: a top-level command of its own, because Discord applies default_member_permissions to
+    top-level commands only: members without Manage Server do not see it (a server's admins can change that
+    under Integrations), while every player keeps /willpower show and spend. The bot still checks itself."""
+
+    def __init__(self, bot: RollkeeperBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="willpower-set")
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
     @describe(player="The player whose Willpower to set.", points="Their new Willpower (0-10).")
     async def set_points(
@@ -71,3 +81,4 @@ class WillpowerCommands(commands.GroupCog, group_name="willpower"):
 
 async def setup(bot: RollkeeperBot) -> None:
     await bot.add_cog(WillpowerCommands(bot))
+    await bot.add_cog(WillpowerSetting(bot))

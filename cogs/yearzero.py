@@ -120,7 +120,7 @@ class YearZero(commands.Cog):
     @describe(
         "private", "note",
         attribute="The Attribute's current score: that many base dice (0-10).",
-        skill="The Skill level: that many more base dice (0-10).",
+        skill="The Skill level: that many more base dice (0-10; default 0, untrained).",
         gear="The gear bonus: that many gear dice (0-10).",
         artifact="An Artifact Die: d8 Mighty, d10 Epic, d12 Legendary.",
         artifact2="A second Artifact Die.",
@@ -130,7 +130,7 @@ class YearZero(commands.Cog):
         self,
         interaction: BotInteraction,
         attribute: app_commands.Range[int, 0, 10],
-        skill: app_commands.Range[int, 0, 10],
+        skill: app_commands.Range[int, 0, 10] = 0,
         gear: app_commands.Range[int, 0, 10] = 0,
         artifact: Artifact | None = None,
         artifact2: Artifact | None = None,

@@ -49,8 +49,8 @@ async def test_start_up_opens_and_migrates_the_database_and_close_closes_it(star
 async def test_commands_are_synced_once_and_again_only_when_they_change(start_bot, fake_discord, db_path):
     await start_bot(extensions=YZ)
     [put] = fake_discord.requests_to("PUT", PUT_GLOBAL)
-    assert put.status == 200 and names(put.body) == {"yz", "push", "willpower"}
-    assert names(fake_discord.commands()) == {"yz", "push", "willpower"}
+    assert put.status == 200 and names(put.body) == {"yz", "push", "willpower", "willpower-set"}
+    assert names(fake_discord.commands()) == {"yz", "push", "willpower", "willpower-set"}
     assert stored_hashes(db_path) == [f"commands_hash:{fake_discord.application_id}"]
 
     bot = await start_bot(extensions=YZ)  # the same commands: nothing to tell Discord
@@ -60,8 +60,8 @@ async def test_commands_are_synced_once_and_again_only_when_they_change(start_bo
 
     await start_bot(extensions=("cogs.willpower",))  # a command set that changed
     puts = fake_discord.requests_to("PUT", PUT_GLOBAL)
-    assert len(puts) == 2 and names(puts[-1].body) == {"willpower"}
-    assert names(fake_discord.commands()) == {"willpower"}
+    assert len(puts) == 2 and names(puts[-1].body) == {"willpower", "willpower-set"}
+    assert names(fake_discord.commands()) == {"willpower", "willpower-set"}
 
     await start_bot(extensions=("cogs.willpower",))
     assert len(fake_discord.requests_to("PUT", PUT_GLOBAL)) == 2
@@ -78,7 +78,7 @@ async def test_guild_id_mode_syncs_to_that_server_at_every_start_and_never_globa
         await start_bot(extensions=YZ, GUILD_ID=str(guild.id))
         puts = fake_discord.requests_to("PUT", PUT_GUILD)
         assert len(puts) == start and puts[-1].path.endswith(f"/guilds/{guild.id}/commands")
-    assert names(fake_discord.commands(guild)) == {"yz", "push", "willpower"}
+    assert names(fake_discord.commands(guild)) == {"yz", "push", "willpower", "willpower-set"}
     assert fake_discord.requests_to("PUT", PUT_GLOBAL) == [] and fake_discord.commands() == []
     assert stored_hashes(db_path) == []
     assert (await fake_discord.slash("willpower show")).type == 4

@@ -67,7 +67,7 @@ async def test_a_basic_test_in_the_seeds_notation_discards_the_highest_and_keeps
 
 async def test_a_basic_test_from_options_with_penalties_aid_and_injuries(fake_discord, bot):
     dice = use_faces(bot, 4, 3, 6)  # rank 3 less one wound: two test dice, then the aid die
-    options = {"rank": 3, "target": 10, "wounds": 1, "aid": True, "injuries": 1}
+    options = {"rank": 3, "difficulty": "10", "wounds": 1, "aid": True, "injuries": 1}
     reply = await fake_discord.slash("test basic", options)
     dice.finish()
     embed = reply.embed
@@ -137,12 +137,13 @@ async def test_competition_text_that_cannot_be_read_is_refused(fake_discord, bot
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"rank": 2, "pool": "2D+1B", "target": 5}, "not both"),
-        ({"bonus": 2, "target": 5}, "Give your ability `rank`, or the whole `pool`"),
-        ({"rank": 2}, "Give either a difficulty (like Hard) or a target number"),
-        ({"rank": 2, "difficulty": "Hard", "target": 15}, "not both or neither"),
+        ({"rank": 2, "pool": "2D+1B", "difficulty": "5"}, "not both"),
+        ({"bonus": 2, "difficulty": "5"}, "Give your ability `rank`, or the whole `pool`"),
+        ({"rank": 2, "difficulty": "Trivial"}, "Unknown difficulty 'Trivial': give a number from 0 to 60 or one of"),
+        ({"rank": 2, "difficulty": "-5"}, "Difficulty -5 is out of range"),
+        ({"rank": 2, "difficulty": "61"}, "Difficulty 61 is out of range"),
         ({"rank": 2, "difficulty": "Hard"}, "Rank 2 is below the minimum rank 3 for a Hard test"),
-        ({"pool": "2B", "target": 5}, "has no test dice (D)"),
+        ({"pool": "2B", "difficulty": "5"}, "has no test dice (D)"),
     ],
 )
 async def test_bad_test_options_are_refused_privately(fake_discord, bot, options, message):
@@ -151,11 +152,23 @@ async def test_bad_test_options_are_refused_privately(fake_discord, bot, options
 
 async def test_discord_refuses_out_of_range_values_and_dms(fake_discord, bot):
     with pytest.raises(CannotInvoke, match="outside"):
-        await fake_discord.slash("test basic", {"rank": 11, "target": 5})
-    with pytest.raises(CannotInvoke, match="not one of the choices"):
-        await fake_discord.slash("test basic", {"rank": 2, "difficulty": "Trivial"})
+        await fake_discord.slash("test basic", {"rank": 11, "difficulty": "5"})
+    with pytest.raises(CannotInvoke, match=r"needs option\(s\) \['difficulty'\]"):
+        await fake_discord.slash("test basic", {"rank": 2})  # required: Discord's client asks for it
     with pytest.raises(CannotInvoke, match="cannot be used in DMs"):
         await fake_discord.slash("test progress", dm=True)
+
+
+async def test_basic_offers_the_named_difficulties_and_a_number_typed_while_typing(fake_discord, bot):
+    hard = await fake_discord.autocomplete("test basic", {"difficulty": "har"}, "difficulty")
+    assert hard.choices == [
+        {"name": "Hard (15, minimum rank 3)", "value": "Hard"},
+        {"name": "Very Hard (18, minimum rank 3)", "value": "Very Hard"},
+    ]
+    number = await fake_discord.autocomplete("test basic", {"difficulty": "12"}, "difficulty")
+    assert number.choices[0] == {"name": "12 (minimum rank 2)", "value": "12"}
+    every = await fake_discord.autocomplete("test basic", {"difficulty": ""}, "difficulty")
+    assert [choice["value"] for choice in every.choices][:2] == ["Automatic", "Easy"] and len(every.choices) == 8
 
 
 async def test_automatic_and_no_test_die_roll_nothing(fake_discord, bot):

@@ -11,7 +11,7 @@ import pytest
 
 from cogs.willpower import ONLY_YOUR_OWN
 from tests.bot.payloads import slash_payload
-from tests.fakediscord import ALICE, BOB, GM, CannotInvoke, FakeDiscord, FakeGuild, Reply
+from tests.fakediscord import ALICE, BOB, GM, MANAGE_GUILD, CannotInvoke, FakeDiscord, FakeGuild, Reply
 
 WILLPOWER = ("cogs.willpower",)
 EPHEMERAL = 64
@@ -54,7 +54,7 @@ def public_answer(reply: Reply) -> str:
 
 
 async def set_points(fake: FakeDiscord, player, points: int, guild=None) -> Reply:
-    return await fake.slash("willpower set", {"player": player, "points": points}, user=GM, guild=guild)
+    return await fake.slash("willpower-set", {"player": player, "points": points}, user=GM, guild=guild)
 
 
 async def test_players_see_their_own_willpower_privately(fake_discord, bot, db_path):
@@ -110,13 +110,14 @@ async def test_set_by_a_game_master_is_public_and_per_server(fake_discord, bot, 
 
 
 async def test_set_needs_manage_server(fake_discord, bot, db_path):
-    # Discord applies default_member_permissions only to top-level commands, and every player needs
-    # /willpower show and spend: the whole group is visible, so the bot's own check is what refuses.
-    [group] = [command for command in fake_discord.commands() if command["name"] == "willpower"]
-    assert group.get("default_member_permissions") is None
-    refused = await fake_discord.slash("willpower set", {"player": ALICE, "points": 10}, user=ALICE)
-    assert private_answer(refused) == NEEDS_MANAGE_SERVER
-    crafted = slash_payload(fake_discord, "willpower set", {"player": BOB, "points": 3}, user=BOB)
+    # Discord applies default_member_permissions only to top-level commands: /willpower (show, spend) is for
+    # everyone, /willpower-set is hidden from members without Manage Server, and the bot checks it itself too.
+    commands = {command["name"]: command for command in fake_discord.commands()}
+    assert commands["willpower"].get("default_member_permissions") is None
+    assert commands["willpower-set"]["default_member_permissions"] == str(MANAGE_GUILD)
+    with pytest.raises(CannotInvoke, match="cannot see /willpower-set"):
+        await fake_discord.slash("willpower-set", {"player": ALICE, "points": 10}, user=ALICE)
+    crafted = slash_payload(fake_discord, "willpower-set", {"player": BOB, "points": 3}, user=BOB)
     assert private_answer(await fake_discord.send_interaction(crafted)) == NEEDS_MANAGE_SERVER
     assert stored(db_path) is None and stored(db_path, BOB) is None
 
@@ -129,8 +130,8 @@ async def test_values_outside_zero_to_ten_are_refused(fake_discord, bot, db_path
         await fake_discord.slash("willpower spend", {"points": 0})
     # A crafted payload gets past Discord's client; the bot refuses it itself and changes nothing.
     crafted = [
-        ("willpower set", {"player": ALICE, "points": 1}, {"points": 11}, GM),
-        ("willpower set", {"player": ALICE, "points": 1}, {"points": -1}, GM),
+        ("willpower-set", {"player": ALICE, "points": 1}, {"points": 11}, GM),
+        ("willpower-set", {"player": ALICE, "points": 1}, {"points": -1}, GM),
         ("willpower spend", {"points": 1}, {"points": 0}, ALICE),
         ("willpower spend", {"points": 1}, {"points": -3}, ALICE),
         ("willpower spend", {"points": 1}, {"points": 11}, ALICE),

@@ -254,7 +254,7 @@ async def test_push_by_the_roller_edits_the_same_message(start_bot, fake_discord
 
 async def test_willpower_gained_is_clamped_at_ten_and_the_loss_is_shown(start_bot, fake_discord, db_path):
     bot = await start_bot(extensions=YZ)
-    await fake_discord.slash("willpower set", {"player": ALICE, "points": 9}, user=GM)
+    await fake_discord.slash("willpower-set", {"player": ALICE, "points": 9}, user=GM)
     reply = await roll(fake_discord, bot, [2, 3, 4], attribute=2, skill=1)
     use_faces(bot, 1, 1, 1)
     pushed = await fake_discord.click(reply, label="Push")

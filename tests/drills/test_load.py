@@ -200,7 +200,7 @@ def heroic_roll(rng: random.Random, choices: dict[str, list]) -> tuple[str, dict
 def seven_kingdoms_roll(rng: random.Random, table: FakeChannel) -> tuple[str, dict]:
     pool = {"rank": rng.randint(3, 5), "bonus": rng.randint(0, 2)}  # rank 3: any difficulty up to 17
     return rng.choice([
-        ("test basic", pool | {"target": rng.randint(3, 17)}),
+        ("test basic", pool | {"difficulty": str(rng.randint(3, 17))}),
         ("test conflict", pool | {"defense": rng.randint(3, 15)}),
         ("test competition", {"participants": f"Jaime {rng.randint(2, 5)}D+1B, Brienne {rng.randint(2, 5)}D"}),
         ("test extended", pool | {"task": f"siege of {table.name}", "needed": 6, "target": 6}),
