@@ -65,14 +65,14 @@ YEAR_ZERO = HelpPage(
     "lowers the gear bonus.\n"
     "Only the roller can push, and a roll stays pushable until it is pushed, until you roll again in the "
     "channel, or for a day (the bot's `PUSH_LIFETIME_HOURS`) — even across a restart of the bot.\n"
-    "`/willpower show` · `spend` — your Willpower Points (0–10) in this server; `set` is for game masters "
-    "(Manage Server).",
+    "`/willpower show` · `spend` — your Willpower Points (0–10) in this server; `/willpower-set` is for game "
+    "masters (Manage Server).",
 )
 
 HEROIC = HelpPage(
     "heroic", "Heroic Rolls", "Heroic Rolls: 2d6 + Skill against a Target Number",
-    "`/heroic skill` and one target: `difficulty` (Basic … Insane), `tn` (a number) or `versus` (the opposing "
-    "Skill: TN = 7 + it, 9 + it with a d20). `dice` picks 2d6 (default), d12 or d20.\n"
+    "`/heroic difficulty` (Basic … Insane), `/heroic tn` (a Target Number) or `/heroic versus` (the opposing "
+    "Skill: TN = 7 + it, 9 + it with a d20), each with your `skill`. `dice` picks 2d6 (default), d12 or d20.\n"
     "Above the TN succeeds; equal succeeds with a complication; below fails. Double 6 (natural 12, natural 20) "
     "is a Crit and double 1 (natural 1) a Fumble, whatever the TN.\n"
     "`kind` says what a Crit or Fumble means: an attack (double damage; the Combat Fumble table), a reaction "
@@ -81,7 +81,8 @@ HEROIC = HelpPage(
 
 SEVEN_KINGDOMS = HelpPage(
     "sk", "Seven Kingdoms", "Seven Kingdoms tests: keep the best dice",
-    "`/test basic` (a difficulty), `conflict` (the defender's Defense), `competition` (named characters), "
+    "`/test basic` (a difficulty: a name or a number), `conflict` (the defender's Defense), `competition` "
+    "(named characters), "
     "`extended` (a named task of the channel needing degrees; `progress` shows them, `clear` forgets one — its "
     "starter or Manage Server, after you confirm).\n"
     "Roll test dice plus bonus dice, set aside the discards, keep the best test-dice-many and add them up. "
