@@ -66,7 +66,7 @@ def main(argv: list[str]) -> int:
         keep_raw_log(os.environ[RAW_LOG])
     from bot.__main__ import main as run_bot
 
-    return run_bot()
+    return run_bot([])  # python -m bot, no sub-command (this launcher's own arguments are not the bot's)
 
 
 if __name__ == "__main__":

@@ -222,8 +222,9 @@ async def roll_other(night: Night, player: Player, rng: random.Random) -> None:
 
 ACTIONS = ((roll_yz, 30), (push, 25), (willpower, 12), (meddle, 3), (roll_other, 30))
 EVERY_COMMAND = {
-    "/yz", "/push", "Push button", "/willpower show", "/willpower spend", "/heroic", "/hex test", "/hex contest",
-    "/hex cast", "/hex plain", "/test basic", "/test conflict", "/test competition", "/test extended",
+    "/yz", "/push", "Push button", "/willpower show", "/willpower spend", "/heroic difficulty", "/heroic tn",
+    "/heroic versus", "/hex test", "/hex contest", "/hex cast", "/hex plain", "/test basic", "/test conflict",
+    "/test competition", "/test extended",
 }
 
 
