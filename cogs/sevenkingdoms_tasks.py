@@ -101,12 +101,9 @@ class ClearTaskButton(discord.ui.DynamicItem[discord.ui.Button], template=CLEAR_
     @reports_errors
     async def callback(self, interaction: discord.Interaction) -> None:
         task = await _task_named_by(interaction, self.digest)
-        if task is None:
-            await interaction.response.edit_message(content=GONE, view=None)
-            return
-        may_clear(task, interaction)
-        guild_id, channel_id = server_channel(interaction)
-        if not await the_bot(interaction).db.extended.clear(guild_id, channel_id, task.name):
+        if task is not None:
+            may_clear(task, interaction)  # again: the permission may have gone since the question
+        if task is None or not await _forget(interaction, task):
             await interaction.response.edit_message(content=GONE, view=None)
             return
         name = inert(task.name)
@@ -115,6 +112,12 @@ class ClearTaskButton(discord.ui.DynamicItem[discord.ui.Button], template=CLEAR_
             f'{interaction.user.mention} cleared the extended test "{name}" ({task.progress}/{task.needed}) '
             "in this channel."
         )
+
+
+async def _forget(interaction: discord.Interaction, task: ExtendedTask) -> bool:
+    """Delete the task; False when another click or command was first."""
+    guild_id, channel_id = server_channel(interaction)
+    return await the_bot(interaction).db.extended.clear(guild_id, channel_id, task.name)
 
 
 class KeepTaskButton(discord.ui.DynamicItem[discord.ui.Button], template=KEEP_PATTERN):

@@ -6,7 +6,7 @@ import pytest
 
 from bot.storage import load_migrations
 from tests.bot.embeds import give_faces
-from tests.fakediscord import ALICE, BOB, GM, FakeChannel, FakeDiscord, FakeGuild
+from tests.fakediscord import ALICE, BOB, GM, MEMBER_PERMISSIONS, FakeChannel, FakeDiscord, FakeGuild, FakeUser
 
 GENERAL, TAVERN = FakeChannel("general"), FakeChannel("tavern")
 
@@ -164,3 +164,13 @@ async def test_autocomplete_offers_at_most_25_and_shows_long_names_within_discor
     found = await fake_discord.autocomplete("test clear", {"task": "VERY"}, "task")
     (choice,) = found.choices
     assert choice["value"] == long_name and len(choice["name"]) <= 100 and choice["name"].endswith("(0/5)")
+
+
+async def test_a_game_master_who_lost_manage_server_before_clicking_clears_nothing(fake_discord, bot):
+    await start_task(fake_discord, bot, "Siege", by=ALICE)
+    asked = await fake_discord.slash("test clear", {"task": "Siege"}, user=GM)
+    demoted = FakeUser(GM.name, permissions=MEMBER_PERMISSIONS)  # the same member, without Manage Server now
+    assert demoted.id == GM.id
+    refused = await fake_discord.click(asked, label="Clear it", user=demoted)
+    assert refused.ephemeral and "Manage Server permission can clear" in refused.content
+    assert await task_names(bot) == ["Siege"]
