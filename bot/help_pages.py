@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.render.common import BANE_MARK, SUCCESS_MARK, token
+from bot.render.common import BANE_MARK, SUCCESS_MARK, Tones, token
+from bot.render.sevenkingdoms import COMPLICATION_MARK
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,14 +35,21 @@ START = HelpPage(
 )
 
 SYMBOLS = HelpPage(
-    "symbols", "Dice symbols", "Reading the dice on a card",
-    f"{token(6, success=True)} a die that scores ({SUCCESS_MARK} once per success; a Year Zero Artifact Die "
-    "may score more than one, shown ×2, ×3…)\n"
-    f"{token(1, bane=True)} a die that can hurt: a Year Zero bane, a HEX Hazard, Control or Affinity die "
-    f"showing 1 ({BANE_MARK})\n"
+    "symbols", "Dice symbols", "Reading a card",
+    "**The title is the outcome**, behind a symbol:\n"
+    f"{Tones.SUCCESS.symbol} success · {Tones.CRIT.symbol} critical success · {Tones.PARTIAL.symbol} success with "
+    f"a complication · {Tones.FAILURE.symbol} failure · {Tones.DISASTER.symbol} disaster (Mishap, loss of control, "
+    f"fumble, critical failure) · {Tones.NEUTRAL.symbol} a plain roll · {Tones.WINNER.symbol} / {Tones.TIE.symbol} "
+    f"a competition's winner or tie · {Tones.PROGRESS.symbol} extended tests\n\n"
+    "**The dice:**\n"
+    f"{token(6, success=True)} a die that scores ({SUCCESS_MARK} once per success; a Year Zero Artifact Die may "
+    "score more than one, shown ×2, ×3…)\n"
+    f"{token(1, bane=True)} a 1 that hurts: a Year Zero bane, or a HEX Hazard, Control or Affinity die of a failed "
+    f"roll ({BANE_MARK})\n"
     f"{token(6, struck=True)} a die discarded (Seven Kingdoms discard penalties take the highest)\n"
-    f"{token(4, label='B')} a Seven Kingdoms bonus die\n\n"
-    "The odds line gives the exact chance of the result before the dice were rolled.",
+    f"{token(1)}{COMPLICATION_MARK} the Seven Kingdoms 1 that brings a complication\n"
+    "↻ the dice a Year Zero push rerolled\n\n"
+    "The footer gives the exact odds of the roll, before it was rolled.",
 )
 
 HEX = HelpPage(

@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.client import BotInteraction, RollkeeperBot, the_bot
 from bot.help_pages import COMMANDS_KEY, PAGES, HelpPage
-from bot.render.common import Colour
+from bot.render.common import Tones
 from bot.shared_options import describe
 from bot.tree import reports_errors
 
@@ -39,7 +39,7 @@ def all_pages(tree: app_commands.CommandTree) -> tuple[HelpPage, ...]:
 def page_embed(pages: tuple[HelpPage, ...], key: str) -> discord.Embed:
     """The embed of the page with this key (the start page for a key no page has)."""
     number, page = next(((n, p) for n, p in enumerate(pages, 1) if p.key == key), (1, pages[0]))
-    embed = discord.Embed(title=page.title, description=page.text, colour=Colour.NEUTRAL)
+    embed = discord.Embed(title=page.title, description=page.text, colour=Tones.NEUTRAL.colour)
     return embed.set_footer(text=f"Page {number} of {len(pages)} · pick another in the menu below")
 
 

@@ -85,7 +85,8 @@ async def test_the_pages_explain_the_notation_and_show_dice_as_the_cards_do(fake
     assert notation["title"] == "The pool in one line: 3D+2B-1P"
     assert "discards the highest, and adds the best three" in notation["description"]
     symbols = (await pick(fake_discord, reply, "symbols")).embeds[0]["description"]
-    assert "`6`⚔" in symbols and "`1`☠" in symbols and "~~`6`~~" in symbols
+    assert "`6`⚔" in symbols and "`1`☠" in symbols and "~~`6`~~" in symbols and "`1`⚠" in symbols
+    assert "✅ success" in symbols and "💀 disaster" in symbols  # the outcome symbols of the card titles
 
 
 async def test_public_help_is_turned_by_its_asker_and_others_get_their_own_copy(fake_discord, bot):
