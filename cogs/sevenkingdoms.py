@@ -21,7 +21,7 @@ from bot.storage import ExtendedTask, ExtendedTests, NoSuchExtendedTest
 from bot.storage.extended import task_name
 from bot.text import inert
 from bot.tree import server_channel
-from cogs.sevenkingdoms_tasks import TASK_BUTTONS, confirmation, may_clear, task_choices
+from cogs.sevenkingdoms_tasks import TASK_BUTTONS, channel_tasks, confirmation, may_clear, task_choices
 from rules.dice import DiceSource, SystemDice
 from rules.sevenkingdoms import (
     DIFFICULTIES,
@@ -239,15 +239,13 @@ class SevenKingdoms(commands.Cog):
     @extended.autocomplete("task")
     async def _open_tasks(self, interaction: BotInteraction, typed: str) -> list[app_commands.Choice[str]]:
         """The channel's tasks still going, as the player types a task's name."""
-        guild_id, channel_id = server_channel(interaction)
-        tasks = await self._extended.in_channel(guild_id, channel_id)
+        tasks = await channel_tasks(interaction)
         return task_choices([task for task in tasks if not task.complete], typed)
 
     @clear.autocomplete("task")
     async def _all_tasks(self, interaction: BotInteraction, typed: str) -> list[app_commands.Choice[str]]:
         """Every task of the channel, complete ones too, as the player types a task's name."""
-        guild_id, channel_id = server_channel(interaction)
-        return task_choices(await self._extended.in_channel(guild_id, channel_id), typed)
+        return task_choices(await channel_tasks(interaction), typed)
 
 
 def _progress_before(name: str, stored: ExtendedTask | None, needed: int | None, restart: bool) -> ExtendedProgress:

@@ -38,6 +38,14 @@ def task_choices(tasks: list[ExtendedTask], typed: str) -> list[app_commands.Cho
     ]
 
 
+async def channel_tasks(interaction: discord.Interaction) -> list[ExtendedTask]:
+    """The extended tests of the interaction's channel; none to offer outside a server's channel (a crafted
+    autocomplete from a DM: discord.py would only log what an autocomplete raises, and answer nothing)."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        return []
+    return await the_bot(interaction).db.extended.in_channel(interaction.guild_id, interaction.channel_id)
+
+
 def may_clear(task: ExtendedTask, interaction: discord.Interaction) -> None:
     """Nothing when the player started the task or has Manage Server; else a PlayerError saying who may."""
     permissions = interaction.permissions

@@ -174,3 +174,14 @@ async def test_a_game_master_who_lost_manage_server_before_clicking_clears_nothi
     refused = await fake_discord.click(asked, label="Clear it", user=demoted)
     assert refused.ephemeral and "Manage Server permission can clear" in refused.content
     assert await task_names(bot) == ["Siege"]
+
+
+async def test_a_crafted_autocomplete_from_a_dm_gets_no_choices_and_logs_nothing(fake_discord, bot):
+    from tests.fakediscord.interactions import AUTOCOMPLETE
+    from tests.fakediscord.invoke import Place, command_data
+
+    await start_task(fake_discord, bot, "Siege")
+    command = fake_discord.backend.commands.find("test", fake_discord.guild.id)
+    data = command_data(command, ["clear"], {"task": ""}, Place(ALICE, fake_discord.guild, GENERAL), focused="task")
+    reply = await fake_discord.send_interaction(fake_discord.payload(AUTOCOMPLETE, data, dm=True))
+    assert reply.type == 8 and reply.choices == [] and reply.errors == []
