@@ -24,6 +24,7 @@ class Role(StrEnum):
     BASE = "base"  # HEX ordinary pool die, Year Zero base (attribute + skill) die, Heroic roll die
     GEAR = "gear"
     ARTIFACT = "artifact"
+    PRIDE = "pride"  # the Year Zero Pride die: a d12 read like an Artifact die
     HAZARD = "hazard"
     AFFINITY = "affinity"
     CONTROL = "control"

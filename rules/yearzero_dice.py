@@ -2,7 +2,9 @@
 
 A pool's dice are its Attribute + Skill base d6s, then its gear d6s, then its Artifact dice in the order given.
 Each 6 on a d6 is one success, an Artifact die scores 6-7 -> 1, 8-9 -> 2, 10-11 -> 3, 12 -> 4 successes, and a
-1 on a base or gear d6 is a bane (an Artifact die never shows one).
+1 on a base or gear d6 is a bane (an Artifact die never shows one). The Pride die (RULES.md section 6) is a d12
+that comes last and reads like an Artifact die: it scores by the same table, never shows a bane, and a push
+rerolls it when it scored nothing.
 
 A ``Die`` is frozen, so rolling takes the one shared ``Die`` of each kind and face instead of building a new
 one per die (building a frozen dataclass is slow, and a pool holds up to 33 dice).
@@ -19,6 +21,10 @@ from rules.errors import InvalidInput
 MAX_ARTIFACTS = 3
 ARTIFACT_NAMES = {8: "Mighty", 10: "Epic", 12: "Legendary"}
 ARTIFACT_SIDES = tuple(ARTIFACT_NAMES)
+PRIDE_SIDES = 12
+PRIDE_NAME = "Pride"
+READ_AS_ARTIFACT = (Role.ARTIFACT, Role.PRIDE)
+"""The roles that score by the Artifact table and never show a bane."""
 
 Kind = tuple[int, Role]
 """What one die of a pool is: its sides and its role."""
@@ -37,15 +43,15 @@ ARTIFACT_SUCCESSES = tuple(artifact_successes(face) for face in range(13))
 
 
 def die_successes(die: Die) -> int:
-    """Successes one die scores: a 6 on a d6, or the Artifact table."""
-    if die.role is Role.ARTIFACT:
+    """Successes one die scores: a 6 on a d6, or the Artifact table (Artifact and Pride dice)."""
+    if die.role in READ_AS_ARTIFACT:
         return artifact_successes(die.face)
     return 1 if die.face == 6 else 0
 
 
 def is_bane(die: Die) -> bool:
-    """A 1 on a base or gear d6 (an Artifact die never shows a bane)."""
-    return die.role is not Role.ARTIFACT and die.face == 1
+    """A 1 on a base or gear d6 (an Artifact or Pride die never shows a bane)."""
+    return die.role not in READ_AS_ARTIFACT and die.face == 1
 
 
 def is_rerollable(die: Die) -> bool:
@@ -86,14 +92,20 @@ BASE_D6: Kind = (6, Role.BASE)
 GEAR_D6: Kind = (6, Role.GEAR)
 
 
-def pool_kinds(attribute: int, skill: int, gear: int, artifacts: tuple[int, ...]) -> list[Kind]:
-    """The kind of each die of a pool, in dice order."""
-    return [BASE_D6] * (attribute + skill) + [GEAR_D6] * gear + [(sides, Role.ARTIFACT) for sides in artifacts]
+PRIDE_D12: Kind = (PRIDE_SIDES, Role.PRIDE)
+
+
+def pool_kinds(
+    attribute: int, skill: int, gear: int, artifacts: tuple[int, ...], pride: bool = False
+) -> list[Kind]:
+    """The kind of each die of a pool, in dice order (the Pride die last)."""
+    kinds = [BASE_D6] * (attribute + skill) + [GEAR_D6] * gear + [(sides, Role.ARTIFACT) for sides in artifacts]
+    return kinds + [PRIDE_D12] if pride else kinds
 
 
 _SHARED_DICE: dict[Kind, tuple[Die | None, ...]] = {
     kind: (None, *(Die(kind[0], face, kind[1]) for face in range(1, kind[0] + 1)))
-    for kind in pool_kinds(1, 0, 1, ARTIFACT_SIDES)
+    for kind in pool_kinds(1, 0, 1, ARTIFACT_SIDES, pride=True)
 }
 """The shared dice of each kind a pool holds, indexed by face (no die shows a 0)."""
 
@@ -121,24 +133,26 @@ def roll_kinds(kinds: list[Kind], source: DiceSource) -> tuple[Die, ...]:
     return tuple([roll_die(sides, role, source) for sides, role in kinds])
 
 
-def roll_pool(attribute: int, skill: int, gear: int, artifacts: tuple[int, ...], source: DiceSource) -> tuple[Die, ...]:
-    """A pool's dice rolled in dice order: base, gear, then Artifact dice."""
-    return roll_kinds(pool_kinds(attribute, skill, gear, artifacts), source)
+def roll_pool(
+    attribute: int, skill: int, gear: int, artifacts: tuple[int, ...], source: DiceSource, pride: bool = False
+) -> tuple[Die, ...]:
+    """A pool's dice rolled in dice order: base, gear, Artifact dice, then the Pride die."""
+    return roll_kinds(pool_kinds(attribute, skill, gear, artifacts, pride), source)
 
 
-def read_faces(faces: list[int], base: int, gear: int, *, first_roll: bool) -> Tally:
-    """The tally of a pool's faces: ``base`` base d6s, then ``gear`` gear d6s, then the Artifact dice.
+def read_faces(faces: list[int], base: int, gear: int, *, can_push: bool) -> Tally:
+    """The tally of a pool's faces: ``base`` base d6s, then ``gear`` gear d6s, then the Artifact and Pride dice.
 
-    A push rerolls nothing more once made, so only a first roll has positions to reroll.
+    Only a roll with a push left has positions to reroll.
     """
     d6 = base + gear
     successes = faces[:d6].count(6) + sum([ARTIFACT_SUCCESSES[face] for face in faces[d6:]])
-    rerollable = _rerollable(faces, d6) if first_roll else ()
+    rerollable = _rerollable(faces, d6) if can_push else ()
     return successes, faces[:base].count(1), faces[base:d6].count(1), rerollable
 
 
 def _rerollable(faces: list[int], d6: int) -> tuple[int, ...]:
-    """Positions of the d6s showing neither 6 nor 1, then of the Artifact dice that scored nothing."""
+    """Positions of the d6s showing neither 6 nor 1, then of the Artifact and Pride dice that scored nothing."""
     blank_d6 = [index for index in range(d6) if 1 < faces[index] < 6]
     blank_artifacts = [index for index in range(d6, len(faces)) if faces[index] < 6]
     return tuple(blank_d6 + blank_artifacts)
