@@ -1,158 +1,52 @@
-"""Year Zero rolls a player may push: stored when posted, claimed exactly once by the push.
+"""Year Zero rolls a player may push: stored when posted, claimed exactly once per push.
 
-A roll is *pending* until one of: its push is claimed (*pushed*), the same player rolls again in the same
-channel (*superseded*), or it is older than the lifetime (expired; the purge deletes it). Superseding is read,
-not written: a roll is superseded when the same player has a newer roll in that channel (the view
-``yz_roll_states``, migration V3), so storing a roll is a single INSERT, one trip to aiosqlite's thread. The
-claim is one ``UPDATE ... WHERE <its state in yz_roll_states> = 'pending' ... RETURNING`` in a
-``BEGIN IMMEDIATE`` transaction with the Willpower gain (four trips: BEGIN, the claim, which also returns the
-roller's Willpower before it, the new Willpower, COMMIT), so of any number of simultaneous pushes - in one
-process or several on one database - exactly one wins.
+A roll allows 0-3 pushes. It is *pending* until one of: its last push is claimed (*pushed*), its roller keeps it
+(*kept*), the same player rolls again in the same channel (*superseded*), or it is older than the lifetime
+(expired; the purge deletes it). Superseding is read, not written: a roll is superseded when the same player has
+a newer roll in that channel (the view ``yz_roll_states``, migration V3), so storing a roll is a single INSERT,
+one trip to aiosqlite's thread. A push claim is one ``UPDATE ... WHERE <its state in yz_roll_states> = 'pending'
+AND pushes_made = <the pushes the caller pushed from> ... RETURNING`` (a compare-and-set: the Nth push is claimed
+once) in a ``BEGIN IMMEDIATE`` transaction with the Willpower gain (four trips: BEGIN, the claim, which also
+returns the roller's Willpower before it, the new Willpower, COMMIT), so of any number of simultaneous pushes -
+in one process or several on one database - exactly one wins.
 
 Times are aware datetimes (UTC) in the API and Unix seconds in the database.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from enum import StrEnum
-from typing import Any
-
-import aiosqlite
+from datetime import datetime, timedelta
 
 from bot.storage.roll_messages import RollMessages
+from bot.storage.roll_records import (  # noqa: F401 (offered here as they always were)
+    PushClaim,
+    PushRefusal,
+    RollState,
+    YearZeroRoll,
+    epoch,
+    roll_from,
+    storable_id,
+)
 from bot.storage.store import Store, Transaction
-from bot.storage.willpower import WillpowerChange, gained, store_in
-
-
-class RollState(StrEnum):
-    """Where a stored roll stands."""
-
-    PENDING = "pending"
-    PUSHED = "pushed"
-    SUPERSEDED = "superseded"
-
-
-class PushRefusal(StrEnum):
-    """Why a push was not claimed; `message` says it to the player."""
-
-    UNKNOWN = "unknown"
-    NOT_YOURS = "not_yours"
-    SUPERSEDED = "superseded"
-    EXPIRED = "expired"
-    ALREADY_PUSHED = "already_pushed"
-
-    @property
-    def message(self) -> str:
-        return _REFUSAL_MESSAGES[self]
-
-
-_REFUSAL_MESSAGES = {
-    PushRefusal.UNKNOWN: "I cannot find that roll; it may be too old to push.",
-    PushRefusal.NOT_YOURS: "Only the player who rolled can push this roll.",
-    PushRefusal.SUPERSEDED: "You rolled again in this channel since; only your latest roll can be pushed.",
-    PushRefusal.EXPIRED: "This roll is too old to push now.",
-    PushRefusal.ALREADY_PUSHED: "This roll has already been pushed; a roll can be pushed only once.",
-}
-
-
-@dataclass(frozen=True, slots=True)
-class YearZeroRoll:
-    """One stored roll: who, where, its JSON payloads and its state."""
-
-    id: int
-    guild_id: int
-    channel_id: int
-    user_id: int
-    message_id: int | None
-    state: RollState
-    payload: str
-    pushed_payload: str | None
-    created_at: datetime
-    pushed_at: datetime | None
-
-    def expires_at(self, lifetime: timedelta) -> datetime:
-        """The moment after which the roll can no longer be pushed."""
-        return self.created_at + lifetime
-
-    def as_dict(self) -> dict[str, Any]:
-        times = {"created_at": self.created_at.isoformat(), "pushed_at": _iso(self.pushed_at)}
-        fields = {name: getattr(self, name) for name in self.__slots__ if name not in times}
-        return fields | times | {"state": self.state.value}
-
-
-@dataclass(frozen=True, slots=True)
-class PushClaim:
-    """The answer to a push: claimed (with the stored roll and the Willpower change) or a refusal."""
-
-    roll: YearZeroRoll | None
-    refusal: PushRefusal | None = None
-    willpower: WillpowerChange | None = None
-
-    @property
-    def claimed(self) -> bool:
-        return self.refusal is None
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "claimed": self.claimed,
-            "refusal": self.refusal.value if self.refusal else None,
-            "roll": self.roll.as_dict() if self.roll else None,
-            "willpower": self.willpower.as_dict() if self.willpower else None,
-        }
-
-
-def epoch(moment: datetime) -> float:
-    """Unix seconds of an aware datetime (a naive one is refused: its time zone would be a guess)."""
-    if moment.tzinfo is None or moment.utcoffset() is None:
-        raise ValueError(f"expected an aware datetime (e.g. discord.utils.utcnow()), got {moment!r}")
-    return moment.timestamp()
-
-
-def _storable_id(roll_id: int) -> bool:
-    """True for an id SQLite could hold (a custom_id from a hostile client may name any number)."""
-    return isinstance(roll_id, int) and not isinstance(roll_id, bool) and 0 < roll_id < 2**63
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment else None
-
-
-def _moment(seconds: float | None) -> datetime | None:
-    return None if seconds is None else datetime.fromtimestamp(seconds, UTC)
-
-
-def _roll(row: aiosqlite.Row) -> YearZeroRoll:
-    return YearZeroRoll(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        user_id=row["user_id"],
-        message_id=row["message_id"],
-        state=RollState(row["state"]),
-        payload=row["payload"],
-        pushed_payload=row["pushed_payload"],
-        created_at=datetime.fromtimestamp(row["created_at"], UTC),
-        pushed_at=_moment(row["pushed_at"]),
-    )
-
+from bot.storage.willpower import gained, store_in
 
 _SUPERSEDE = """
 UPDATE yz_rolls SET state = 'superseded'
 WHERE guild_id = :guild AND channel_id = :channel AND user_id = :user AND state = 'pending'
-RETURNING id
+RETURNING *
 """
 
 _INSERT = """
-INSERT INTO yz_rolls (guild_id, channel_id, user_id, payload, created_at)
-VALUES (:guild, :channel, :user, :payload, :now)
+INSERT INTO yz_rolls (guild_id, channel_id, user_id, payload, created_at, pushes_allowed)
+VALUES (:guild, :channel, :user, :payload, :now, :allowed)
 RETURNING id
 """
 
 _CLAIM = """
-UPDATE yz_rolls SET state = 'pushed', pushed_payload = :pushed, pushed_at = :now
+UPDATE yz_rolls SET state = CASE WHEN :last THEN 'pushed' ELSE 'pending' END,
+    pushed_payload = :pushed, pushed_at = :now, pushes_made = pushes_made + 1
 WHERE id = :id AND user_id = :user AND created_at >= :oldest
+  AND pushes_made = :made AND pushes_made < pushes_allowed
   AND (SELECT state FROM yz_roll_states WHERE id = :id) = 'pending'
 RETURNING *, (
     SELECT points FROM willpower WHERE willpower.guild_id = yz_rolls.guild_id AND willpower.user_id = :user
@@ -168,6 +62,25 @@ WHERE id = (
 
 _GET = "SELECT * FROM yz_roll_states WHERE id = ?"
 
+_KEEP = """
+UPDATE yz_rolls SET state = 'kept'
+WHERE id = :id AND user_id = :user AND created_at >= :oldest
+  AND (SELECT state FROM yz_roll_states WHERE id = :id) = 'pending'
+RETURNING *
+"""
+
+_SUPERSEDED_BY = """
+SELECT * FROM yz_rolls
+WHERE guild_id = :guild AND channel_id = :channel AND user_id = :user AND id < :newer AND state = 'pending'
+ORDER BY id DESC LIMIT 1
+"""
+
+_EXPIRING = """
+SELECT * FROM yz_roll_states
+WHERE created_at < :oldest AND state = 'pending' AND message_id IS NOT NULL
+ORDER BY id LIMIT :limit
+"""
+
 
 class YearZeroRolls:
     """The pushable Year Zero rolls."""
@@ -176,20 +89,25 @@ class YearZeroRolls:
         self._store = store
         self.messages = RollMessages(store)
 
-    async def create(self, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime) -> int:
-        """Store a new pending roll and return its id; the player's older rolls here are superseded by it."""
+    async def create(
+        self, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime, pushes_allowed: int = 1
+    ) -> int:
+        """Store a new pending roll allowing that many pushes and return its id; the player's older rolls here are
+        superseded by it."""
         if not isinstance(payload, str):
             raise TypeError("payload must be the roll as a JSON string")
         params = {"guild": guild_id, "channel": channel_id, "user": user_id, "payload": payload, "now": epoch(now)}
+        params["allowed"] = pushes_allowed
         rows = await self._store.write(_INSERT, params)
         return int(rows[0]["id"])
 
-    async def supersede(self, guild_id: int, channel_id: int, user_id: int) -> int:
+    async def supersede(self, guild_id: int, channel_id: int, user_id: int) -> list[YearZeroRoll]:
         """Supersede the player's pending rolls here without storing a new one (a roll that cannot be pushed).
 
-        Returns how many rolls were superseded.
+        Returns the rolls superseded: their messages may still show buttons.
         """
-        return len(await self._store.write(_SUPERSEDE, {"guild": guild_id, "channel": channel_id, "user": user_id}))
+        rows = await self._store.write(_SUPERSEDE, {"guild": guild_id, "channel": channel_id, "user": user_id})
+        return [self.messages.seen_in(roll_from(row)) for row in rows]
 
     def note_message(self, roll_id: int, channel_id: int, message_id: int) -> None:
         """Remember the message that shows a roll, without waiting (see RollMessages.note)."""
@@ -201,14 +119,14 @@ class YearZeroRolls:
 
     async def get(self, roll_id: int) -> YearZeroRoll | None:
         """The stored roll, whatever its state, or None (never stored, or purged)."""
-        if not _storable_id(roll_id):
+        if not storable_id(roll_id):
             return None
         row = await self._store.fetch_one(_GET, (roll_id,))
-        return self.messages.seen_in(_roll(row)) if row else None
+        return self.messages.seen_in(roll_from(row)) if row else None
 
     async def refusal_for_missing(self, roll_id: int) -> PushRefusal:
         """Why `get` found no roll with this id: EXPIRED when the id was given once (purged since), else UNKNOWN."""
-        if not _storable_id(roll_id):
+        if not storable_id(roll_id):
             return PushRefusal.UNKNOWN
         return await _missing_reason(self._store, roll_id)
 
@@ -218,7 +136,7 @@ class YearZeroRolls:
         """The player's pushable roll in this channel (newest pending one within its lifetime), or None."""
         params = {"guild": guild_id, "channel": channel_id, "user": user_id, "oldest": epoch(now - lifetime)}
         row = await self._store.fetch_one(_LATEST, params)
-        return self.messages.seen_in(_roll(row)) if row else None
+        return self.messages.seen_in(roll_from(row)) if row else None
 
     async def claim_push(
         self,
@@ -228,25 +146,56 @@ class YearZeroRolls:
         willpower_gain: int,
         now: datetime,
         lifetime: timedelta,
+        *,
+        pushes_made: int = 0,
+        last: bool = True,
     ) -> PushClaim:
-        """Mark the roll pushed with pushed_payload and add the Willpower gain, both or neither, at most once.
+        """Claim push number pushes_made + 1 of the roll: store pushed_payload and add the Willpower gain, both or
+        neither, only if the roll still has made exactly pushes_made pushes (so each push is claimed at most once).
 
-        The caller computes the pushed result first and claims with it; a refusal changes nothing.
+        The caller computes the pushed result from the roll as stored and claims with it; ``last`` says no push is
+        left after this one (none allowed, or nothing to reroll), which ends the roll. A refusal changes nothing.
         """
         if not isinstance(pushed_payload, str):
             raise TypeError("pushed_payload must be the pushed roll as a JSON string")
-        if not _storable_id(roll_id):
+        if not storable_id(roll_id):
             return PushClaim(None, PushRefusal.UNKNOWN)
         oldest = epoch(now - lifetime)
         params = {"id": roll_id, "user": user_id, "pushed": pushed_payload, "now": epoch(now), "oldest": oldest}
+        params |= {"made": pushes_made, "last": bool(last)}
         async with self._store.transaction() as transaction:
             row = await transaction.fetch_one(_CLAIM, params)
             if row is None:
                 return await _refusal(transaction, roll_id, user_id, oldest)
-            roll = _roll(row)
+            roll = roll_from(row)
             change = gained(row["willpower_before"] or 0, willpower_gain)
             await store_in(transaction, roll.guild_id, user_id, change)
         return PushClaim(roll, willpower=change)
+
+    async def keep(self, roll_id: int, user_id: int, now: datetime, lifetime: timedelta) -> PushClaim:
+        """The roller accepts the roll as it lies: it becomes *kept* and can no longer be pushed. Atomic like a
+        push claim (a keep racing a push: one of them wins); the answer is a claim without Willpower."""
+        if not storable_id(roll_id):
+            return PushClaim(None, PushRefusal.UNKNOWN)
+        oldest = epoch(now - lifetime)
+        async with self._store.transaction() as transaction:
+            row = await transaction.fetch_one(_KEEP, {"id": roll_id, "user": user_id, "oldest": oldest})
+            if row is None:
+                return await _refusal(transaction, roll_id, user_id, oldest)
+        return PushClaim(roll_from(row))
+
+    async def superseded_by(self, newer_id: int, guild_id: int, channel_id: int, user_id: int) -> YearZeroRoll | None:
+        """The roll the player's roll newer_id superseded here, if it was still pending (its message may still show
+        buttons), or None."""
+        params = {"guild": guild_id, "channel": channel_id, "user": user_id, "newer": newer_id}
+        row = await self._store.fetch_one(_SUPERSEDED_BY, params)
+        return self.messages.seen_in(roll_from(row)) if row else None
+
+    async def expiring(self, now: datetime, lifetime: timedelta, limit: int) -> list[YearZeroRoll]:
+        """Up to limit rolls past their lifetime that were still pushable and have a message (oldest first): the
+        purge takes their buttons off before deleting them."""
+        params = {"oldest": epoch(now - lifetime), "limit": limit}
+        return [roll_from(row) for row in await self._store.fetch_all(_EXPIRING, params)]
 
     async def purge_expired(self, now: datetime, lifetime: timedelta) -> int:
         """Delete every roll older than lifetime, whatever its state; return how many were deleted."""
@@ -258,14 +207,23 @@ async def _refusal(transaction: Transaction, roll_id: int, user_id: int, oldest:
     row = await transaction.fetch_one(_GET, (roll_id,))
     if row is None:
         return PushClaim(None, await _missing_reason(transaction, roll_id))
-    roll = _roll(row)
+    roll = roll_from(row)
     if roll.user_id != user_id:
         return PushClaim(roll, PushRefusal.NOT_YOURS)
+    return PushClaim(roll, refusal_of(roll, oldest))
+
+
+def refusal_of(roll: YearZeroRoll, oldest: float) -> PushRefusal:
+    """Why a roll of the user's own cannot be pushed now: ended, too old, or pushed since the caller read it."""
     if roll.state is RollState.PUSHED:
-        return PushClaim(roll, PushRefusal.ALREADY_PUSHED)
+        return PushRefusal.ALREADY_PUSHED if roll.pushes_allowed == 1 else PushRefusal.NO_PUSHES_LEFT
+    if roll.state is RollState.KEPT:
+        return PushRefusal.KEPT
     if roll.state is RollState.SUPERSEDED:
-        return PushClaim(roll, PushRefusal.SUPERSEDED)
-    return PushClaim(roll, PushRefusal.EXPIRED)
+        return PushRefusal.SUPERSEDED
+    if epoch(roll.created_at) < oldest:
+        return PushRefusal.EXPIRED
+    return PushRefusal.PUSHED_MEANWHILE
 
 
 async def _missing_reason(transaction: Store | Transaction, roll_id: int) -> PushRefusal:

@@ -90,8 +90,9 @@ async def test_a_new_roll_supersedes_only_the_same_players_rolls_in_that_channel
 
 async def test_supersede_without_a_new_roll(db: Database):
     first = await db.rolls.create(G, C, U, FIRST, NOW)
-    assert await db.rolls.supersede(G, C, U) == 1
-    assert await db.rolls.supersede(G, C, U) == 0
+    [superseded] = await db.rolls.supersede(G, C, U)
+    assert superseded.id == first and superseded.state is RollState.SUPERSEDED
+    assert await db.rolls.supersede(G, C, U) == []
     assert (await claim(db, first)).refusal is PushRefusal.SUPERSEDED
     assert await db.rolls.latest_pending(G, C, U, NOW, LIFETIME) is None
 
@@ -287,15 +288,20 @@ async def test_purge_deletes_only_rolls_past_their_lifetime(db: Database):
     assert await db.rolls.create(G, C, U, FIRST, NOW) > recent
 
 
+async def store_at_v2(db: Database, user: int) -> int:
+    """A roll as the bot stored it at schema V2 (today's INSERT names columns that came later)."""
+    sql = "INSERT INTO yz_rolls (guild_id, channel_id, user_id, payload, created_at) VALUES (?, ?, ?, ?, ?)"
+    sql += " RETURNING id"
+    return (await db.store.write(sql, (G, C, user, FIRST, NOW.timestamp())))[0]["id"]
+
+
 async def test_rolls_stored_before_v3_keep_their_states_after_it(tmp_path: Path):
     """A database at V2 (whose trigger wrote 'superseded' into the older row) migrates to V3 (where being older
     is enough): every roll keeps the state the bot acts on, and rolls stored afterwards supersede the old ones."""
     path = tmp_path / "upgraded.sqlite3"
     up_to_v2 = [migration for migration in load_migrations() if migration.version <= 2]
     async with await Database.open(path, migrations=up_to_v2) as old:
-        first = await old.rolls.create(G, C, U, FIRST, NOW)
-        second = await old.rolls.create(G, C, U, FIRST, NOW)
-        other = await old.rolls.create(G, C, OTHER, FIRST, NOW)
+        first, second, other = [await store_at_v2(old, user) for user in (U, U, OTHER)]
         assert (await old.store.fetch_one("SELECT state FROM yz_rolls WHERE id = ?", (first,)))[0] == "superseded"
     async with await Database.open(path) as db:
         assert await db.schema_version() >= 3

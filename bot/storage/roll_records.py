@@ -1,0 +1,140 @@
+"""The records of stored Year Zero rolls: their states, why a push is refused, and a roll as read back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
+from typing import Any
+
+import aiosqlite
+
+from bot.storage.willpower import WillpowerChange
+
+
+class RollState(StrEnum):
+    """Where a stored roll stands."""
+
+    PENDING = "pending"
+    PUSHED = "pushed"
+    SUPERSEDED = "superseded"
+    KEPT = "kept"
+
+
+class PushRefusal(StrEnum):
+    """Why a push was not claimed; `message` says it to the player."""
+
+    UNKNOWN = "unknown"
+    NOT_YOURS = "not_yours"
+    SUPERSEDED = "superseded"
+    EXPIRED = "expired"
+    ALREADY_PUSHED = "already_pushed"
+    NO_PUSHES_LEFT = "no_pushes_left"
+    PUSHED_MEANWHILE = "pushed_meanwhile"
+    KEPT = "kept"
+
+    @property
+    def message(self) -> str:
+        return _REFUSAL_MESSAGES[self]
+
+
+_REFUSAL_MESSAGES = {
+    PushRefusal.UNKNOWN: "I cannot find that roll; it may be too old to push.",
+    PushRefusal.NOT_YOURS: "Only the player who rolled can push this roll.",
+    PushRefusal.SUPERSEDED: "You rolled again in this channel since; only your latest roll can be pushed.",
+    PushRefusal.EXPIRED: "This roll is too old to push now.",
+    PushRefusal.ALREADY_PUSHED: "This roll has already been pushed; a roll can be pushed only once.",
+    PushRefusal.NO_PUSHES_LEFT: "This roll has been pushed as many times as it allows.",
+    PushRefusal.PUSHED_MEANWHILE: "This roll was pushed just now; look at the pushed roll before pushing again.",
+    PushRefusal.KEPT: "This roll was kept: it can no longer be pushed.",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class YearZeroRoll:
+    """One stored roll: who, where, its JSON payloads and its state."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    user_id: int
+    message_id: int | None
+    state: RollState
+    payload: str
+    pushed_payload: str | None
+    created_at: datetime
+    pushed_at: datetime | None
+    pushes_allowed: int = 1
+    pushes_made: int = 0
+
+    @property
+    def latest_payload(self) -> str:
+        """The JSON of the roll as it now lies: after its latest push, or the first roll."""
+        return self.pushed_payload or self.payload
+
+    def expires_at(self, lifetime: timedelta) -> datetime:
+        """The moment after which the roll can no longer be pushed."""
+        return self.created_at + lifetime
+
+    def as_dict(self) -> dict[str, Any]:
+        times = {"created_at": self.created_at.isoformat(), "pushed_at": _iso(self.pushed_at)}
+        fields = {name: getattr(self, name) for name in self.__slots__ if name not in times}
+        return fields | times | {"state": self.state.value}
+
+
+@dataclass(frozen=True, slots=True)
+class PushClaim:
+    """The answer to a push: claimed (with the stored roll and the Willpower change) or a refusal."""
+
+    roll: YearZeroRoll | None
+    refusal: PushRefusal | None = None
+    willpower: WillpowerChange | None = None
+
+    @property
+    def claimed(self) -> bool:
+        return self.refusal is None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "claimed": self.claimed,
+            "refusal": self.refusal.value if self.refusal else None,
+            "roll": self.roll.as_dict() if self.roll else None,
+            "willpower": self.willpower.as_dict() if self.willpower else None,
+        }
+
+
+def epoch(moment: datetime) -> float:
+    """Unix seconds of an aware datetime (a naive one is refused: its time zone would be a guess)."""
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError(f"expected an aware datetime (e.g. discord.utils.utcnow()), got {moment!r}")
+    return moment.timestamp()
+
+
+def storable_id(roll_id: int) -> bool:
+    """True for an id SQLite could hold (a custom_id from a hostile client may name any number)."""
+    return isinstance(roll_id, int) and not isinstance(roll_id, bool) and 0 < roll_id < 2**63
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def _moment(seconds: float | None) -> datetime | None:
+    return None if seconds is None else datetime.fromtimestamp(seconds, UTC)
+
+
+def roll_from(row: aiosqlite.Row) -> YearZeroRoll:
+    return YearZeroRoll(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        user_id=row["user_id"],
+        message_id=row["message_id"],
+        state=RollState(row["state"]),
+        payload=row["payload"],
+        pushed_payload=row["pushed_payload"],
+        created_at=datetime.fromtimestamp(row["created_at"], UTC),
+        pushed_at=_moment(row["pushed_at"]),
+        pushes_allowed=row["pushes_allowed"],
+        pushes_made=row["pushes_made"],
+    )
