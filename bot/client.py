@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.roll_endings import mark_expiring
 from bot.settings import Settings
 from bot.storage import DEFAULT_BUSY_TIMEOUT_MS, Database, StorageBusy, StorageUnavailable
 from bot.tree import RollkeeperTree, send_private
@@ -163,7 +164,9 @@ class RollkeeperBot(commands.Bot):
         self._purge_task = asyncio.create_task(self._purge_periodically(), name="rollkeeper-purge")
 
     async def purge_expired_rolls(self) -> int:
-        """Delete the Year Zero rolls past their lifetime; return how many."""
+        """Delete the Year Zero rolls past their lifetime, first taking the buttons off a few of their messages;
+        return how many were deleted."""
+        await mark_expiring(self)
         purged = await self.db.rolls.purge_expired(self.now(), self.settings.push_lifetime)
         _log.debug("Purged %d expired Year Zero rolls", purged)
         return purged

@@ -1,13 +1,14 @@
-"""Year Zero (Forbidden Lands): /yz rolls, the Push button and /push.
+"""Year Zero (Forbidden Lands): /yz rolls, the Push and Keep buttons and /push.
 
-A pushable roll is stored in SQLite before it is shown; its Push button's custom_id names the stored roll
-(``rk:yz:push:<id>``), so the button works after a restart. The push itself is claimed with one atomic SQL
-statement together with the Willpower gain, so a roll is pushed at most once whatever arrives at once.
+A pushable roll is stored in SQLite before it is shown; its buttons' custom_ids name the stored roll
+(``rk:yz:push:<id>``, ``rk:yz:keep:<id>``), so they work after a restart. Each push is claimed with one atomic SQL
+statement (a compare-and-set on the pushes made) together with the Willpower gain, so the Nth push of a roll happens
+at most once whatever arrives at once. When a roll stops being pushable, its message says so and loses its buttons
+(bot/roll_endings.py); a click on a message whose edit failed repairs it.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from typing import Literal
@@ -19,32 +20,31 @@ from discord.ext import commands
 from bot.client import BotInteraction, RollkeeperBot, the_bot
 from bot.errors import PlayerError
 from bot.render.yearzero import FirstRollOdds, PushedRoll, render_first, render_pushed
+from bot.roll_endings import Ending, mark_ended, pushed_payload, read_payload, stored_payload
 from bot.shared_options import Note, describe
-from bot.storage import PushRefusal, YearZeroRoll
+from bot.storage import PushRefusal, RollState, YearZeroRoll, refusal_of
 from bot.tree import report_error, reports_errors, send_private, server_channel
 from rules.dice import DiceSource, SystemDice
 from rules.yearzero import YzRoll, push, roll_yz
 from rules.yearzero_odds import odds_after_first, odds_for_roll
 
+__all__ = ["KeepButton", "PushButton", "YearZero", "push_view", "read_payload", "stored_payload"]
+
 _log = logging.getLogger(__name__)
 
 PUSH_PATTERN = re.compile(r"rk:yz:push:(?P<roll>[0-9]{1,19})")
+KEEP_PATTERN = re.compile(r"rk:yz:keep:(?P<roll>[0-9]{1,19})")
 NO_ROLL_TO_PUSH = "You have no roll to push in this channel: roll with /yz first (a roll stays pushable for a while)."
 
 Artifact = Literal["d8", "d10", "d12"]
 
-
-_COMPACT = json.JSONEncoder(separators=(",", ":"))
-"""One encoder for every stored roll (json.dumps with options builds a new one per call)."""
-
-
-def stored_payload(roll: YzRoll, note: str | None, private: bool) -> str:
-    return _COMPACT.encode({"roll": roll.as_dict(), "note": note, "private": private})
-
-
-def read_payload(stored: YearZeroRoll) -> tuple[YzRoll, str | None, bool]:
-    data = json.loads(stored.payload)
-    return YzRoll.from_dict(data["roll"]), data.get("note"), bool(data.get("private"))
+_ENDINGS = {
+    PushRefusal.SUPERSEDED: Ending.SUPERSEDED,
+    PushRefusal.EXPIRED: Ending.EXPIRED,
+    PushRefusal.KEPT: Ending.KEPT,
+}
+"""Refusals that mean the clicked message should no longer offer a push, and what it should say instead."""
+_PUSHED = {PushRefusal.ALREADY_PUSHED, PushRefusal.NO_PUSHES_LEFT, PushRefusal.PUSHED_MEANWHILE}
 
 
 def push_custom_id(roll_id: int) -> str:
@@ -52,19 +52,47 @@ def push_custom_id(roll_id: int) -> str:
     return f"rk:yz:push:{roll_id}"
 
 
-def push_view(roll_id: int) -> discord.ui.View:
-    """The Push button of a roll, to send with its message.
+def keep_custom_id(roll_id: int) -> str:
+    """The custom_id of a roll's Keep button: KEEP_PATTERN with the roll's id."""
+    return f"rk:yz:keep:{roll_id}"
 
-    Clicks are taken by the PushButton DynamicItem registered when the cog loads (whatever process or restart
-    sent the message), so the view is stopped at once: discord.py keeps no listener for it."""
+
+def push_view(roll_id: int) -> discord.ui.View:
+    """The Push and Keep buttons of a roll, to send with its message.
+
+    Clicks are taken by the DynamicItems registered when the cog loads (whatever process or restart sent the
+    message), so the view is stopped at once: discord.py keeps no listener for it."""
     view = discord.ui.View(timeout=None)
     view.add_item(PushButton(roll_id))
+    view.add_item(KeepButton(roll_id))
     view.stop()
     return view
 
 
+async def roller_only(interaction: discord.Interaction, roll_id: int) -> bool:
+    """Refuse anyone but the roller, answering them privately (or they see "interaction failed")."""
+    bot = the_bot(interaction)
+    bot.hold_interaction()
+    try:
+        stored = await bot.db.rolls.get(roll_id)
+    except Exception as error:  # a busy database, say: answered like every other failure
+        await report_error(interaction, error)
+        return False
+    if stored is not None and stored.user_id != interaction.user.id:
+        await send_private(interaction, PushRefusal.NOT_YOURS.message)
+        return False
+    return True
+
+
+def _cog(interaction: discord.Interaction) -> YearZero:
+    cog = the_bot(interaction).get_cog(YearZero.__cog_name__)
+    if not isinstance(cog, YearZero):
+        raise RuntimeError("the Year Zero cog is not loaded, yet its button was clicked")
+    return cog
+
+
 class PushButton(discord.ui.DynamicItem[discord.ui.Button], template=PUSH_PATTERN):
-    """The Push button of one stored roll: only its roller may press it, and only once."""
+    """The Push button of one stored roll: only its roller may press it, and each push once."""
 
     pattern = PUSH_PATTERN
     """The template again, for the bot to tell clicks it takes from stale ones (see RollkeeperBot)."""
@@ -79,27 +107,35 @@ class PushButton(discord.ui.DynamicItem[discord.ui.Button], template=PUSH_PATTER
         return cls(int(match["roll"]))
 
     # discord.py types a button's interaction as Interaction[ClientT] for any client: an override may not narrow
-    # it to BotInteraction, so these two ask for the bot by its type instead (`the_bot`).
+    # it to BotInteraction, so these ask for the bot by its type instead (`the_bot`).
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """Refuse anyone but the roller here, answering them privately (or they see "interaction failed")."""
-        bot = the_bot(interaction)
-        bot.hold_interaction()
-        try:
-            stored = await bot.db.rolls.get(self.roll_id)
-        except Exception as error:  # a busy database, say: answered like every other failure
-            await report_error(interaction, error)
-            return False
-        if stored is not None and stored.user_id != interaction.user.id:
-            await send_private(interaction, PushRefusal.NOT_YOURS.message)
-            return False
-        return True
+        return await roller_only(interaction, self.roll_id)
 
     @reports_errors
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog = the_bot(interaction).get_cog(YearZero.__cog_name__)
-        if not isinstance(cog, YearZero):
-            raise RuntimeError("the Year Zero cog is not loaded, yet its button was clicked")
-        await cog.push_stored(interaction, self.roll_id, edit_in_place=True)
+        await _cog(interaction).push_stored(interaction, self.roll_id, edit_in_place=True)
+
+
+class KeepButton(discord.ui.DynamicItem[discord.ui.Button], template=KEEP_PATTERN):
+    """The Keep button of one stored roll: its roller accepts the roll as it lies, and it can no longer be pushed."""
+
+    pattern = KEEP_PATTERN
+
+    def __init__(self, roll_id: int) -> None:
+        style = discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label="Keep", emoji="✋", style=style, custom_id=keep_custom_id(roll_id)))
+        self.roll_id = roll_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]) -> KeepButton:
+        return cls(int(match["roll"]))
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await roller_only(interaction, self.roll_id)
+
+    @reports_errors
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).keep_stored(interaction, self.roll_id)
 
 
 class YearZero(commands.Cog):
@@ -110,10 +146,10 @@ class YearZero(commands.Cog):
         self.dice: DiceSource = dice or SystemDice()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(PushButton)
+        self.bot.add_dynamic_items(PushButton, KeepButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(PushButton)
+        self.bot.remove_dynamic_items(PushButton, KeepButton)
 
     @app_commands.command(name="yz")
     @app_commands.guild_only()
@@ -125,6 +161,8 @@ class YearZero(commands.Cog):
         artifact="An Artifact Die: d8 Mighty, d10 Epic, d12 Legendary.",
         artifact2="A second Artifact Die.",
         artifact3="A third Artifact Die.",
+        pride="Add your Pride die (a d12 read like an Artifact Die).",
+        pushes="How many times this roll may be pushed (0-3; 1 unless a talent or the GM says otherwise).",
     )
     async def yz(
         self,
@@ -135,28 +173,32 @@ class YearZero(commands.Cog):
         artifact: Artifact | None = None,
         artifact2: Artifact | None = None,
         artifact3: Artifact | None = None,
+        pride: bool = False,
+        pushes: app_commands.Range[int, 0, 3] = 1,
         private: bool = False,
         note: Note | None = None,
     ) -> None:
-        """Roll Attribute + Skill base dice, gear dice and Artifact Dice; push with the button."""
+        """Roll Attribute + Skill base dice, gear dice, Artifact Dice and Pride; push or keep with the buttons."""
         artifacts = tuple(a for a in (artifact, artifact2, artifact3) if a)
-        roll = roll_yz(attribute, skill, gear, artifacts, self.dice)
-        odds = FirstRollOdds(odds_for_roll(attribute + skill, gear, roll.artifacts), odds_after_first(roll))
+        roll = roll_yz(attribute, skill, gear, artifacts, self.dice, pride=pride, pushes=pushes)
+        odds = FirstRollOdds(odds_for_roll(attribute + skill, gear, _odds_dice(roll)), odds_after_first(roll))
         guild_id, channel_id = server_channel(interaction)
         where = (guild_id, channel_id, interaction.user.id)
-        if roll.can_push:
-            roll_id = await self.bot.db.rolls.create(*where, stored_payload(roll, note, private), self.bot.now())
-        else:
-            await self.bot.db.rolls.supersede(*where)
         embed = render_first(roll, odds, roller=interaction.user, note=note)
         if not roll.can_push:
+            superseded = await self.bot.db.rolls.supersede(*where)
             await interaction.response.send_message(embed=embed, ephemeral=private)
+            await self._mark_all(superseded, Ending.SUPERSEDED)
             return
+        payload = stored_payload(roll, note, private)
+        roll_id = await self.bot.db.rolls.create(*where, payload, self.bot.now(), pushes)
         answer = await interaction.response.send_message(embed=embed, view=push_view(roll_id), ephemeral=private)
         if answer is not None and answer.message_id is not None:
-            # Best effort, written with others a moment later: only /push needs it (to take the button off), and
-            # a busy database here must not tell the player to try again - a new roll would supersede this one.
+            # Best effort, written with others a moment later: only the message edits need it, and a busy database
+            # here must not tell the player to try again - a new roll would supersede this one.
             self.bot.db.rolls.note_message(roll_id, channel_id, answer.message_id)
+        replaced = await self.bot.db.rolls.superseded_by(roll_id, *where)
+        await self._mark_all([replaced] if replaced else [], Ending.SUPERSEDED)
 
     @app_commands.command(name="push")
     @app_commands.guild_only()
@@ -171,38 +213,88 @@ class YearZero(commands.Cog):
         await self.push_stored(interaction, stored.id, edit_in_place=False)
 
     async def push_stored(self, interaction: discord.Interaction, roll_id: int, *, edit_in_place: bool) -> None:
-        """Push a stored roll for the interaction's user: claim it atomically, then show the pushed roll."""
-        rolls = self.bot.db.rolls
-        stored = await rolls.get(roll_id)
+        """Push a stored roll for the interaction's user: claim the next push atomically, then show it."""
+        stored = await self._stored(interaction, roll_id)
         if stored is None:
-            raise PlayerError((await rolls.refusal_for_missing(roll_id)).message)
-        first, note, private = read_payload(stored)
-        pushed = push(first, self.dice)
-        claim = await rolls.claim_push(
-            roll_id, interaction.user.id, _COMPACT.encode(pushed.as_dict()),
-            pushed.willpower_gained, self.bot.now(), self.bot.settings.push_lifetime,
+            return
+        latest, note, private = read_payload(stored)
+        if stored.state is not RollState.PENDING or not latest.can_push:  # ended since: say why, as a claim would
+            refusal = refusal_of(stored, self.bot.now(), self.bot.settings.push_lifetime)
+            return await self._refused(interaction, refusal, stored)
+        pushed = push(latest, self.dice)
+        claim = await self.bot.db.rolls.claim_push(
+            roll_id, interaction.user.id, pushed_payload(pushed), pushed.new_base_banes, self.bot.now(),
+            self.bot.settings.push_lifetime, pushes_made=stored.pushes_made, last=not pushed.can_push,
         )
         if claim.refusal is not None:
-            raise PlayerError(claim.refusal.message)
-        odds = odds_for_roll(first.attribute + first.skill, first.gear, first.artifacts)
+            return await self._refused(interaction, claim.refusal, stored)
         change = claim.willpower
         if change is None:
             raise RuntimeError(f"roll {roll_id} was claimed without its Willpower change")
+        odds = odds_for_roll(pushed.attribute + pushed.skill, pushed.gear, _odds_dice(pushed))
         embed = render_pushed(PushedRoll(pushed, change.after, change.lost), odds, roller=interaction.user, note=note)
+        view = push_view(roll_id) if pushed.can_push else None
         if edit_in_place:
-            await interaction.response.edit_message(embed=embed, view=None)
+            await interaction.response.edit_message(embed=embed, view=view)
             return
-        await interaction.response.send_message(embed=embed, ephemeral=private)
-        if not private and stored.message_id is not None:
-            await self._remove_button(stored, stored.message_id)
+        answer = await interaction.response.send_message(embed=embed, ephemeral=private, **_with(view))
+        if answer is not None and answer.message_id is not None and not private:
+            self.bot.db.rolls.note_message(roll_id, stored.channel_id, answer.message_id)
+        await mark_ended(self.bot, stored, Ending.PUSHED)
 
-    async def _remove_button(self, stored: YearZeroRoll, message_id: int) -> None:
-        """Take the Push button off the first roll's message once /push has pushed it (best effort)."""
-        channel = self.bot.get_partial_messageable(stored.channel_id)
-        try:
-            await channel.get_partial_message(message_id).edit(view=None)
-        except discord.HTTPException as failure:
-            _log.info("Could not remove the Push button of roll %s: %s", stored.id, failure)
+    async def keep_stored(self, interaction: discord.Interaction, roll_id: int) -> None:
+        """Keep a stored roll for its roller: it can no longer be pushed; its message says so, without buttons."""
+        stored = await self._stored(interaction, roll_id)
+        if stored is None:
+            return
+        lifetime = self.bot.settings.push_lifetime
+        claim = await self.bot.db.rolls.keep(roll_id, interaction.user.id, self.bot.now(), lifetime)
+        if claim.refusal is not None:
+            return await self._refused(interaction, claim.refusal, stored)
+        await interaction.response.edit_message(content=Ending.KEPT.value, view=None)
+
+    async def _stored(self, interaction: discord.Interaction, roll_id: int) -> YearZeroRoll | None:
+        """The stored roll a button or /push names. A purged one is refused, or None when the click on its message
+        was answered by repairing the message."""
+        rolls = self.bot.db.rolls
+        stored = await rolls.get(roll_id)
+        if stored is not None:
+            return stored
+        refusal = await rolls.refusal_for_missing(roll_id)
+        if refusal is PushRefusal.EXPIRED and await self._repair(interaction, Ending.EXPIRED):
+            return None
+        raise PlayerError(refusal.message)
+
+    async def _refused(self, interaction: discord.Interaction, refusal: PushRefusal, stored: YearZeroRoll) -> None:
+        """Tell the player why; when the clicked message still offers a push it should not, repair it instead."""
+        ending = _ENDINGS.get(refusal)
+        clicked = interaction.message.id if interaction.message is not None else None
+        moved = stored.message_id is not None and clicked not in (None, stored.message_id)
+        if ending is None and refusal in _PUSHED and moved:
+            ending = Ending.PUSHED  # pushed with /push since this message was sent: the roll shows elsewhere
+        if ending is not None and await self._repair(interaction, ending):
+            return
+        raise PlayerError(refusal.message)
+
+    async def _repair(self, interaction: discord.Interaction, ending: Ending) -> bool:
+        """Answer a click on a message that should no longer offer a push by editing it to say why."""
+        if interaction.type is not discord.InteractionType.component or interaction.response.is_done():
+            return False
+        await interaction.response.edit_message(content=ending.value, view=None)
+        return True
+
+    async def _mark_all(self, rolls: list[YearZeroRoll], ending: Ending) -> None:
+        for stored in rolls:
+            await mark_ended(self.bot, stored, ending)
+
+
+def _odds_dice(roll: YzRoll) -> tuple[int, ...]:
+    """The Artifact dice for the odds, with the Pride die as the d12 it is read as."""
+    return (*roll.artifacts, 12) if roll.pride else roll.artifacts
+
+
+def _with(view: discord.ui.View | None) -> dict:
+    return {"view": view} if view is not None else {}
 
 
 async def setup(bot: RollkeeperBot) -> None:

@@ -9,10 +9,11 @@ import discord
 from bot.render.common import Card, Tone, Tones, embed, plural, token
 from bot.render.odds import yz_odds, yz_push_cost
 from rules.dice import Die, Role
-from rules.yearzero import ARTIFACT_NAMES, YzRoll, die_successes, is_bane
+from rules.yearzero import ARTIFACT_NAMES, PRIDE_NAME, YzRoll, die_successes, is_bane
 from rules.yearzero_odds import PushOdds, YzOdds
 
 BANES_NOTE = "Banes (☠) do nothing on the first roll."
+NOTHING_TO_PUSH = "Nothing to push: every die shows 6 or 1."
 PUSHED_DICE = "Dice after the push (↻ rerolled)"
 
 
@@ -21,6 +22,8 @@ def pool_text(roll: YzRoll) -> str:
     if roll.gear:
         parts.append(f"Gear {roll.gear}")
     parts.extend(f"d{sides} {ARTIFACT_NAMES[sides]}" for sides in roll.artifacts)
+    if roll.pride:
+        parts.append(PRIDE_NAME)
     return " + ".join(parts)
 
 
@@ -61,10 +64,16 @@ def dice_line(roll: YzRoll) -> str:
 
 
 def _groups(roll: YzRoll) -> tuple[tuple[str, range], ...]:
-    """Where each group lies in the roll's dice: base dice, then gear dice, then Artifact dice."""
+    """Where each group lies in the roll's dice: base dice, gear dice, Artifact dice, then the Pride die."""
     base = roll.attribute + roll.skill
     d6 = base + roll.gear
-    return ("Base", range(base)), ("Gear", range(base, d6)), ("Artifact", range(d6, len(roll.dice)))
+    artifacts = d6 + len(roll.artifacts)
+    return (
+        ("Base", range(base)),
+        ("Gear", range(base, d6)),
+        ("Artifact", range(d6, artifacts)),
+        (PRIDE_NAME, range(artifacts, len(roll.dice))),
+    )
 
 
 def _successes(roll: YzRoll) -> str:
@@ -83,10 +92,21 @@ class FirstRollOdds:
     this_roll: PushOdds
 
 
-def _push_line(roll: YzRoll, odds: FirstRollOdds | None) -> str:
+def pushes_text(roll: YzRoll) -> str:
+    """What the next push would reroll, and who may make it how often; why not when it cannot be pushed."""
     if not roll.can_push:
-        return "Nothing to push: every die shows 6 or 1."
-    rerolls = f"Push (only you, once) to reroll {plural(len(roll.reroll_indices), 'die', 'dice')}."
+        return "This roll may not be pushed." if roll.pushes_allowed == 0 else NOTHING_TO_PUSH
+    dice = plural(len(roll.reroll_indices), "die", "dice")
+    if roll.pushes_allowed == 1:
+        return f"Push (only you, once) to reroll {dice}."
+    again = " again" if roll.pushed else ""
+    return f"Push{again} (only you; {plural(roll.pushes_left, 'push', 'pushes')} left) to reroll {dice}."
+
+
+def _push_line(roll: YzRoll, odds: FirstRollOdds | None) -> str:
+    rerolls = pushes_text(roll)
+    if not roll.can_push:
+        return rerolls
     cost = yz_push_cost(odds.this_roll) if odds is not None else None
     return f"{rerolls}\n{cost}" if cost else rerolls
 
@@ -126,11 +146,13 @@ def push_costs(push: PushedRoll) -> list[str]:
         lines.append(f"☠ Attribute damage **{pushed.attribute_damage}**")
     if pushed.gear_damage:
         lines.append(f"☠ Gear bonus −{pushed.gear_damage}")
-    if pushed.willpower_gained:
-        line = f"Willpower +{pushed.willpower_gained} (now {push.willpower_after})"
+    if pushed.new_base_banes:  # this push's Willpower: a 1 counts once, at the push that first counts it
+        line = f"Willpower +{pushed.new_base_banes} (now {push.willpower_after})"
         if push.lost:
             line += f" — {plural(push.lost, 'point')} lost: Willpower never exceeds 10"
         lines.append(line)
+    if pushed.pushes > 1 and pushed.willpower_gained:
+        lines.append(f"After {pushed.pushes} pushes: Willpower +{pushed.willpower_gained} in all")
     return lines
 
 
@@ -154,6 +176,11 @@ def render_pushed(
         f"Year Zero · pushed · {pool_text(pushed)}",
         [(PUSHED_DICE, dice_line(pushed))],
         yz_odds(odds),
-        "\n".join(push_costs(push)) or "No banes: the push cost nothing.",
+        "\n".join((push_costs(push) or ["No banes: the push cost nothing."]) + _more(pushed)),
     )
     return embed(card, roller, note)
+
+
+def _more(pushed: YzRoll) -> list[str]:
+    """The next push of a roll with pushes left, as a line of its own."""
+    return [pushes_text(pushed)] if pushed.can_push else []

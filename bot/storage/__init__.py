@@ -24,7 +24,7 @@ from bot.storage.extended import ExtendedTask, ExtendedTests
 from bot.storage.files import check_database_path, probe_database
 from bot.storage.meta import Meta
 from bot.storage.migrations import Migration, load_migrations
-from bot.storage.rolls import PushClaim, PushRefusal, RollState, YearZeroRoll, YearZeroRolls
+from bot.storage.rolls import PushClaim, PushRefusal, RollState, YearZeroRoll, YearZeroRolls, refusal_of
 from bot.storage.store import DEFAULT_BUSY_TIMEOUT_MS
 from bot.storage.willpower import MAX_WILLPOWER, Willpower, WillpowerChange
 
@@ -53,4 +53,5 @@ __all__ = [
     "check_database_path",
     "load_migrations",
     "probe_database",
+    "refusal_of",
 ]

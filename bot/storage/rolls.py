@@ -210,11 +210,15 @@ async def _refusal(transaction: Transaction, roll_id: int, user_id: int, oldest:
     roll = roll_from(row)
     if roll.user_id != user_id:
         return PushClaim(roll, PushRefusal.NOT_YOURS)
-    return PushClaim(roll, refusal_of(roll, oldest))
+    return PushClaim(roll, _refusal_of(roll, oldest))
 
 
-def refusal_of(roll: YearZeroRoll, oldest: float) -> PushRefusal:
-    """Why a roll of the user's own cannot be pushed now: ended, too old, or pushed since the caller read it."""
+def refusal_of(roll: YearZeroRoll, now: datetime, lifetime: timedelta) -> PushRefusal:
+    """Why a roll of the user's own, as read, cannot be pushed: ended, too old, or pushed since it was read."""
+    return _refusal_of(roll, epoch(now - lifetime))
+
+
+def _refusal_of(roll: YearZeroRoll, oldest: float) -> PushRefusal:
     if roll.state is RollState.PUSHED:
         return PushRefusal.ALREADY_PUSHED if roll.pushes_allowed == 1 else PushRefusal.NO_PUSHES_LEFT
     if roll.state is RollState.KEPT:

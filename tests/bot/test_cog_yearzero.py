@@ -19,8 +19,9 @@ import pytest
 from bot.client import STALE_BUTTON
 from bot.render.common import LEFT_OUT
 from bot.render.yearzero import PUSHED_DICE
+from bot.roll_endings import Ending
 from bot.storage import Database, PushRefusal
-from cogs.yearzero import NO_ROLL_TO_PUSH, PushButton, push_view, read_payload
+from cogs.yearzero import NO_ROLL_TO_PUSH, KeepButton, PushButton, push_view, read_payload
 from rules.dice import FixedDice
 from rules.yearzero import push
 from tests.bot.embeds import below_title, field, give_faces, odds
@@ -130,10 +131,11 @@ async def test_roll_shows_the_dice_the_outcome_and_a_push_button(start_bot, fake
     assert below_title(embed)[3].startswith("Pushing: ") and "(Attribute damage and as many WP)" in embed["description"]
     assert field(embed, "Dice") == "Base: `6`⚔ `1`☠ `3` `4` `2`\nGear: `5`"
     assert odds(embed).startswith("Odds: success ")
-    [button] = buttons(reply.message)
+    [button, keep] = buttons(reply.message)
     await bot.db.rolls.flush_messages()  # the message id is written with others a moment later
     [stored] = rows(db_path)
     assert button["label"] == "Push" and button["custom_id"] == f"rk:yz:push:{stored['id']}"
+    assert keep["label"] == "Keep" and keep["custom_id"] == f"rk:yz:keep:{stored['id']}"
     assert stored["state"] == "pending" and stored["user_id"] == ALICE.id
     assert stored["channel_id"] == GUILD.channel.id and stored["message_id"] == int(reply.message["id"])
 
@@ -147,8 +149,8 @@ async def test_the_sent_button_is_the_push_buttons_own_and_leaves_no_view_behind
     view = push_view(roll_id)
     assert isinstance(view, discord.ui.View) and view.timeout is None and view.is_finished()
     [row] = view.to_components()
-    assert row["components"] == [PushButton(roll_id).to_component_dict()]
-    [sent] = buttons(replies[-1].message)
+    assert row["components"] == [PushButton(roll_id).to_component_dict(), KeepButton(roll_id).to_component_dict()]
+    [sent, _] = buttons(replies[-1].message)
     assert {key: sent[key] for key in ("custom_id", "label", "style")} == {
         "custom_id": f"rk:yz:push:{roll_id}", "label": "Push", "style": discord.ButtonStyle.danger.value
     }
@@ -207,7 +209,7 @@ async def test_bad_inputs_get_a_private_error_and_store_nothing(start_bot, fake_
 async def test_a_private_roll_is_ephemeral_and_its_push_too(start_bot, fake_discord, db_path):
     bot = await start_bot(extensions=YZ)
     reply = await roll(fake_discord, bot, [2, 3], attribute=1, skill=1, private=True)
-    assert reply.flags & EPHEMERAL and [b["label"] for b in buttons(reply.message)] == ["Push"]
+    assert reply.flags & EPHEMERAL and [b["label"] for b in buttons(reply.message)] == ["Push", "Keep"]
     use_faces(bot, 6, 1)
     pushed = await fake_discord.click(reply, label="Push")
     assert pushed.type == 7 and pushed.message is reply.message and reply.flags & EPHEMERAL
@@ -346,10 +348,12 @@ async def test_push_command_pushes_the_latest_roll_and_takes_the_button_off(star
     dice.finish()
     assert pushed.type == 4 and not pushed.ephemeral
     assert field(pushed.embed, PUSHED_DICE) == "Base: `6`⚔ ↻ `1`☠ `6`⚔"
-    [edit] = fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE)
+    superseded, edit = fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE)
+    assert superseded.path == f"/channels/{GUILD.channel.id}/messages/{older.message['id']}"
     assert edit.status == 200 and edit.path == f"/channels/{GUILD.channel.id}/messages/{latest.message['id']}"
     assert latest.components == [] and "Pushed:" not in latest.embed["title"]  # the first roll stays shown
-    assert buttons(older.message)  # superseded, but nobody edits it
+    assert latest.message["content"] == Ending.PUSHED.value
+    assert older.components == [] and older.message["content"] == Ending.SUPERSEDED.value
     assert [row["state"] for row in rows(db_path)] == ["superseded", "pushed"] and willpower(db_path) == 1
     assert private_answer(await fake_discord.slash("push")) == NO_ROLL_TO_PUSH
 
@@ -384,9 +388,12 @@ async def test_a_newer_roll_in_the_same_channel_supersedes(start_bot, fake_disco
     bobs = await roll(fake_discord, bot, [4, 5], attribute=2, skill=0, user=BOB)
     await bot.db.rolls.flush_messages()
     before = snapshot(db_path)
+    assert first.components == [] and first.message["content"] == Ending.SUPERSEDED.value  # edited at once
     any_faces(bot)
-    assert private_answer(await fake_discord.click(first, label="Push")) == PushRefusal.SUPERSEDED.message
-    assert snapshot(db_path) == before and buttons(first.message)
+    custom_id = f"rk:yz:push:{rows(db_path)[0]['id']}"
+    repaired = await fake_discord.send_interaction(click_payload(fake_discord, first, custom_id))
+    assert repaired.type == 7 and repaired.data["content"] == Ending.SUPERSEDED.value
+    assert snapshot(db_path) == before
     for reply, user in ((second, ALICE), (elsewhere, ALICE), (bobs, BOB)):
         use_faces(bot, 6, 6)
         assert (await fake_discord.click(reply, label="Push", user=user)).type == 7
@@ -396,8 +403,7 @@ async def test_a_roll_with_nothing_to_push_supersedes_too(start_bot, fake_discor
     bot = await start_bot(extensions=YZ)
     first = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
     await roll(fake_discord, bot, [6, 1], attribute=2, skill=0)
-    any_faces(bot)
-    assert private_answer(await fake_discord.click(first, label="Push")) == PushRefusal.SUPERSEDED.message
+    assert first.components == [] and first.message["content"] == Ending.SUPERSEDED.value
     assert private_answer(await fake_discord.slash("push")) == NO_ROLL_TO_PUSH
 
 
@@ -410,16 +416,18 @@ async def test_an_expired_roll_is_refused_then_purged_at_start_up(start_bot, fak
     fresh = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, channel=TAVERN)
     now[0] += timedelta(minutes=2)  # old is 31 minutes old, fresh 2
     await bot.db.rolls.flush_messages()
-    before = snapshot(db_path)
+    before, old_id = snapshot(db_path), rows(db_path)[0]["id"]
     any_faces(bot)
-    assert private_answer(await fake_discord.click(old, label="Push")) == PushRefusal.EXPIRED.message
+    repaired = await fake_discord.click(old, label="Push")  # not purged yet: the click repairs the message
+    assert repaired.type == 7 and old.message["content"] == Ending.EXPIRED.value and old.components == []
     assert private_answer(await fake_discord.slash("push")) == NO_ROLL_TO_PUSH
     assert snapshot(db_path) == before
 
     bot = await start_bot(extensions=YZ, clock=lambda: now[0], **lifetime)
     assert [row["channel_id"] for row in rows(db_path)] == [TAVERN.id]  # the old roll was purged
     any_faces(bot)
-    assert private_answer(await fake_discord.click(old, label="Push")) == PushRefusal.EXPIRED.message
+    stale = await fake_discord.send_interaction(click_payload(fake_discord, old, f"rk:yz:push:{old_id}"))
+    assert stale.type == 7 and stale.data["content"] == Ending.EXPIRED.value  # purged: repaired all the same
     use_faces(bot, 6, 6)
     assert (await fake_discord.click(fresh, label="Push")).type == 7
 

@@ -1,0 +1,89 @@
+"""Messages of Year Zero rolls that can no longer be pushed: edited, best effort, to say so and drop the buttons.
+
+A roll stops being pushable when it is pushed for the last time, kept, superseded by the same player's newer roll
+in that channel, or expired. Its message (noted in storage when it was sent) is then edited: its content says why
+and its Push and Keep buttons go; the card itself stays as it was. An edit that fails (Discord down, message
+deleted) is only logged: the next click on the message repairs it (see the Year Zero cog). A private roll's message
+is ephemeral, which only the interaction that sent it could edit, so it is left as it is.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+import aiohttp
+import discord
+
+from bot.storage import YearZeroRoll
+from rules.yearzero import YzRoll
+
+if TYPE_CHECKING:
+    from bot.client import RollkeeperBot
+
+_log = logging.getLogger(__name__)
+
+EXPIRING_EDITS = 25
+"""At most this many expiring rolls' messages are edited per purge (the rest are repaired when clicked)."""
+
+_COMPACT = json.JSONEncoder(separators=(",", ":"))
+"""One encoder for every stored roll (json.dumps with options builds a new one per call)."""
+
+
+class Ending(StrEnum):
+    """Why a roll's message no longer offers a push, as its message says it."""
+
+    PUSHED = "⏹ Pushed with /push: the pushed roll is in a later message."
+    SUPERSEDED = "⏹ Superseded: the same player rolled again in this channel, so this roll can no longer be pushed."
+    EXPIRED = "⏹ Too old to push now."
+    KEPT = "✋ Kept: the roller accepted this roll as it lies; it can no longer be pushed."
+
+
+def stored_payload(roll: YzRoll, note: str | None, private: bool) -> str:
+    """The JSON stored for a roll: the roll itself, the player's note, and whether it was rolled privately."""
+    return _COMPACT.encode({"roll": roll.as_dict(), "note": note, "private": private})
+
+
+def pushed_payload(roll: YzRoll) -> str:
+    """The JSON stored for a roll after a push (the whole chain of its rolls)."""
+    return _COMPACT.encode(roll.as_dict())
+
+
+def read_payload(stored: YearZeroRoll) -> tuple[YzRoll, str | None, bool]:
+    """The roll as it now lies (after its latest push, if any), the note and whether it is private."""
+    data = json.loads(stored.payload)
+    latest = json.loads(stored.pushed_payload) if stored.pushed_payload else data["roll"]
+    return YzRoll.from_dict(latest), data.get("note"), bool(data.get("private"))
+
+
+def is_private(stored: YearZeroRoll) -> bool:
+    return bool(json.loads(stored.payload).get("private"))
+
+
+async def edit_ended(bot: RollkeeperBot, channel_id: int, message_id: int, ending: Ending) -> bool:
+    """Say why on the message and take its buttons off; False (logged) when Discord refused or could not."""
+    channel = bot.get_partial_messageable(channel_id)
+    try:
+        await channel.get_partial_message(message_id).edit(content=ending.value, view=None)
+    except (discord.HTTPException, aiohttp.ClientError) as failure:
+        _log.info("Could not mark message %s as %s: %s", message_id, ending.name.lower(), failure)
+        return False
+    return True
+
+
+async def mark_ended(bot: RollkeeperBot, stored: YearZeroRoll, ending: Ending) -> bool:
+    """Edit the message of a roll that ended, when it has a public one."""
+    if stored.message_id is None or is_private(stored):
+        return False
+    return await edit_ended(bot, stored.channel_id, stored.message_id, ending)
+
+
+async def mark_expiring(bot: RollkeeperBot) -> int:
+    """Before the purge: edit the messages of up to EXPIRING_EDITS rolls that expired while pushable."""
+    rolls = await bot.db.rolls.expiring(bot.now(), bot.settings.push_lifetime, EXPIRING_EDITS)
+    edited = 0
+    for stored in rolls:
+        edited += await mark_ended(bot, stored, Ending.EXPIRED)
+    return edited

@@ -1,0 +1,229 @@
+"""/yz with Pride and several pushes, the Keep button, and the message of a roll that stops being pushable: each
+way (pushed, superseded, expired, kept) edits it, and a click on a message whose edit failed repairs it. End to end
+through discord.py against the fake Discord, on a real SQLite file. Faces are worked out by hand (RULES.md 6)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.roll_endings import EXPIRING_EDITS, Ending
+from bot.storage import PushRefusal
+from cogs.yearzero import NO_ROLL_TO_PUSH
+from tests.bot.embeds import field
+from tests.bot.payloads import click_payload
+from tests.bot.test_cog_yearzero import (
+    EDIT_CHANNEL_MESSAGE,
+    GUILD,
+    TAVERN,
+    YZ,
+    any_faces,
+    buttons,
+    private_answer,
+    roll,
+    rows,
+    use_faces,
+    willpower,
+)
+from tests.fakediscord import BOB, FakeDiscord
+from tests.fakediscord.backend import error
+
+pytestmark = pytest.mark.usefixtures("fake_discord")
+
+
+@pytest.fixture
+async def fake_discord(discord_spec):
+    from tests.bot.test_cog_yearzero import GUILD as guild
+
+    async with FakeDiscord(guilds=[guild], validator=discord_spec) as fake:
+        yield fake
+        await fake.stop()
+        fake.assert_clean()
+
+
+def labels(reply) -> list[str]:
+    return [button["label"] for button in buttons(reply.message)]
+
+
+def refuse_channel_edits(fake: FakeDiscord, monkeypatch) -> None:
+    """Discord refuses the bot's message edits (as when it lost access to the channel)."""
+    monkeypatch.setattr(fake.backend, "edit_message", lambda *args: error(403, 50001, "Missing Access"))
+
+
+# -- Pride and several pushes ----------------------------------------------------------------------
+
+
+async def test_pride_and_two_pushes_keep_the_buttons_until_the_last_push(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    # base 1 and 3, Pride 4: nothing scores; a push rerolls the 3 and the Pride die
+    reply = await roll(fake_discord, bot, [1, 3, 4], attribute=2, skill=0, pride=True, pushes=2)
+    assert reply.embed["title"].endswith("Attribute 2 + Skill 0 + Pride")
+    assert field(reply.embed, "Dice") == "Base: `1`☠ `3`\nPride: `d12:4`"
+    assert "2 pushes left" in reply.embed["description"] and labels(reply) == ["Push", "Keep"]
+    use_faces(bot, 1, 5)  # the 3 becomes a bane, the Pride die a blank 5
+    first_push = await fake_discord.click(reply, label="Push")
+    assert first_push.type == 7 and labels(reply) == ["Push", "Keep"]
+    assert "Willpower +2 (now 2)" in reply.embed["description"]  # the first roll's 1 and the new one
+    assert "Push again to reroll 1 die (only the roller; 1 push left)." in reply.embed["description"]
+    use_faces(bot, 10)  # the Pride die alone: 3 successes
+    second_push = await fake_discord.click(reply, label="Push")
+    assert second_push.type == 7 and reply.components == []
+    assert field(reply.embed, "Pushed") == "Base: `1`☠ `1`☠\nPride: ↻`d12:10`⚔×3"
+    description = reply.embed["description"]
+    assert "**3 successes after the push**" in description and "Willpower 2" in description
+    assert "After 2 pushes: Willpower +2 in all" in description
+    [stored] = rows(db_path)
+    assert (stored["state"], stored["pushes_made"], stored["pushes_allowed"]) == ("pushed", 2, 2)
+    assert willpower(db_path) == 2
+
+
+async def test_a_roll_allowing_no_push_has_no_buttons_and_stores_nothing(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    reply = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, pushes=0)
+    assert reply.components == [] and rows(db_path) == []
+    assert "may not be pushed" in reply.embed["description"]
+    assert private_answer(await fake_discord.slash("push")) == NO_ROLL_TO_PUSH
+
+
+async def test_out_of_range_pushes_are_refused_privately(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    for pushes in (-1, 4):
+        answer = await fake_discord.slash("yz", {"attribute": 2, "skill": 0, "pushes": pushes})
+        assert "`pushes` must be" in private_answer(answer)
+    assert rows(db_path) == [] and bot.is_ready()
+
+
+async def test_fifty_clicks_on_the_second_push_push_exactly_once(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    reply = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, pushes=3)
+    use_faces(bot, 4, 5)
+    assert (await fake_discord.click(reply, label="Push")).type == 7
+    bot.get_cog("YearZero").dice = Constant(1)  # every rerolled die becomes a bane: 2 WP for the one winner
+    clicks = await asyncio.gather(*(fake_discord.click(reply, label="Push") for _ in range(50)))
+    assert sum(click.type == 7 for click in clicks) == 1
+    refusals = {private_answer(click) for click in clicks if click.type != 7}
+    assert refusals <= {PushRefusal.PUSHED_MEANWHILE.message, PushRefusal.NO_PUSHES_LEFT.message}
+    [stored] = rows(db_path)
+    assert (stored["state"], stored["pushes_made"]) == ("pushed", 2)  # nothing left to reroll after push 2
+    assert willpower(db_path) == 2
+
+
+class Constant:
+    def __init__(self, face: int) -> None:
+        self.face = face
+
+    def roll(self, sides: int) -> int:
+        return self.face
+
+
+# -- Keep ------------------------------------------------------------------------------------------
+
+
+async def test_keep_ends_the_roll_and_the_card_says_so(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    reply = await roll(fake_discord, bot, [6, 3], attribute=2, skill=0)
+    refused = await fake_discord.click(reply, label="Keep", user=BOB)
+    assert private_answer(refused) == PushRefusal.NOT_YOURS.message and labels(reply) == ["Push", "Keep"]
+    kept = await fake_discord.click(reply, label="Keep")
+    assert kept.type == 7 and reply.components == [] and reply.message["content"] == Ending.KEPT.value
+    assert reply.embed["description"].startswith("**1 success**")  # the card still shows the roll as it lies
+    assert [row["state"] for row in rows(db_path)] == ["kept"] and willpower(db_path) is None
+    assert private_answer(await fake_discord.slash("push")) == NO_ROLL_TO_PUSH
+
+
+async def test_keep_after_a_push_keeps_the_pushed_roll(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    reply = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, pushes=2)
+    use_faces(bot, 6, 4)
+    await fake_discord.click(reply, label="Push")
+    assert (await fake_discord.click(reply, label="Keep")).type == 7
+    assert reply.components == [] and field(reply.embed, "Pushed") == "Base: ↻`6`⚔ ↻`4`"
+    [stored] = rows(db_path)
+    assert (stored["state"], stored["pushes_made"]) == ("kept", 1)
+
+
+# -- each way a roll stops being pushable edits its message ----------------------------------------
+
+
+async def test_pushed_with_the_command_edits_the_message_and_moves_the_buttons(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    reply = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, pushes=2)
+    use_faces(bot, 4, 5)
+    pushed = await fake_discord.slash("push")
+    assert pushed.type == 4 and [b["label"] for b in buttons(pushed.message)] == ["Push", "Keep"]
+    assert reply.components == [] and reply.message["content"] == Ending.PUSHED.value
+    use_faces(bot, 6, 6)
+    again = await fake_discord.click(pushed, label="Push")  # the second push, on the message /push sent
+    assert again.type == 7 and pushed.components == []
+    assert "**2 successes after the push**" in pushed.embed["description"]
+
+
+async def test_superseded_by_a_newer_roll_edits_the_older_message_only(start_bot, fake_discord):
+    bot = await start_bot(extensions=YZ)
+    older = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
+    elsewhere = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, channel=TAVERN)
+    bobs = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, user=BOB)
+    newer = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
+    assert older.components == [] and older.message["content"] == Ending.SUPERSEDED.value
+    assert all(labels(reply) == ["Push", "Keep"] for reply in (elsewhere, bobs, newer))
+    [edit] = fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE)
+    assert edit.path == f"/channels/{GUILD.channel.id}/messages/{older.message['id']}"
+
+
+async def test_expired_rolls_are_edited_by_the_purge(start_bot, fake_discord, db_path):
+    now = [datetime(2030, 1, 1, 12, tzinfo=UTC)]
+    settings = {"PUSH_LIFETIME_HOURS": "0.5"}
+    bot = await start_bot(extensions=YZ, clock=lambda: now[0], **settings)
+    old = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
+    pushed = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, channel=TAVERN)
+    use_faces(bot, 4, 5)
+    await fake_discord.click(pushed, label="Push")
+    await bot.db.rolls.flush_messages()
+    now[0] += timedelta(minutes=31)
+    assert await bot.purge_expired_rolls() == 2
+    assert old.components == [] and old.message["content"] == Ending.EXPIRED.value
+    assert "content" not in pushed.message or not pushed.message["content"]  # ended before: no second edit
+    assert rows(db_path) == []
+
+
+async def test_the_purge_edits_a_bounded_number_of_messages(start_bot, fake_discord, db_path):
+    now = [datetime(2030, 1, 1, 12, tzinfo=UTC)]
+    bot = await start_bot(extensions=YZ, clock=lambda: now[0], PUSH_LIFETIME_HOURS="0.5")
+    for n in range(EXPIRING_EDITS + 2):
+        await bot.db.rolls.create(GUILD.id, 9000 + n, n + 1, '{"roll": {}}', now[0])
+        bot.db.rolls.note_message(n + 1, 9000 + n, 1_000_000 + n)  # no such messages: each edit fails
+    now[0] += timedelta(hours=1)
+    assert await bot.purge_expired_rolls() == EXPIRING_EDITS + 2
+    tried = fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE)
+    assert len(tried) == EXPIRING_EDITS and all(request.status == 404 for request in tried)
+
+
+# -- a failed edit is repaired by the next click ---------------------------------------------------
+
+
+async def test_when_the_edit_failed_the_next_click_repairs_the_message(start_bot, fake_discord, monkeypatch):
+    bot = await start_bot(extensions=YZ)
+    superseded = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, pushes=2)
+    refuse_channel_edits(fake_discord, monkeypatch)
+    latest = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, pushes=2)
+    use_faces(bot, 4, 5)
+    await fake_discord.slash("push")  # pushes latest; its message's edit fails too
+    assert labels(superseded) == ["Push", "Keep"] and labels(latest) == ["Push", "Keep"]
+    assert [request.status for request in fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE)] == [403, 403]
+    any_faces(bot)
+    for reply, ending in ((superseded, Ending.SUPERSEDED), (latest, Ending.PUSHED)):
+        repaired = await fake_discord.click(reply, label="Push")
+        assert repaired.type == 7 and reply.components == [] and reply.message["content"] == ending.value
+
+
+async def test_a_click_on_a_kept_rolls_stale_copy_repairs_it(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    reply = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
+    stale = click_payload(fake_discord, reply, buttons(reply.message)[0]["custom_id"])
+    await fake_discord.click(reply, label="Keep")
+    any_faces(bot)
+    again = await fake_discord.send_interaction(stale)
+    assert again.type == 7 and again.data["content"] == Ending.KEPT.value
+    assert [row["state"] for row in rows(db_path)] == ["kept"]
