@@ -26,7 +26,7 @@ from bot.storage import PushRefusal, RollState, YearZeroRoll, refusal_of
 from bot.tree import report_error, reports_errors, send_private, server_channel
 from rules.dice import DiceSource, SystemDice
 from rules.yearzero import YzRoll, push, roll_yz
-from rules.yearzero_odds import odds_after_first, odds_for_roll
+from rules.yearzero_odds import YzOdds, odds_after_first, odds_for_roll
 
 __all__ = ["KeepButton", "PushButton", "YearZero", "push_view", "read_payload", "stored_payload"]
 
@@ -181,7 +181,7 @@ class YearZero(commands.Cog):
         """Roll Attribute + Skill base dice, gear dice, Artifact Dice and Pride; push or keep with the buttons."""
         artifacts = tuple(a for a in (artifact, artifact2, artifact3) if a)
         roll = roll_yz(attribute, skill, gear, artifacts, self.dice, pride=pride, pushes=pushes)
-        odds = FirstRollOdds(odds_for_roll(attribute + skill, gear, _odds_dice(roll)), odds_after_first(roll))
+        odds = FirstRollOdds(_pool_odds(roll), odds_after_first(roll))
         guild_id, channel_id = server_channel(interaction)
         where = (guild_id, channel_id, interaction.user.id)
         embed = render_first(roll, odds, roller=interaction.user, note=note)
@@ -217,6 +217,9 @@ class YearZero(commands.Cog):
         stored = await self._stored(interaction, roll_id)
         if stored is None:
             return
+        if _shown_elsewhere(interaction, stored):
+            await self._refused(interaction, PushRefusal.PUSHED_MEANWHILE, stored)
+            return
         latest, note, private = read_payload(stored)
         if stored.state is not RollState.PENDING or not latest.can_push:  # ended since: say why, as a claim would
             refusal = refusal_of(stored, self.bot.now(), self.bot.settings.push_lifetime)
@@ -231,14 +234,14 @@ class YearZero(commands.Cog):
         change = claim.willpower
         if change is None:
             raise RuntimeError(f"roll {roll_id} was claimed without its Willpower change")
-        odds = odds_for_roll(pushed.attribute + pushed.skill, pushed.gear, _odds_dice(pushed))
+        odds = _pool_odds(pushed)
         embed = render_pushed(PushedRoll(pushed, change.after, change.lost), odds, roller=interaction.user, note=note)
         view = push_view(roll_id) if pushed.can_push else None
         if edit_in_place:
             await interaction.response.edit_message(embed=embed, view=view)
             return
         answer = await interaction.response.send_message(embed=embed, ephemeral=private, **_with(view))
-        if answer is not None and answer.message_id is not None and not private:
+        if answer is not None and answer.message_id is not None:  # the roll now shows there
             self.bot.db.rolls.note_message(roll_id, stored.channel_id, answer.message_id)
         await mark_ended(self.bot, stored, Ending.PUSHED)
 
@@ -268,10 +271,8 @@ class YearZero(commands.Cog):
     async def _refused(self, interaction: discord.Interaction, refusal: PushRefusal, stored: YearZeroRoll) -> None:
         """Tell the player why; when the clicked message still offers a push it should not, repair it instead."""
         ending = _ENDINGS.get(refusal)
-        clicked = interaction.message.id if interaction.message is not None else None
-        moved = stored.message_id is not None and clicked not in (None, stored.message_id)
-        if ending is None and refusal in _PUSHED and moved:
-            ending = Ending.PUSHED  # pushed with /push since this message was sent: the roll shows elsewhere
+        if ending is None and refusal in _PUSHED and _shown_elsewhere(interaction, stored):
+            ending = Ending.PUSHED
         if ending is not None and await self._repair(interaction, ending):
             return
         raise PlayerError(refusal.message)
@@ -288,9 +289,17 @@ class YearZero(commands.Cog):
             await mark_ended(self.bot, stored, ending)
 
 
-def _odds_dice(roll: YzRoll) -> tuple[int, ...]:
-    """The Artifact dice for the odds, with the Pride die as the d12 it is read as."""
-    return (*roll.artifacts, 12) if roll.pride else roll.artifacts
+def _shown_elsewhere(interaction: discord.Interaction, stored: YearZeroRoll) -> bool:
+    """A click on a message that no longer shows the roll: /push pushed it and showed it in a later message."""
+    clicked = interaction.message.id if interaction.message is not None else None
+    moved = stored.message_id is not None and clicked not in (None, stored.message_id)
+    return interaction.type is discord.InteractionType.component and stored.pushes_made > 0 and moved
+
+
+def _pool_odds(roll: YzRoll) -> YzOdds:
+    """The odds of the roll's pool before rolling, with its Pride die and the pushes it allows."""
+    base = roll.attribute + roll.skill
+    return odds_for_roll(base, roll.gear, roll.artifacts, pride=roll.pride, pushes=roll.pushes_allowed)
 
 
 def _with(view: discord.ui.View | None) -> dict:

@@ -13,7 +13,7 @@ from bot.roll_endings import EXPIRING_EDITS, Ending
 from bot.storage import PushRefusal
 from cogs.yearzero import NO_ROLL_TO_PUSH
 from tests.bot.embeds import field
-from tests.bot.payloads import click_payload
+from tests.bot.payloads import click_payload, slash_payload
 from tests.bot.test_cog_yearzero import (
     EDIT_CHANNEL_MESSAGE,
     GUILD,
@@ -89,8 +89,10 @@ async def test_a_roll_allowing_no_push_has_no_buttons_and_stores_nothing(start_b
 
 async def test_out_of_range_pushes_are_refused_privately(start_bot, fake_discord, db_path):
     bot = await start_bot(extensions=YZ)
-    for pushes in (-1, 4):
-        answer = await fake_discord.slash("yz", {"attribute": 2, "skill": 0, "pushes": pushes})
+    for pushes in (-1, 4):  # past Discord's own bounds, as a hostile client could send them
+        answer = await fake_discord.send_interaction(
+            slash_payload(fake_discord, "yz", {"attribute": 2, "skill": 0, "pushes": 1}, pushes=pushes)
+        )
         assert "`pushes` must be" in private_answer(answer)
     assert rows(db_path) == [] and bot.is_ready()
 
@@ -194,6 +196,7 @@ async def test_the_purge_edits_a_bounded_number_of_messages(start_bot, fake_disc
     for n in range(EXPIRING_EDITS + 2):
         await bot.db.rolls.create(GUILD.id, 9000 + n, n + 1, '{"roll": {}}', now[0])
         bot.db.rolls.note_message(n + 1, 9000 + n, 1_000_000 + n)  # no such messages: each edit fails
+    await bot.db.rolls.flush_messages()
     now[0] += timedelta(hours=1)
     assert await bot.purge_expired_rolls() == EXPIRING_EDITS + 2
     tried = fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE)
