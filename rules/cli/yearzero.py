@@ -9,16 +9,27 @@ from rules.dice import DiceSource
 from rules.errors import InvalidInput
 from rules.odds import dist_as_odds
 from rules.odds_text import yz_pool_line, yz_push_cost
-from rules.yearzero import ARTIFACT_NAMES, YzRoll, apply_willpower, check_willpower, push, roll_yz
-from rules.yearzero_odds import odds_after_first, odds_for_roll, success_distributions
+from rules.yearzero import (
+    ARTIFACT_NAMES,
+    PRIDE_NAME,
+    YzRoll,
+    apply_willpower,
+    check_artifacts,
+    check_willpower,
+    push,
+    roll_yz,
+)
+from rules.yearzero_dice import PRIDE_SIDES
+from rules.yearzero_odds import YzOdds, odds_after_first, odds_for_roll, success_distributions
 
 FACES_ORDER = """\
 --faces order: the base dice (Attribute + Skill), then the gear dice, then the Artifact dice in the order
-the --artifact options are given. With --push, the new faces of the rerolled dice follow, in the same
-order (base, gear, Artifact), one face for each die the push rerolls (a d6 showing neither 6 nor 1, an
-Artifact die that scored no success). Example:
+the --artifact options are given, then the Pride die (--pride). With --push, the new faces of the rerolled
+dice follow, push after push, each push in the same order (base, gear, Artifact, Pride), one face for each
+die it rerolls (a d6 showing neither 6 nor 1, an Artifact or Pride die that scored no success). Example:
   --attribute 2 --skill 1 --gear 1 --artifact d8 --push --faces 6,3,1,4,5,2,6,7
-reads a first roll of 6,3,1 (base), 4 (gear), 5 (d8) and rerolls the 3, the 4 and the d8 into 2, 6 and 7."""
+reads a first roll of 6,3,1 (base), 4 (gear), 5 (d8) and rerolls the 3, the 4 and the d8 into 2, 6 and 7.
+With --pushes 2 --push, a second push rerolls the dice still blank (here the 2), so one more face follows."""
 
 
 def register(subparsers: argparse._SubParsersAction, parents: list, odds: bool = False) -> None:
@@ -33,24 +44,29 @@ def register(subparsers: argparse._SubParsersAction, parents: list, odds: bool =
         )
         _pool_options(parser)
         parser.add_argument("--base", type=int, help="base dice, instead of --attribute + --skill")
+        parser.add_argument("--pushes", type=int, default=1, help="pushes allowed (0-3, default 1)")
         parser.set_defaults(handler=_odds_handler)
         return
     parser = subparsers.add_parser(
         "yz",
         parents=parents,
         help="roll Year Zero (Forbidden Lands) dice, and push",
-        description="Roll Attribute + Skill base dice, gear dice and up to three Artifact dice; "
-        "--push pushes the roll once.",
+        description="Roll Attribute + Skill base dice, gear dice, up to three Artifact dice and the Pride die; "
+        "--push pushes the roll whenever it can, as many times as --pushes allows (once by default).",
         epilog=FACES_ORDER,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _pool_options(parser)
-    parser.add_argument("--push", action="store_true", help="push the roll (reroll every die not 6 or 1)")
+    parser.add_argument("--pushes", type=int, default=1, help="pushes the roll allows (0-3, default 1)")
+    parser.add_argument(
+        "--push", action="store_true", help="push the roll (reroll every blank die), again while pushes are left"
+    )
     parser.add_argument(
         "--willpower",
         type=int,
         default=0,
-        help="with --push: the roller's Willpower before it (0-10), to show the total after and what is lost past 10",
+        help="with --push: the roller's Willpower before it (0-10), to show the total after and what is lost past 10 "
+        "(counted at each push)",
     )
     parser.set_defaults(handler=_roll_handler)
 
@@ -66,62 +82,91 @@ def _pool_options(parser: argparse.ArgumentParser) -> None:
         metavar="d8|d10|d12",
         help="an Artifact die (repeatable, up to 3): d8 Mighty, d10 Epic, d12 Legendary",
     )
+    parser.add_argument("--pride", action="store_true", help="add the Pride die (a d12 read like an Artifact die)")
 
 
 def _roll_handler(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
-    first = roll_yz(args.attribute, args.skill, args.gear, args.artifact, dice)
-    pushed = push(first, dice) if args.push else None
-    final = pushed or first
-    rolled = list(first.dice) + ([pushed.dice[i] for i in pushed.rerolled] if pushed else [])
+    first = roll_yz(args.attribute, args.skill, args.gear, args.artifact, dice, pride=args.pride, pushes=args.pushes)
+    steps = _pushes(first, dice) if args.push else []
+    final = steps[-1] if steps else first
+    rolled = list(first.dice) + [step.dice[i] for step in steps for i in step.rerolled]
     base = first.attribute + first.skill
-    before, this_roll = odds_for_roll(base, first.gear, first.artifacts), odds_after_first(first)
+    before = odds_for_roll(base, first.gear, first.artifacts, pride=first.pride, pushes=first.pushes_allowed)
+    this_roll = odds_after_first(first)
     data: dict = {
         "system": "yearzero",
-        "kind": "push" if pushed else "roll",
+        "kind": "push" if steps else "roll",
         "input": {**_pool_input(first), "push": bool(args.push)},
         "dice": [d.as_dict() for d in rolled],
         "reading": final.reading_as_dict(),
         "odds": {
-            "before_roll": before.as_dict() | _distributions(base, first.gear, first.artifacts),
+            "before_roll": before.as_dict() | _distributions(before),
             "push_this_roll": this_roll.as_dict(),
         },
     }
-    if pushed:
-        data["first"] = _roll_json(first)
-        data["pushed"] = _roll_json(pushed)
-        data["damage"] = {"attribute": pushed.attribute_damage, "gear": pushed.gear_damage}
-        data["willpower_gained"] = pushed.willpower_gained
-        after, lost = apply_willpower(args.willpower, pushed.willpower_gained)
-        data |= {"willpower_before": args.willpower, "willpower_after": after, "willpower_lost": lost}
-    elif args.willpower:
-        check_willpower(args.willpower)
-    odds = [yz_pool_line(before)] + ([yz_push_cost(this_roll)] if this_roll.can_push and not pushed else [])
-    return CliOutput(data, "\n".join([_roll_text(first, pushed, data), *odds]))
+    check_willpower(args.willpower)
+    if steps:
+        data |= _pushed_json(first, steps, args.willpower)
+    odds = [yz_pool_line(before)] + ([yz_push_cost(this_roll)] if this_roll.can_push and not steps else [])
+    return CliOutput(data, "\n".join([_roll_text(first, steps, data), *odds]))
+
+
+def _pushes(first: YzRoll, dice: DiceSource) -> list[YzRoll]:
+    """Every push of the roll, pushing whenever it can (the first must be possible: otherwise CannotPush)."""
+    steps = [push(first, dice)]
+    while steps[-1].can_push:
+        steps.append(push(steps[-1], dice))
+    return steps
+
+
+def _pushed_json(first: YzRoll, steps: list[YzRoll], willpower: int) -> dict:
+    """The first roll, each push with the Willpower it brought (clamped at 10 at each push), and the totals."""
+    pushes, lost = [], 0
+    for step in steps:
+        after, lost_here = apply_willpower(willpower, step.new_base_banes)
+        pushes.append(_roll_json(step) | {"willpower_before": willpower, "willpower_after": after})
+        willpower, lost = after, lost + lost_here
+    final = steps[-1]
+    return {
+        "first": _roll_json(first),
+        "pushed": _roll_json(final),
+        "pushes": pushes,
+        "damage": {"attribute": final.attribute_damage, "gear": final.gear_damage},
+        "willpower_gained": final.willpower_gained,
+        "willpower_before": pushes[0]["willpower_before"],
+        "willpower_after": willpower,
+        "willpower_lost": lost,
+    }
 
 
 def _odds_handler(args: argparse.Namespace, dice: DiceSource) -> CliOutput:
     if args.base is not None and (args.attribute or args.skill):
         raise InvalidInput("Give either --base or --attribute and --skill, not both")
     base = args.base if args.base is not None else args.attribute + args.skill
-    odds = odds_for_roll(base, args.gear, args.artifact)
+    odds = odds_for_roll(base, args.gear, args.artifact, pride=args.pride, pushes=args.pushes)
+    artifacts = [f"d{s}" for s in check_artifacts(args.artifact)]
     data: dict = {
         "system": "yearzero",
         "kind": "odds",
-        "input": {"base": base, "gear": args.gear, "artifacts": [f"d{s}" for s in odds.artifacts]},
+        "input": {"base": base, "gear": args.gear, "artifacts": artifacts, "pride": odds.pride, "pushes": odds.pushes},
         "dice": [],
         "reading": {},
-        "odds": odds.as_dict() | _distributions(base, args.gear, args.artifact),
+        "odds": odds.as_dict() | _distributions(odds),
     }
-    lines = [f"Year Zero odds: {_pool_text(base, odds.gear, odds.artifacts)}", yz_pool_line(odds), "Exact:"]
+    pool = _pool_text(base, odds.gear, check_artifacts(args.artifact), odds.pride)
+    lines = [f"Year Zero odds: {pool}", yz_pool_line(odds), "Exact:"]
     for name, value in data["odds"].items():
         if isinstance(value, dict) and "exact" in value:
             lines.append(f"  {name.replace('_', ' ')}: {value['exact']} ({value['float']:.4f})")
     return CliOutput(data, "\n".join(lines))
 
 
-def _distributions(base: int, gear: int, artifacts) -> dict:
-    """P(exactly k successes) on the first roll and after a push, as JSON."""
-    first, after = success_distributions(base, gear, artifacts)
+def _distributions(odds: YzOdds) -> dict:
+    """P(exactly k successes) on the first roll and after every push allowed, as JSON."""
+    artifacts = list(odds.artifacts)
+    if odds.pride:
+        artifacts.remove(PRIDE_SIDES)  # the odds hold the Pride die among the Artifact dice
+    first, after = success_distributions(odds.base, odds.gear, artifacts, pride=odds.pride, pushes=odds.pushes)
     return {"successes_first_roll": dist_as_odds(first), "successes_after_push": dist_as_odds(after)}
 
 
@@ -131,6 +176,8 @@ def _pool_input(roll: YzRoll) -> dict:
         "skill": roll.skill,
         "gear": roll.gear,
         "artifacts": [f"d{s}" for s in roll.artifacts],
+        "pride": roll.pride,
+        "pushes": roll.pushes_allowed,
     }
 
 
@@ -138,42 +185,46 @@ def _roll_json(roll: YzRoll) -> dict:
     return {"dice": [d.as_dict() for d in roll.dice], "reading": roll.reading_as_dict()}
 
 
-def _pool_text(base: int, gear: int, artifacts: tuple[int, ...]) -> str:
+def _pool_text(base: int, gear: int, artifacts: tuple[int, ...], pride: bool = False) -> str:
     parts = [f"{base} base", f"{gear} gear"] + [f"d{s} ({ARTIFACT_NAMES[s]})" for s in artifacts]
-    return " + ".join(parts)
+    return " + ".join(parts + ([f"d12 ({PRIDE_NAME})"] if pride else []))
 
 
 def _faces_text(roll: YzRoll) -> str:
     groups = []
-    for role in ("base", "gear", "artifact"):
-        faces = [
-            f"d{d.sides}:{d.face}" if role == "artifact" else str(d.face) for d in roll.dice if d.role == role
-        ]
+    for role in ("base", "gear", "artifact", "pride"):
+        faces = [f"d{d.sides}:{d.face}" if d.sides != 6 else str(d.face) for d in roll.dice if d.role == role]
         if faces:
             groups.append(f"{role} [{' '.join(faces)}]")
     return " ".join(groups)
 
 
-def _roll_text(first: YzRoll, pushed: YzRoll | None, data: dict) -> str:
-    pool = _pool_text(first.attribute + first.skill, first.gear, first.artifacts)
+def _roll_text(first: YzRoll, steps: list[YzRoll], data: dict) -> str:
+    pool = _pool_text(first.attribute + first.skill, first.gear, first.artifacts, first.pride)
     lines = [
         f"Year Zero: {pool}",
         f"First roll: {_faces_text(first)} -> {_successes(first)}, "
         f"banes {first.base_banes} base / {first.gear_banes} gear (no effect on the first roll)",
     ]
-    if pushed:
+    for step, counted in zip(steps, data.get("pushes", []), strict=True):
+        lost = counted["willpower_before"] + step.new_base_banes - counted["willpower_after"]
         lines.append(
-            f"Pushed: {_faces_text(pushed)} -> {_successes(pushed)}; "
-            f"Attribute damage {pushed.attribute_damage}, gear damage {pushed.gear_damage}, "
-            f"Willpower +{pushed.willpower_gained}: {data['willpower_before']} -> {data['willpower_after']}"
-            + (f" ({data['willpower_lost']} lost past 10)" if data["willpower_lost"] else "")
+            f"Pushed{_nth(step)}: {_faces_text(step)} -> {_successes(step)}; "
+            f"Attribute damage {step.attribute_damage}, gear damage {step.gear_damage} so far, "
+            f"Willpower +{step.new_base_banes}: {counted['willpower_before']} -> {counted['willpower_after']}"
+            + (f" ({lost} lost past 10)" if lost else "")
         )
-    else:
+    if not steps:
         lines.append(
-            f"Can push: {'yes' if first.can_push else 'no'} ({len(first.reroll_indices)} dice to reroll)"
+            f"Can push: {'yes' if first.can_push else 'no'} ({len(first.reroll_indices)} dice to reroll, "
+            f"{first.pushes_allowed} pushes allowed)"
         )
-    lines.append("Success: " + ("yes" if (pushed or first).success else "no"))
+    lines.append("Success: " + ("yes" if (steps[-1] if steps else first).success else "no"))
     return "\n".join(lines)
+
+
+def _nth(step: YzRoll) -> str:
+    return "" if step.pushes_allowed == 1 else f" ({step.pushes} of {step.pushes_allowed})"
 
 
 def _successes(roll: YzRoll) -> str:

@@ -12,7 +12,9 @@ from tests.rules.cli_support import run_json
 def test_roll_json_shape_and_faces_order(run):
     data = run_json(run, *"yz --attribute 2 --skill 1 --gear 1 --artifact d10 --faces 6,1,3,4,9".split())
     assert data["system"] == "yearzero" and data["kind"] == "roll"
-    assert data["input"] == {"attribute": 2, "skill": 1, "gear": 1, "artifacts": ["d10"], "push": False}
+    assert data["input"] == {
+        "attribute": 2, "skill": 1, "gear": 1, "artifacts": ["d10"], "pride": False, "pushes": 1, "push": False
+    }
     assert [(d["face"], d["role"], d["sides"]) for d in data["dice"]] == [
         (6, "base", 6), (1, "base", 6), (3, "base", 6), (4, "gear", 6), (9, "artifact", 10),
     ]  # fmt: skip
@@ -77,7 +79,7 @@ def test_refusals_exit_1_with_the_message(run, argv, message):
 def test_odds_json_beyond_roll_bounds(run):
     data = run_json(run, "odds", "yz", "--base", "25", "--gear", "5", "--artifact", "d12")
     assert data["system"] == "yearzero" and data["kind"] == "odds"
-    assert data["input"] == {"base": 25, "gear": 5, "artifacts": ["d12"]}
+    assert data["input"] == {"base": 25, "gear": 5, "artifacts": ["d12"], "pride": False, "pushes": 1}
     assert data["dice"] == [] and data["reading"] == {}
     first = 1 - Fraction(5, 6) ** 30 * Fraction(5, 12)
     assert data["odds"]["success_first_roll"]["exact"] == f"{first.numerator}/{first.denominator}"
@@ -145,3 +147,46 @@ def test_exit_status_tells_a_refusal_from_a_usage_error(capsys):
 def test_too_few_faces_say_how_many_the_roll_needs(capsys, argv, needed):
     assert rules.cli.main(argv.split()) == 1
     assert f"Not enough faces: the roll needs {needed}" in capsys.readouterr().err
+
+
+# --- the Pride die and several pushes -----------------------------------------------------------------
+
+
+def test_pride_and_three_pushes_take_faces_for_each_step(run):
+    argv = "yz --attribute 2 --pride --pushes 3 --push --willpower 9 --faces 1,3,4,2,5,1,9"
+    data = run_json(run, *argv.split())
+    # first roll: base 1, 3 and Pride 4; push 1: 3 -> 2, Pride -> 5; push 2: 2 -> 1, Pride -> 9 (2 successes)
+    assert data["input"] | {} == {
+        "attribute": 2, "skill": 0, "gear": 0, "artifacts": [], "pride": True, "pushes": 3, "push": True
+    }  # fmt: skip
+    assert [(d["role"], d["sides"]) for d in data["first"]["dice"]] == [("base", 6), ("base", 6), ("pride", 12)]
+    assert [[d["face"] for d in step["dice"]] for step in data["pushes"]] == [[1, 2, 5], [1, 1, 9]]
+    assert [d["face"] for d in data["dice"]] == [1, 3, 4, 2, 5, 1, 9]  # every die rolled, in --faces order
+    assert len(data["pushes"]) == 2  # nothing blank is left for a third push
+    assert data["reading"]["successes"] == 2 and data["reading"]["pushes"] == 2
+    # Willpower 9: push 1 counts the first roll's 1 (+1 -> 10), push 2 its own new 1 (+1, lost past 10)
+    assert [(p["willpower_before"], p["willpower_after"]) for p in data["pushes"]] == [(9, 10), (10, 10)]
+    assert (data["willpower_gained"], data["willpower_after"], data["willpower_lost"]) == (2, 10, 1)
+    assert data["damage"] == {"attribute": 2, "gear": 0}
+    before = data["odds"]["before_roll"]
+    assert before["pride"] is True and before["pushes"] == 3 and before["artifacts"] == ["d12"]
+    assert sum(Fraction(p["exact"]) for p in before["successes_after_push"].values()) == 1
+
+
+def test_odds_with_pride_and_pushes(run):
+    data = run_json(run, *"odds yz --base 1 --pride --pushes 2".split())
+    assert data["input"] == {"base": 1, "gear": 0, "artifacts": [], "pride": True, "pushes": 2}
+    d6_fails = 1 - Fraction(1, 6) * (1 + Fraction(2, 3) + Fraction(4, 9))
+    assert Fraction(data["odds"]["success_after_all_pushes"]["exact"]) == 1 - d6_fails * Fraction(5, 12) ** 3
+
+
+def test_pushes_zero_cannot_push_and_out_of_range_is_refused(capsys):
+    assert rules.cli.main(["yz", "--attribute", "1", "--pushes", "0", "--push", "--faces", "3"]) == 1
+    assert "may not be pushed" in capsys.readouterr().err
+    assert rules.cli.main(["yz", "--attribute", "1", "--pushes", "4"]) == 1
+    assert "Pushes allowed" in capsys.readouterr().err
+
+
+def test_text_shows_each_push(run):
+    code, out, _ = run(*"yz --attribute 1 --pushes 2 --push --faces 3,4,6".split())
+    assert code == 0 and "Pushed (1 of 2): base [4] -> 0 successes" in out and "Pushed (2 of 2): base [6]" in out
