@@ -3,7 +3,7 @@
 A roll stops being pushable when it is pushed for the last time, kept, superseded by the same player's newer roll
 in that channel, or expired. Its message (noted in storage when it was sent) is then edited: its content says why
 and its Push and Keep buttons go; the card itself stays as it was. An edit that fails (Discord down, message
-deleted) is only logged: the next click on the message repairs it (see the Year Zero cog). A private roll's message
+deleted) is only logged: the next click on the message repairs it (``refuse_or_repair``). A private roll's message
 is ephemeral, which only the interaction that sent it could edit, so it is left as it is.
 """
 
@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 import aiohttp
 import discord
 
-from bot.storage import YearZeroRoll
+from bot.errors import PlayerError
+from bot.storage import PushRefusal, YearZeroRoll
 from rules.yearzero import YzRoll
 
 if TYPE_CHECKING:
@@ -39,6 +40,15 @@ class Ending(StrEnum):
     SUPERSEDED = "⏹ Superseded: the same player rolled again in this channel, so this roll can no longer be pushed."
     EXPIRED = "⏹ Too old to push now."
     KEPT = "✋ Kept: the roller accepted this roll as it lies; it can no longer be pushed."
+
+
+_ENDINGS = {
+    PushRefusal.SUPERSEDED: Ending.SUPERSEDED,
+    PushRefusal.EXPIRED: Ending.EXPIRED,
+    PushRefusal.KEPT: Ending.KEPT,
+}
+"""Refusals that mean the clicked message should no longer offer a push, and what it should say instead."""
+_PUSHED = {PushRefusal.ALREADY_PUSHED, PushRefusal.NO_PUSHES_LEFT, PushRefusal.PUSHED_MEANWHILE}
 
 
 def stored_payload(roll: YzRoll, note: str | None, private: bool) -> str:
@@ -87,3 +97,28 @@ async def mark_expiring(bot: RollkeeperBot) -> int:
     for stored in rolls:
         edited += await mark_ended(bot, stored, Ending.EXPIRED)
     return edited
+
+
+def shown_elsewhere(interaction: discord.Interaction, stored: YearZeroRoll) -> bool:
+    """A click on a message that no longer shows the roll: /push pushed it and showed it in a later message."""
+    clicked = interaction.message.id if interaction.message is not None else None
+    moved = stored.message_id is not None and clicked not in (None, stored.message_id)
+    return interaction.type is discord.InteractionType.component and stored.pushes_made > 0 and moved
+
+
+async def refuse_or_repair(interaction: discord.Interaction, refusal: PushRefusal, stored: YearZeroRoll) -> None:
+    """Tell the player why; when the clicked message still offers a push it should not, repair it instead."""
+    ending = _ENDINGS.get(refusal)
+    if ending is None and refusal in _PUSHED and shown_elsewhere(interaction, stored):
+        ending = Ending.PUSHED
+    if ending is not None and await repair(interaction, ending):
+        return
+    raise PlayerError(refusal.message)
+
+
+async def repair(interaction: discord.Interaction, ending: Ending) -> bool:
+    """Answer a click on a message that should no longer offer a push by editing it to say why."""
+    if interaction.type is not discord.InteractionType.component or interaction.response.is_done():
+        return False
+    await interaction.response.edit_message(content=ending.value, view=None)
+    return True

@@ -20,7 +20,16 @@ from discord.ext import commands
 from bot.client import BotInteraction, RollkeeperBot, the_bot
 from bot.errors import PlayerError
 from bot.render.yearzero import FirstRollOdds, PushedRoll, render_first, render_pushed
-from bot.roll_endings import Ending, mark_ended, pushed_payload, read_payload, stored_payload
+from bot.roll_endings import (
+    Ending,
+    mark_ended,
+    pushed_payload,
+    read_payload,
+    refuse_or_repair,
+    repair,
+    shown_elsewhere,
+    stored_payload,
+)
 from bot.shared_options import Note, describe
 from bot.storage import PushRefusal, RollState, YearZeroRoll, refusal_of
 from bot.tree import report_error, reports_errors, send_private, server_channel
@@ -38,13 +47,6 @@ NO_ROLL_TO_PUSH = "You have no roll to push in this channel: roll with /yz first
 
 Artifact = Literal["d8", "d10", "d12"]
 
-_ENDINGS = {
-    PushRefusal.SUPERSEDED: Ending.SUPERSEDED,
-    PushRefusal.EXPIRED: Ending.EXPIRED,
-    PushRefusal.KEPT: Ending.KEPT,
-}
-"""Refusals that mean the clicked message should no longer offer a push, and what it should say instead."""
-_PUSHED = {PushRefusal.ALREADY_PUSHED, PushRefusal.NO_PUSHES_LEFT, PushRefusal.PUSHED_MEANWHILE}
 
 
 def push_custom_id(roll_id: int) -> str:
@@ -217,20 +219,20 @@ class YearZero(commands.Cog):
         stored = await self._stored(interaction, roll_id)
         if stored is None:
             return
-        if _shown_elsewhere(interaction, stored):
-            await self._refused(interaction, PushRefusal.PUSHED_MEANWHILE, stored)
+        if shown_elsewhere(interaction, stored):
+            await refuse_or_repair(interaction, PushRefusal.PUSHED_MEANWHILE, stored)
             return
         latest, note, private = read_payload(stored)
         if stored.state is not RollState.PENDING or not latest.can_push:  # ended since: say why, as a claim would
             refusal = refusal_of(stored, self.bot.now(), self.bot.settings.push_lifetime)
-            return await self._refused(interaction, refusal, stored)
+            return await refuse_or_repair(interaction, refusal, stored)
         pushed = push(latest, self.dice)
         claim = await self.bot.db.rolls.claim_push(
             roll_id, interaction.user.id, pushed_payload(pushed), pushed.new_base_banes, self.bot.now(),
             self.bot.settings.push_lifetime, pushes_made=stored.pushes_made, last=not pushed.can_push,
         )
         if claim.refusal is not None:
-            return await self._refused(interaction, claim.refusal, stored)
+            return await refuse_or_repair(interaction, claim.refusal, stored)
         change = claim.willpower
         if change is None:
             raise RuntimeError(f"roll {roll_id} was claimed without its Willpower change")
@@ -253,7 +255,7 @@ class YearZero(commands.Cog):
         lifetime = self.bot.settings.push_lifetime
         claim = await self.bot.db.rolls.keep(roll_id, interaction.user.id, self.bot.now(), lifetime)
         if claim.refusal is not None:
-            return await self._refused(interaction, claim.refusal, stored)
+            return await refuse_or_repair(interaction, claim.refusal, stored)
         await interaction.response.edit_message(content=Ending.KEPT.value, view=None)
 
     async def _stored(self, interaction: discord.Interaction, roll_id: int) -> YearZeroRoll | None:
@@ -264,36 +266,13 @@ class YearZero(commands.Cog):
         if stored is not None:
             return stored
         refusal = await rolls.refusal_for_missing(roll_id)
-        if refusal is PushRefusal.EXPIRED and await self._repair(interaction, Ending.EXPIRED):
+        if refusal is PushRefusal.EXPIRED and await repair(interaction, Ending.EXPIRED):
             return None
         raise PlayerError(refusal.message)
-
-    async def _refused(self, interaction: discord.Interaction, refusal: PushRefusal, stored: YearZeroRoll) -> None:
-        """Tell the player why; when the clicked message still offers a push it should not, repair it instead."""
-        ending = _ENDINGS.get(refusal)
-        if ending is None and refusal in _PUSHED and _shown_elsewhere(interaction, stored):
-            ending = Ending.PUSHED
-        if ending is not None and await self._repair(interaction, ending):
-            return
-        raise PlayerError(refusal.message)
-
-    async def _repair(self, interaction: discord.Interaction, ending: Ending) -> bool:
-        """Answer a click on a message that should no longer offer a push by editing it to say why."""
-        if interaction.type is not discord.InteractionType.component or interaction.response.is_done():
-            return False
-        await interaction.response.edit_message(content=ending.value, view=None)
-        return True
 
     async def _mark_all(self, rolls: list[YearZeroRoll], ending: Ending) -> None:
         for stored in rolls:
             await mark_ended(self.bot, stored, ending)
-
-
-def _shown_elsewhere(interaction: discord.Interaction, stored: YearZeroRoll) -> bool:
-    """A click on a message that no longer shows the roll: /push pushed it and showed it in a later message."""
-    clicked = interaction.message.id if interaction.message is not None else None
-    moved = stored.message_id is not None and clicked not in (None, stored.message_id)
-    return interaction.type is discord.InteractionType.component and stored.pushes_made > 0 and moved
 
 
 def _pool_odds(roll: YzRoll) -> YzOdds:

@@ -15,7 +15,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rules.dice import DiceSource, Die, SystemDice
-from rules.errors import CannotPush, InvalidInput, RulesError, check_range
+from rules.errors import InvalidInput, RulesError, check_range
+from rules.yearzero_checks import (  # noqa: F401 (the constants offered here as they always were)
+    ALREADY_PUSHED,
+    MAX_RATING,
+    NOT_PUSHABLE,
+    NOTHING_TO_PUSH,
+    check_can_push,
+    check_dice,
+    check_not_empty,
+    check_pool,
+    check_push_of,
+    check_ratings,
+)
 from rules.yearzero_dice import (  # noqa: F401 (the dice's names and reading, offered here as they always were)
     ARTIFACT_NAMES,
     ARTIFACT_SIDES,
@@ -36,11 +48,7 @@ from rules.yearzero_dice import (  # noqa: F401 (the dice's names and reading, o
 )
 from rules.yearzero_willpower import MAX_WILLPOWER, apply_willpower, check_willpower, spend_willpower  # noqa: F401
 
-MAX_RATING = 10  # Attribute, Skill and Gear each
 MAX_PUSHES = 3
-NOTHING_TO_PUSH = "Nothing to push: every die shows 6 or 1"
-ALREADY_PUSHED = "This roll has already been pushed: a roll can be pushed only once"
-NOT_PUSHABLE = "This roll may not be pushed (0 pushes allowed)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,11 +74,11 @@ class YzRoll:
     """(successes, base banes, gear banes, reroll indices): read once, since the dice never change."""
 
     def __post_init__(self) -> None:
-        _check_pool(self.attribute, self.skill, self.gear, self.artifacts, self.pride)
+        check_pool(self.attribute, self.skill, self.gear, self.artifacts, self.pride)
         check_range("Pushes allowed", self.pushes_allowed, 0, MAX_PUSHES)
-        _check_dice(self)
+        check_dice(self)
         if self.previous is not None:
-            _check_push_of(self.previous, self)
+            check_push_of(self.previous, self)
         object.__setattr__(self, "pushes", 0 if self.previous is None else self.previous.pushes + 1)
         object.__setattr__(self, "_tally", _tally(self))
 
@@ -221,7 +229,7 @@ def _from_dict(data: object) -> YzRoll:
     if not isinstance(pride, bool) or not isinstance(data.get("push_faces", []), list):
         raise InvalidInput("its fields are not those of a roll")
     pool = (data["attribute"], data["skill"], data["gear"], tuple(data["artifacts"]))
-    _check_pool(*pool, pride)
+    check_pool(*pool, pride)
     steps = [data["first_faces"], *data.get("push_faces", [])] if "first_faces" in data else []
     roll: YzRoll | None = None
     for faces in [*steps, data["faces"]]:
@@ -237,72 +245,9 @@ def _dice_with_faces(attribute, skill, gear, artifacts, pride, faces) -> tuple[D
     return tuple(Die(sides, face, role) for (sides, role), face in zip(roles, faces, strict=True))
 
 
-def _check_pool(attribute: int, skill: int, gear: int, artifacts: tuple[int, ...], pride: bool = False) -> None:
-    _check_ratings(attribute, skill, gear)
-    if not isinstance(artifacts, tuple) or check_artifacts(artifacts) != artifacts:
-        raise InvalidInput("Artifact dice must be given as a tuple of sides: 8, 10 or 12")
-    if not isinstance(pride, bool):
-        raise InvalidInput("Pride must be true or false")
-    _check_not_empty(attribute + skill + gear + len(artifacts) + pride)
-
-
-def _check_ratings(attribute: int, skill: int, gear: int) -> None:
-    check_range("Attribute", attribute, 0, MAX_RATING)
-    check_range("Skill", skill, 0, MAX_RATING)
-    check_range("Gear", gear, 0, MAX_RATING)
-
-
-def _check_not_empty(dice: int) -> None:
-    if dice == 0:
-        raise InvalidInput(
-            "A Year Zero roll needs at least one die: Attribute, Skill, Gear, Artifact and Pride dice are all 0"
-        )
-
-
-def _check_dice(roll: YzRoll) -> None:
-    expected = pool_kinds(roll.attribute, roll.skill, roll.gear, roll.artifacts, roll.pride)
-    if not isinstance(roll.dice, tuple) or [(d.sides, d.role) for d in roll.dice] != expected:
-        raise InvalidInput("the dice do not match the pool (base, gear, Artifact, then Pride dice)")
-    for d in roll.dice:
-        check_face(d.sides, d.face)
-
-
-def _check_push_of(previous: YzRoll, pushed: YzRoll) -> None:
-    if _pool_of(previous) != _pool_of(pushed):
-        raise InvalidInput("a pushed roll must keep the pool of the roll it pushed")
-    _check_can_push(previous)
-    rerolled = set(previous.reroll_indices)
-    if any(a != b for i, (a, b) in enumerate(zip(previous.dice, pushed.dice, strict=True)) if i not in rerolled):
-        raise InvalidInput("a push changed a die it must keep (a 6, a 1 or an Artifact or Pride die that scored)")
-
-
-def _check_can_push(roll: YzRoll) -> None:
-    if roll.pushes_allowed == 0:
-        raise CannotPush(NOT_PUSHABLE)
-    if roll.pushes_left <= 0:
-        raise CannotPush(ALREADY_PUSHED if roll.pushes_allowed == 1 else _pushed_enough(roll.pushes_allowed))
-    if not roll.reroll_indices:
-        raise CannotPush(_nothing_to_push(roll))
-
-
-def _pushed_enough(allowed: int) -> str:
-    return f"This roll has already been pushed {allowed} times, all it allows"
-
-
 def _tally(roll: YzRoll) -> Tally:
     faces = [die.face for die in roll.dice]
     return read_faces(faces, roll.attribute + roll.skill, roll.gear, can_push=roll.pushes_left > 0)
-
-
-def _pool_of(roll: YzRoll) -> tuple:
-    return roll.attribute, roll.skill, roll.gear, roll.artifacts, roll.pride, roll.pushes_allowed
-
-
-def _nothing_to_push(roll: YzRoll) -> str:
-    scored = [name for name, present in (("Artifact", roll.artifacts), ("Pride", roll.pride)) if present]
-    if scored:
-        return NOTHING_TO_PUSH + f", and every {' and '.join(scored)} die scored a success"
-    return NOTHING_TO_PUSH
 
 
 def roll_yz(
@@ -318,9 +263,9 @@ def roll_yz(
     """Roll Attribute + Skill base dice, Gear dice, up to three Artifact dice and the Pride die (in that order);
     the roll allows ``pushes`` pushes (0-3)."""
     sides = check_artifacts(artifacts)
-    _check_ratings(attribute, skill, gear)
+    check_ratings(attribute, skill, gear)
     check_range("Pushes allowed", pushes, 0, MAX_PUSHES)
-    _check_not_empty(attribute + skill + gear + len(sides) + bool(pride))
+    check_not_empty(attribute + skill + gear + len(sides) + bool(pride))
     source = dice if dice is not None else SystemDice()
     rolled = roll_pool(attribute, skill, gear, sides, source, bool(pride))
     return YzRoll(attribute, skill, gear, sides, rolled, None, bool(pride), pushes)
@@ -331,7 +276,7 @@ def push(roll: YzRoll, dice: DiceSource | None = None) -> YzRoll:
 
     Raises CannotPush when no push is left or nothing can be rerolled.
     """
-    _check_can_push(roll)
+    check_can_push(roll)
     source = dice if dice is not None else SystemDice()
     new = list(roll.dice)
     for index in roll.reroll_indices:
