@@ -1,6 +1,6 @@
 """The messages that show Year Zero rolls: noted as they are sent, written a moment later in batches.
 
-Only the clean-up of a roll's message needs them (taking its Push button off when /push pushes it), so a roll's
+Only the clean-up of a roll's message needs them (taking its buttons off when the roll ends), so a roll's
 answer never waits for this write, and many rolls share one transaction.
 """
 
@@ -88,8 +88,9 @@ class RollMessages:
             return 0
 
     def seen_in(self, roll: YearZeroRoll) -> YearZeroRoll:
-        """The roll with its message id, when that is noted but not written yet."""
+        """The roll with its message id, when that is noted but not written yet (a note is always newer than what
+        is written: /push moves a roll to the message it sends)."""
         noted = self._messages.get(roll.id) or self._writing.get(roll.id)
-        if noted is None or roll.message_id is not None:
+        if noted is None:
             return roll
         return replace(roll, channel_id=noted[0], message_id=noted[1])

@@ -211,6 +211,7 @@ async def test_when_the_edit_failed_the_next_click_repairs_the_message(start_bot
     superseded = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, pushes=2)
     refuse_channel_edits(fake_discord, monkeypatch)
     latest = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, pushes=2)
+    await bot.db.rolls.flush_messages()  # latest's first message id is written; /push's is only noted below
     use_faces(bot, 4, 5)
     await fake_discord.slash("push")  # pushes latest; its message's edit fails too
     assert labels(superseded) == ["Push", "Keep"] and labels(latest) == ["Push", "Keep"]
