@@ -9,10 +9,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.render.yearzero import PUSHED_DICE
 from bot.roll_endings import EXPIRING_EDITS, Ending
 from bot.storage import PushRefusal
 from cogs.yearzero import NO_ROLL_TO_PUSH
-from tests.bot.embeds import field
+from tests.bot.embeds import below_title, field
 from tests.bot.payloads import click_payload, slash_payload
 from tests.bot.test_cog_yearzero import (
     EDIT_CHANNEL_MESSAGE,
@@ -59,21 +60,23 @@ async def test_pride_and_two_pushes_keep_the_buttons_until_the_last_push(start_b
     bot = await start_bot(extensions=YZ)
     # base 1 and 3, Pride 4: nothing scores; a push rerolls the 3 and the Pride die
     reply = await roll(fake_discord, bot, [1, 3, 4], attribute=2, skill=0, pride=True, pushes=2)
-    assert reply.embed["title"].endswith("Attribute 2 + Skill 0 + Pride")
-    assert field(reply.embed, "Dice") == "Base: `1`☠ `3`\nPride: `d12:4`"
-    assert "2 pushes left" in reply.embed["description"] and labels(reply) == ["Push", "Keep"]
+    assert reply.embed["title"] == "❌ No success"
+    assert below_title(reply.embed)[:2] == [
+        "Year Zero · Attribute 2 + Skill 0 + Pride", "Push (only you; 2 pushes left) to reroll 2 dice."
+    ]
+    assert field(reply.embed, "Dice") == "Base: `1`☠ `3`\nPride: `d12:4`" and labels(reply) == ["Push", "Keep"]
     use_faces(bot, 1, 5)  # the 3 becomes a bane, the Pride die a blank 5
     first_push = await fake_discord.click(reply, label="Push")
     assert first_push.type == 7 and labels(reply) == ["Push", "Keep"]
     assert "Willpower +2 (now 2)" in reply.embed["description"]  # the first roll's 1 and the new one
-    assert "Push again to reroll 1 die (only the roller; 1 push left)." in reply.embed["description"]
+    assert "Push again (only you; 1 push left) to reroll 1 die." in below_title(reply.embed)
     use_faces(bot, 10)  # the Pride die alone: 3 successes
     second_push = await fake_discord.click(reply, label="Push")
     assert second_push.type == 7 and reply.components == []
-    assert field(reply.embed, "Pushed") == "Base: `1`☠ `1`☠\nPride: ↻`d12:10`⚔×3"
-    description = reply.embed["description"]
-    assert "**3 successes after the push**" in description and "Willpower 2" in description
-    assert "After 2 pushes: Willpower +2 in all" in description
+    assert field(reply.embed, PUSHED_DICE) == "Base: `1`☠ `1`☠\nPride: ↻ `d12:10`⚔×3"
+    assert reply.embed["title"].endswith("Pushed: no success → 3 successes")
+    lines = below_title(reply.embed)
+    assert "After 2 pushes: Willpower +2 in all" in lines and not any(line.startswith("Push ") for line in lines)
     [stored] = rows(db_path)
     assert (stored["state"], stored["pushes_made"], stored["pushes_allowed"]) == ("pushed", 2, 2)
     assert willpower(db_path) == 2
@@ -130,7 +133,7 @@ async def test_keep_ends_the_roll_and_the_card_says_so(start_bot, fake_discord, 
     assert private_answer(refused) == PushRefusal.NOT_YOURS.message and labels(reply) == ["Push", "Keep"]
     kept = await fake_discord.click(reply, label="Keep")
     assert kept.type == 7 and reply.components == [] and reply.message["content"] == Ending.KEPT.value
-    assert reply.embed["description"].startswith("**1 success**")  # the card still shows the roll as it lies
+    assert reply.embed["title"] == "✅ 1 success"  # the card still shows the roll as it lies
     assert [row["state"] for row in rows(db_path)] == ["kept"] and willpower(db_path) is None
     assert private_answer(await fake_discord.slash("push")) == NO_ROLL_TO_PUSH
 
@@ -141,7 +144,7 @@ async def test_keep_after_a_push_keeps_the_pushed_roll(start_bot, fake_discord, 
     use_faces(bot, 6, 4)
     await fake_discord.click(reply, label="Push")
     assert (await fake_discord.click(reply, label="Keep")).type == 7
-    assert reply.components == [] and field(reply.embed, "Pushed") == "Base: ↻`6`⚔ ↻`4`"
+    assert reply.components == [] and field(reply.embed, PUSHED_DICE) == "Base: ↻ `6`⚔ `4`"
     [stored] = rows(db_path)
     assert (stored["state"], stored["pushes_made"]) == ("kept", 1)
 
@@ -159,7 +162,7 @@ async def test_pushed_with_the_command_edits_the_message_and_moves_the_buttons(s
     use_faces(bot, 6, 6)
     again = await fake_discord.click(pushed, label="Push")  # the second push, on the message /push sent
     assert again.type == 7 and pushed.components == []
-    assert "**2 successes after the push**" in pushed.embed["description"]
+    assert pushed.embed["title"].endswith("Pushed: no success → 2 successes")
 
 
 async def test_superseded_by_a_newer_roll_edits_the_older_message_only(start_bot, fake_discord):
