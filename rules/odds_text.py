@@ -83,9 +83,13 @@ def sk_tie_line(tie: Fraction) -> str:
 
 
 def yz_pool_line(pool: YzOdds) -> str:
-    """A pool's chance on the first roll, and with a push whenever one is possible."""
+    """A pool's chance on the first roll, with a push whenever one is possible, and, when the roll allows more than
+    one push, with every push it allows; a roll allowing none has only its first roll's."""
+    if pool.pushes == 0:
+        return _line(f"success {percent(pool.success_first_roll)}", "no push allowed")
+    every = f"with {pool.pushes} pushes {percent(pool.success_after_all_pushes)}" if pool.pushes > 1 else ""
     return _line(f"success {percent(pool.success_first_roll)}",
-                 f"with a push {percent(pool.success_after_push)}")
+                 f"with a push {percent(pool.success_after_push)}", every)
 
 
 def yz_push_cost(push: PushOdds) -> str:

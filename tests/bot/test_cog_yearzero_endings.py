@@ -13,7 +13,7 @@ from bot.render.yearzero import PUSHED_DICE
 from bot.roll_endings import EXPIRING_EDITS, Ending
 from bot.storage import PushRefusal
 from cogs.yearzero import NO_ROLL_TO_PUSH
-from tests.bot.embeds import below_title, field
+from tests.bot.embeds import below_title, field, odds
 from tests.bot.payloads import click_payload, slash_payload
 from tests.bot.test_cog_yearzero import (
     EDIT_CHANNEL_MESSAGE,
@@ -65,6 +65,7 @@ async def test_pride_and_two_pushes_keep_the_buttons_until_the_last_push(start_b
         "Year Zero · Attribute 2 + Skill 0 + Pride", "Push (only you; 2 pushes left) to reroll 2 dice."
     ]
     assert field(reply.embed, "Dice") == "Base: `1`☠ `3`\nPride: `d12:4`" and labels(reply) == ["Push", "Keep"]
+    assert " · with 2 pushes " in odds(reply.embed)
     use_faces(bot, 1, 5)  # the 3 becomes a bane, the Pride die a blank 5
     first_push = await fake_discord.click(reply, label="Push")
     assert first_push.type == 7 and labels(reply) == ["Push", "Keep"]
@@ -87,6 +88,7 @@ async def test_a_roll_allowing_no_push_has_no_buttons_and_stores_nothing(start_b
     reply = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, pushes=0)
     assert reply.components == [] and rows(db_path) == []
     assert "may not be pushed" in reply.embed["description"]
+    assert odds(reply.embed).endswith(" · no push allowed")
     assert private_answer(await fake_discord.slash("push")) == NO_ROLL_TO_PUSH
 
 

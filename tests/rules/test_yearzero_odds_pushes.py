@@ -142,3 +142,12 @@ def test_one_push_allowed_gives_the_figures_it_always_did():
         old, new = odds_for_roll(*pool), odds_for_roll(*pool, pushes=1)
         assert new.success_after_all_pushes == old.success_after_push == new.success_after_push
         assert new.expected_successes_after_all_pushes == old.expected_successes_after_push
+
+
+def test_the_odds_line_names_every_push_allowed():
+    from rules.odds_text import yz_pool_line
+
+    assert yz_pool_line(odds_for_roll(1, pushes=0)) == "Odds: success 17% · no push allowed"
+    assert yz_pool_line(odds_for_roll(1)) == "Odds: success 17% · with a push 28%"
+    # 1 - (1 - 1/6 * (1 + 2/3 + 4/9 + 8/27)) = 0.40
+    assert yz_pool_line(odds_for_roll(1, pushes=3)) == "Odds: success 17% · with a push 28% · with 3 pushes 40%"
