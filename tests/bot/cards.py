@@ -67,6 +67,17 @@ def _yz_pushed(faces, again, willpower=(3, 0)) -> discord.Embed:
     return render_yz.render_pushed(render_yz.PushedRoll(pushed, *willpower), odds_for_roll(5, 1))
 
 
+def _yz_pride(faces, pushes_made=(), willpower=(2, 0)) -> discord.Embed:
+    """Attribute 2 + Pride, three pushes allowed, pushed once for each list of faces in pushes_made."""
+    roll = yearzero.roll_yz(2, 0, 0, (), FixedDice(faces), pride=True, pushes=3)
+    pool = odds_for_roll(2, pride=True, pushes=3)
+    if not pushes_made:
+        return render_yz.render_first(roll, render_yz.FirstRollOdds(pool, odds_after_first(roll)))
+    for again in pushes_made:
+        roll = yearzero.push(roll, FixedDice(again))
+    return render_yz.render_pushed(render_yz.PushedRoll(roll, *willpower), pool)
+
+
 def _heroic(faces, **options) -> discord.Embed:
     roll = heroic.roll_heroic(3, FixedDice(faces), difficulty="Easy", **options)
     return render_heroic.render_roll(roll, odds_for_heroic(3, 8, options.get("variant", "2d6")))
@@ -130,6 +141,10 @@ CARD_KINDS: tuple[CardKind, ...] = (
     CardKind("yz pushed, no success, Willpower lost", Tones.FAILURE,
              lambda: _yz_pushed([1, 2, 3, 4, 2, 5], [1, 1, 2, 3, 1], (10, 2)),
              (Y.PUSHED_DICE,), Y.render_pushed),
+    CardKind("yz first roll with Pride, 3 pushes allowed", Tones.FAILURE, lambda: _yz_pride([1, 3, 4]), ("Dice",),
+             Y.render_first),
+    CardKind("yz pushed twice with Pride, a push left", Tones.SUCCESS,
+             lambda: _yz_pride([1, 3, 4], [[2, 5], [3, 8]], (1, 0)), (Y.PUSHED_DICE,), Y.render_pushed),
     CardKind("heroic success", Tones.SUCCESS, lambda: _heroic([3, 4]), ("Dice",), render_heroic.render_roll),
     CardKind("heroic complication", Tones.PARTIAL, lambda: _heroic([2, 3]), ("Dice",), render_heroic.render_roll),
     CardKind("heroic failure", Tones.FAILURE, lambda: _heroic([1, 2]), ("Dice",), render_heroic.render_roll),

@@ -115,14 +115,14 @@ SENT = [  # (command, options, cog, faces, the tone of the card, its buttons)
     ("test extended", {"task": "Siege", "needed": 3, "rank": 1, "target": 3}, "SevenKingdoms", [6],
      Tones.SUCCESS, []),
     ("test progress", {}, "SevenKingdoms", [], Tones.PROGRESS, []),
-    ("yz", {"attribute": 2, "skill": 0}, "YearZero", [2, 3], Tones.FAILURE, ["Push"]),
+    ("yz", {"attribute": 2, "skill": 0}, "YearZero", [2, 3], Tones.FAILURE, ["Push", "Keep"]),
     ("push", {}, "YearZero", [6, 1], Tones.SUCCESS, []),
 ]
 
 
 async def test_every_card_the_bot_sends_has_its_shape_through_discord(start_bot, fake_discord):
     """The cards as discord.py sends them to (the fake) Discord: outcome symbol, tone colour, no author, and the
-    buttons each kind carries (only a pushable Year Zero roll has one)."""
+    buttons each kind carries (only a pushable Year Zero roll has them: Push and Keep)."""
     from tests.bot.embeds import give_faces
 
     bot = await start_bot(extensions=ALL_COGS)
