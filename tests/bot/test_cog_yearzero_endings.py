@@ -236,3 +236,44 @@ async def test_a_click_on_a_kept_rolls_stale_copy_repairs_it(start_bot, fake_dis
     again = await fake_discord.send_interaction(stale)
     assert again.type == 7 and again.data["content"] == Ending.KEPT.value
     assert [row["state"] for row in rows(db_path)] == ["kept"]
+
+
+# -- races and private rolls -------------------------------------------------------------------------
+
+
+async def test_keep_racing_push_clicks_ends_the_roll_one_way_only(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    for _ in range(3):
+        reply = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
+        bot.get_cog("YearZero").dice = Constant(1)  # a push gains 2 WP
+        clicks = [fake_discord.click(reply, label=label) for label in ("Push", "Keep") * 10]
+        answers = await asyncio.gather(*clicks)
+        state = rows(db_path)[-1]["state"]
+        assert state in ("pushed", "kept") and reply.components == []
+        if state == "kept":
+            assert reply.message["content"] == Ending.KEPT.value and reply.embed["title"] == "❌ No success"
+        else:
+            assert reply.embed["title"].startswith("❌ Pushed")
+        refusals = {private_answer(answer) for answer in answers if answer.type == 4}
+        assert refusals <= {PushRefusal.ALREADY_PUSHED.message, PushRefusal.KEPT.message}
+    pushed = sum(row["state"] == "pushed" for row in rows(db_path))
+    assert (willpower(db_path) or 0) == 2 * pushed
+
+
+async def test_a_private_roll_is_kept_and_pushed_in_its_own_ephemeral_messages(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    kept = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, private=True)
+    assert (await fake_discord.click(kept, label="Keep")).type == 7
+    assert kept.components == [] and kept.message["content"] == Ending.KEPT.value
+
+    first = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, private=True, pushes=2)
+    use_faces(bot, 4, 5)
+    by_command = await fake_discord.slash("push")
+    assert by_command.ephemeral and labels(by_command) == ["Push", "Keep"]
+    assert fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE) == []  # an ephemeral message has no route
+    any_faces(bot)
+    repaired = await fake_discord.click(first, label="Push")  # the first message still offers a push: repaired
+    assert repaired.type == 7 and first.components == [] and first.message["content"] == Ending.PUSHED.value
+    use_faces(bot, 6, 6)
+    assert (await fake_discord.click(by_command, label="Push")).type == 7 and by_command.components == []
+    assert [row["pushes_made"] for row in rows(db_path)] == [0, 2]
