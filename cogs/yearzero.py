@@ -31,7 +31,7 @@ from bot.roll_endings import (
     stored_payload,
 )
 from bot.shared_options import Note, describe
-from bot.storage import PushRefusal, RollState, YearZeroRoll, refusal_of
+from bot.storage import PushRefusal, RollState, WillpowerChange, YearZeroRoll, refusal_of
 from bot.tree import report_error, reports_errors, send_private, server_channel
 from rules.dice import DiceSource, SystemDice
 from rules.yearzero import YzRoll, push, roll_yz
@@ -49,14 +49,9 @@ Artifact = Literal["d8", "d10", "d12"]
 
 
 
-def push_custom_id(roll_id: int) -> str:
-    """The custom_id of a roll's Push button: PUSH_PATTERN with the roll's id."""
-    return f"rk:yz:push:{roll_id}"
-
-
-def keep_custom_id(roll_id: int) -> str:
-    """The custom_id of a roll's Keep button: KEEP_PATTERN with the roll's id."""
-    return f"rk:yz:keep:{roll_id}"
+def custom_id(action: Literal["push", "keep"], roll_id: int) -> str:
+    """The custom_id of a roll's Push or Keep button: PUSH_PATTERN or KEEP_PATTERN with the roll's id."""
+    return f"rk:yz:{action}:{roll_id}"
 
 
 def push_view(roll_id: int) -> discord.ui.View:
@@ -101,7 +96,7 @@ class PushButton(discord.ui.DynamicItem[discord.ui.Button], template=PUSH_PATTER
 
     def __init__(self, roll_id: int) -> None:
         style = discord.ButtonStyle.danger
-        super().__init__(discord.ui.Button(label="Push", emoji="🎲", style=style, custom_id=push_custom_id(roll_id)))
+        super().__init__(discord.ui.Button(label="Push", emoji="🎲", style=style, custom_id=custom_id("push", roll_id)))
         self.roll_id = roll_id
 
     @classmethod
@@ -125,7 +120,7 @@ class KeepButton(discord.ui.DynamicItem[discord.ui.Button], template=KEEP_PATTER
 
     def __init__(self, roll_id: int) -> None:
         style = discord.ButtonStyle.secondary
-        super().__init__(discord.ui.Button(label="Keep", emoji="✋", style=style, custom_id=keep_custom_id(roll_id)))
+        super().__init__(discord.ui.Button(label="Keep", emoji="✋", style=style, custom_id=custom_id("keep", roll_id)))
         self.roll_id = roll_id
 
     @classmethod
@@ -190,7 +185,8 @@ class YearZero(commands.Cog):
         if not roll.can_push:
             superseded = await self.bot.db.rolls.supersede(*where)
             await interaction.response.send_message(embed=embed, ephemeral=private)
-            await self._mark_all(superseded, Ending.SUPERSEDED)
+            for older in superseded:
+                await mark_ended(self.bot, older, Ending.SUPERSEDED)
             return
         payload = stored_payload(roll, note, private)
         roll_id = await self.bot.db.rolls.create(*where, payload, self.bot.now(), pushes)
@@ -200,7 +196,8 @@ class YearZero(commands.Cog):
             # here must not tell the player to try again - a new roll would supersede this one.
             self.bot.db.rolls.note_message(roll_id, channel_id, answer.message_id)
         replaced = await self.bot.db.rolls.superseded_by(roll_id, *where)
-        await self._mark_all([replaced] if replaced else [], Ending.SUPERSEDED)
+        if replaced is not None:
+            await mark_ended(self.bot, replaced, Ending.SUPERSEDED)
 
     @app_commands.command(name="push")
     @app_commands.guild_only()
@@ -216,28 +213,16 @@ class YearZero(commands.Cog):
 
     async def push_stored(self, interaction: discord.Interaction, roll_id: int, *, edit_in_place: bool) -> None:
         """Push a stored roll for the interaction's user: claim the next push atomically, then show it."""
-        stored = await self._stored(interaction, roll_id)
+        stored = await self._pushable(interaction, roll_id)
         if stored is None:
             return
-        if shown_elsewhere(interaction, stored):
-            await refuse_or_repair(interaction, PushRefusal.PUSHED_MEANWHILE, stored)
-            return
         latest, note, private = read_payload(stored)
-        if stored.state is not RollState.PENDING or not latest.can_push:  # ended since: say why, as a claim would
-            refusal = refusal_of(stored, self.bot.now(), self.bot.settings.push_lifetime)
-            return await refuse_or_repair(interaction, refusal, stored)
         pushed = push(latest, self.dice)
-        claim = await self.bot.db.rolls.claim_push(
-            roll_id, interaction.user.id, pushed_payload(pushed), pushed.new_base_banes, self.bot.now(),
-            self.bot.settings.push_lifetime, pushes_made=stored.pushes_made, last=not pushed.can_push,
-        )
-        if claim.refusal is not None:
-            return await refuse_or_repair(interaction, claim.refusal, stored)
-        change = claim.willpower
+        change = await self._claim(interaction, stored, pushed)
         if change is None:
-            raise RuntimeError(f"roll {roll_id} was claimed without its Willpower change")
-        odds = _pool_odds(pushed)
-        embed = render_pushed(PushedRoll(pushed, change.after, change.lost), odds, roller=interaction.user, note=note)
+            return
+        result = PushedRoll(pushed, change.after, change.lost)
+        embed = render_pushed(result, _pool_odds(pushed), roller=interaction.user, note=note)
         view = push_view(roll_id) if pushed.can_push else None
         if edit_in_place:
             await interaction.response.edit_message(embed=embed, view=view)
@@ -246,6 +231,35 @@ class YearZero(commands.Cog):
         if answer is not None and answer.message_id is not None:  # the roll now shows there
             self.bot.db.rolls.note_message(roll_id, stored.channel_id, answer.message_id)
         await mark_ended(self.bot, stored, Ending.PUSHED)
+
+    async def _pushable(self, interaction: discord.Interaction, roll_id: int) -> YearZeroRoll | None:
+        """The stored roll, if it may still be pushed from this message; else refused (or None once repaired)."""
+        stored = await self._stored(interaction, roll_id)
+        if stored is None:
+            return None
+        if shown_elsewhere(interaction, stored):
+            await refuse_or_repair(interaction, PushRefusal.PUSHED_MEANWHILE, stored)
+            return None
+        if stored.state is not RollState.PENDING:  # ended since: say why, as a claim would
+            refusal = refusal_of(stored, self.bot.now(), self.bot.settings.push_lifetime)
+            await refuse_or_repair(interaction, refusal, stored)
+            return None
+        return stored
+
+    async def _claim(
+        self, interaction: discord.Interaction, stored: YearZeroRoll, pushed: YzRoll
+    ) -> WillpowerChange | None:
+        """Claim the push that made `pushed` (the roll's next one); the Willpower change, or None once refused."""
+        claim = await self.bot.db.rolls.claim_push(
+            stored.id, interaction.user.id, pushed_payload(pushed), pushed.new_base_banes, self.bot.now(),
+            self.bot.settings.push_lifetime, pushes_made=stored.pushes_made, last=not pushed.can_push,
+        )
+        if claim.refusal is not None:
+            await refuse_or_repair(interaction, claim.refusal, stored)
+            return None
+        if claim.willpower is None:
+            raise RuntimeError(f"roll {stored.id} was claimed without its Willpower change")
+        return claim.willpower
 
     async def keep_stored(self, interaction: discord.Interaction, roll_id: int) -> None:
         """Keep a stored roll for its roller: it can no longer be pushed; its message says so, without buttons."""
@@ -269,10 +283,6 @@ class YearZero(commands.Cog):
         if refusal is PushRefusal.EXPIRED and await repair(interaction, Ending.EXPIRED):
             return None
         raise PlayerError(refusal.message)
-
-    async def _mark_all(self, rolls: list[YearZeroRoll], ending: Ending) -> None:
-        for stored in rolls:
-            await mark_ended(self.bot, stored, ending)
 
 
 def _pool_odds(roll: YzRoll) -> YzOdds:
