@@ -1,6 +1,10 @@
 """The Pride die and several pushes (RULES.md section 6), with fixed faces worked out by hand."""
 
+import json
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.dice import FixedDice, Role
 from rules.errors import CannotPush, InvalidInput
@@ -107,3 +111,43 @@ def test_damaged_payloads_are_refused(damage):
 def test_pushes_out_of_range_are_refused():
     with pytest.raises(InvalidInput, match="Pushes allowed"):
         roll_yz(1, 0, pushes=4)
+
+
+class Drawn:
+    """Faces drawn by hypothesis as the dice ask for them (any number of pushes)."""
+
+    def __init__(self, draw) -> None:
+        self.draw = draw
+
+    def roll(self, sides: int) -> int:
+        return self.draw(st.integers(1, sides))
+
+
+@st.composite
+def pushed_rolls(draw):
+    attribute, skill, gear = (draw(st.integers(0, 3)) for _ in range(3))
+    artifacts = tuple(draw(st.lists(st.sampled_from([8, 10, 12]), max_size=3)))
+    pride = draw(st.booleans())
+    if attribute + skill + gear + len(artifacts) + pride == 0:
+        attribute = 1
+    roll = roll_yz(attribute, skill, gear, artifacts, Drawn(draw), pride=pride, pushes=draw(st.integers(0, 3)))
+    while roll.can_push and draw(st.booleans()):
+        roll = push(roll, Drawn(draw))
+    return roll
+
+
+@settings(max_examples=200, deadline=None)
+@given(pushed_rolls())
+def test_a_1_counts_once_whatever_the_pushes(roll):
+    chain = roll.rolls()
+    base = roll.attribute + roll.skill
+    assert sum(step.new_base_banes for step in chain) == roll.willpower_gained == roll.attribute_damage
+    assert sum(step.new_gear_banes for step in chain) == roll.gear_damage
+    if roll.pushed:  # the totals are the 1s showing
+        assert roll.attribute_damage == [d.face for d in roll.dice[:base]].count(1)
+        assert roll.gear_damage == [d.face for d in roll.dice[base : base + roll.gear]].count(1)
+    assert all(not step.new_base_banes and not step.new_gear_banes for step in chain[:1])  # none on a first roll
+    assert len(chain) == roll.pushes + 1 <= roll.pushes_allowed + 1
+    assert YzRoll.from_dict(json.loads(json.dumps(roll.as_dict()))) == roll
+    successes = [step.successes for step in chain]
+    assert successes == sorted(successes)  # a push never loses a success: scoring dice are kept
