@@ -67,12 +67,16 @@ HEX = HelpPage(
 YEAR_ZERO = HelpPage(
     "yz", "Year Zero", "Year Zero (Forbidden Lands): push your luck",
     "`/yz attribute skill gear` — base dice (Attribute + Skill) and gear dice, plus up to three Artifact Dice "
-    "(d8 Mighty, d10 Epic, d12 Legendary). Each 6 is a success; an Artifact Die scores 1–4.\n"
+    "(d8 Mighty, d10 Epic, d12 Legendary); `pride:true` adds your Pride die (a d12 read like an Artifact Die). "
+    "Each 6 is a success; an Artifact or Pride Die scores 1–4.\n"
     "**Push** (the button, or `/push`) — rerolls every die that shows neither a success nor a 1. After a "
     "push each base-die 1 is a point of Attribute damage and gives you a Willpower Point; each gear-die 1 "
     "lowers the gear bonus.\n"
-    "Only the roller can push, and a roll stays pushable until it is pushed, until you roll again in the "
-    "channel, or for a day (the bot's `PUSH_LIFETIME_HOURS`) — even across a restart of the bot.\n"
+    "`pushes:N` (0–3, default 1) is how often the roll may be pushed; a later push counts only its own new 1s. "
+    "**Keep** accepts the roll as it lies.\n"
+    "Only the roller can push or keep, and a roll stays pushable until its last push, until it is kept, until you "
+    "roll again in the channel, or for a day (the bot's `PUSH_LIFETIME_HOURS`) — even across a restart of the "
+    "bot. Its message then says so and loses its buttons.\n"
     "`/willpower show` · `spend` — your Willpower Points (0–10) in this server; `/willpower-set` is for game "
     "masters (Manage Server).",
 )
@@ -120,7 +124,11 @@ RULINGS = HelpPage(
     "4. **Heroic Rolls: a tie is a success with a complication in every variant** (2d6, d12 and d20).\n"
     "5. **Seven Kingdoms: no test die left, no roll**: the test fails without a roll.\n"
     "6. **Seven Kingdoms failure bands**: 1–4 below the difficulty is a marginal failure, 5 or more a "
-    "critical one.\n\n"
+    "critical one.\n"
+    "7. **The Pride die**: a d12 read like an Artifact Die, never a bane, rerolled by a push when blank; "
+    "\"once per session\" is up to your table.\n"
+    "8. **Several pushes**: 0–3 per roll; each 1 counts once, at the push that first shows it (the first push "
+    "counts the first roll's 1s too).\n\n"
     "The README lists the finer points too.",
 )
 

@@ -112,7 +112,7 @@ async def test_expiring_lists_pushable_rolls_with_a_message_past_their_lifetime(
     assert await db.rolls.expiring(NOW, LIFETIME, limit=2) == []
 
 
-async def test_rolls_stored_before_v4_allow_one_push_and_keep_their_ids(tmp_path: Path):
+async def test_rolls_stored_before_several_pushes_allow_one_and_keep_their_ids(tmp_path: Path):
     path = tmp_path / "old.sqlite3"
     migrations = load_migrations()
     before = [m for m in migrations if "several_pushes" not in m.name]

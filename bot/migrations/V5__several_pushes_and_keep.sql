@@ -1,4 +1,4 @@
--- V4: a Year Zero roll may allow 0-3 pushes (RULES.md section 6), and its roller may keep it (state 'kept').
+-- V5: a Year Zero roll may allow 0-3 pushes (RULES.md section 6), and its roller may keep it (state 'kept').
 -- pushes_made counts the pushes claimed; each claim is a compare-and-set on it, so the Nth push happens at most
 -- once. A roll stays 'pending' while it has pushes left (pushed_payload then holds the roll after its last push)
 -- and becomes 'pushed' with its last push. SQLite cannot change a CHECK constraint in place, so the table is
@@ -6,7 +6,7 @@
 
 DROP VIEW yz_roll_states;
 
-CREATE TABLE yz_rolls_v4 (
+CREATE TABLE yz_rolls_rebuilt (
     id             INTEGER PRIMARY KEY AUTOINCREMENT,
     guild_id       INTEGER NOT NULL,
     channel_id     INTEGER NOT NULL,
@@ -24,18 +24,18 @@ CREATE TABLE yz_rolls_v4 (
     CHECK (state <> 'pushed' OR pushes_made > 0)
 );
 
-INSERT INTO yz_rolls_v4
+INSERT INTO yz_rolls_rebuilt
     (id, guild_id, channel_id, user_id, message_id, state, payload, pushed_payload, created_at, pushed_at,
      pushes_allowed, pushes_made)
 SELECT id, guild_id, channel_id, user_id, message_id, state, payload, pushed_payload, created_at, pushed_at,
        1, CASE WHEN state = 'pushed' THEN 1 ELSE 0 END
 FROM yz_rolls;
 
-DELETE FROM sqlite_sequence WHERE name = 'yz_rolls_v4';
-INSERT INTO sqlite_sequence (name, seq) SELECT 'yz_rolls_v4', seq FROM sqlite_sequence WHERE name = 'yz_rolls';
+DELETE FROM sqlite_sequence WHERE name = 'yz_rolls_rebuilt';
+INSERT INTO sqlite_sequence (name, seq) SELECT 'yz_rolls_rebuilt', seq FROM sqlite_sequence WHERE name = 'yz_rolls';
 
 DROP TABLE yz_rolls;
-ALTER TABLE yz_rolls_v4 RENAME TO yz_rolls;
+ALTER TABLE yz_rolls_rebuilt RENAME TO yz_rolls;
 
 CREATE INDEX yz_rolls_by_player ON yz_rolls (guild_id, channel_id, user_id);
 CREATE INDEX yz_rolls_by_age ON yz_rolls (created_at);
