@@ -71,8 +71,9 @@ RETURNING *
 
 _SUPERSEDED_BY = """
 SELECT * FROM yz_rolls
-WHERE guild_id = :guild AND channel_id = :channel AND user_id = :user AND id < :newer AND state = 'pending'
-ORDER BY id DESC LIMIT 1
+WHERE id = (
+    SELECT max(id) FROM yz_rolls WHERE guild_id = :guild AND channel_id = :channel AND user_id = :user AND id < :newer
+) AND state = 'pending'
 """
 
 _EXPIRING = """
@@ -185,8 +186,8 @@ class YearZeroRolls:
         return PushClaim(roll_from(row))
 
     async def superseded_by(self, newer_id: int, guild_id: int, channel_id: int, user_id: int) -> YearZeroRoll | None:
-        """The roll the player's roll newer_id superseded here, if it was still pending (its message may still show
-        buttons), or None."""
+        """The player's roll here just before newer_id, if newer_id superseded it while it was pending (its message
+        may still show buttons), or None. Older rolls were superseded by that one, and their messages edited then."""
         params = {"guild": guild_id, "channel": channel_id, "user": user_id, "newer": newer_id}
         row = await self._store.fetch_one(_SUPERSEDED_BY, params)
         return self.messages.seen_in(roll_from(row)) if row else None

@@ -277,3 +277,15 @@ async def test_a_private_roll_is_kept_and_pushed_in_its_own_ephemeral_messages(s
     use_faces(bot, 6, 6)
     assert (await fake_discord.click(by_command, label="Push")).type == 7 and by_command.components == []
     assert [row["pushes_made"] for row in rows(db_path)] == [0, 2]
+
+
+async def test_each_superseded_message_is_edited_once(start_bot, fake_discord):
+    bot = await start_bot(extensions=YZ)
+    first = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
+    second = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
+    use_faces(bot, 6, 6)
+    await fake_discord.click(second, label="Push")  # second ends pushed: its message is already settled
+    await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
+    edits = [request.path for request in fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE)]
+    assert edits == [f"/channels/{GUILD.channel.id}/messages/{first.message['id']}"]
+    assert "content" not in second.message or not second.message["content"]

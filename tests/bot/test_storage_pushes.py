@@ -95,8 +95,7 @@ async def test_superseded_by_names_the_roll_a_new_one_replaced_once(db: Database
     assert await db.rolls.superseded_by(newer, G, C, OTHER) is None
     assert (await push(db, newer, 0, last=True)).claimed
     newest = await db.rolls.create(G, C, U, FIRST, NOW)
-    assert (await db.rolls.superseded_by(newest, G, C, U)).id == older  # pushed rolls need no edit; older does
-    # (the table still says older is pending: superseding is read, and a second edit of its message is harmless)
+    assert await db.rolls.superseded_by(newest, G, C, U) is None  # newer ended pushed; older was edited already
 
 
 async def test_expiring_lists_pushable_rolls_with_a_message_past_their_lifetime(db: Database):
