@@ -102,9 +102,8 @@ class YzOdds:
     def as_dict(self) -> dict:
         data: dict = {"base": self.base, "gear": self.gear, "artifacts": [f"d{s}" for s in self.artifacts]}
         data |= {"pride": self.pride, "pushes": self.pushes}
-        for name in self.__slots__[3:-2]:
-            data[name] = as_odds(getattr(self, name))
-        return data
+        figures = [name for name in self.__slots__ if isinstance(getattr(self, name), Fraction)]
+        return data | {name: as_odds(getattr(self, name)) for name in figures}
 
 
 def odds_for_roll(
