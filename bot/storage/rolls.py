@@ -30,6 +30,9 @@ from bot.storage.roll_records import (  # noqa: F401 (offered here as they alway
 from bot.storage.store import Store, Transaction
 from bot.storage.willpower import gained, store_in
 
+_roll, _storable_id = roll_from, storable_id
+"""The names these had before bot/storage/roll_records.py held them (other storage drivers import them)."""
+
 _SUPERSEDE = """
 UPDATE yz_rolls SET state = 'superseded'
 WHERE guild_id = :guild AND channel_id = :channel AND user_id = :user AND state = 'pending'
