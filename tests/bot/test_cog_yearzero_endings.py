@@ -289,3 +289,19 @@ async def test_each_superseded_message_is_edited_once(start_bot, fake_discord):
     edits = [request.path for request in fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE)]
     assert edits == [f"/channels/{GUILD.channel.id}/messages/{first.message['id']}"]
     assert "content" not in second.message or not second.message["content"]
+
+
+async def test_the_purge_leaves_private_messages_alone(start_bot, fake_discord, db_path):
+    now = [datetime(2030, 1, 1, 12, tzinfo=UTC)]
+    bot = await start_bot(extensions=YZ, clock=lambda: now[0], PUSH_LIFETIME_HOURS="0.5")
+    private = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, private=True)
+    public = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, channel=TAVERN)
+    await bot.db.rolls.flush_messages()
+    now[0] += timedelta(hours=1)
+    assert await bot.purge_expired_rolls() == 2
+    [edit] = fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE)  # an ephemeral message has no such route
+    assert edit.path == f"/channels/{TAVERN.id}/messages/{public.message['id']}"
+    assert labels(private) == ["Push", "Keep"]  # until clicked: then repaired, as the roll is gone
+    any_faces(bot)
+    repaired = await fake_discord.click(private, label="Push")
+    assert repaired.type == 7 and private.components == [] and private.message["content"] == Ending.EXPIRED.value
