@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.gateway import drop_malformed_interactions
 from bot.settings import Settings
 from bot.storage import DEFAULT_BUSY_TIMEOUT_MS, Database, StorageBusy, StorageUnavailable
 from bot.tree import RollkeeperTree, send_private
@@ -150,6 +151,7 @@ class RollkeeperBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Open and migrate the database, purge old rolls, load the cogs and buttons, sync the commands."""
+        drop_malformed_interactions(self)
         self._db = await Database.open(self.settings.database_path, busy_timeout_ms=self._busy_timeout_ms)
         try:
             await self.purge_expired_rolls()
