@@ -42,6 +42,11 @@ def _permissions(names: list[str]) -> str:
     return " and ".join(shown) + (" permission" if len(shown) == 1 else " permissions")
 
 
+NOT_FOUND_HERE = "I cannot find the user, role or channel you picked in this server."
+"""For an option naming someone or something the command cannot use: never the Python repr of what discord.py
+made of it (``<Object id=... type=<class 'discord.object.Object'>>``)."""
+
+
 def _quoted(value: object) -> str:
     text = str(value)
     return repr(text if len(text) <= 50 else text[:50] + "...")
@@ -78,6 +83,8 @@ def player_message(error: BaseException) -> str | None:
     if isinstance(error, app_commands.CheckFailure):
         return _check_message(error)
     if isinstance(error, app_commands.TransformerError):
+        if not isinstance(error.value, str | int | float):  # a user, role or channel discord.py resolved (or not)
+            return NOT_FOUND_HERE
         if error.transformer.choices:  # a Literal or an Enum option: the value is none of its choices
             return f"{_quoted(error.value)} is not one of this option's choices."
         return f"{_quoted(error.value)} is not a valid value for this option."
