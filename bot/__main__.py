@@ -130,6 +130,8 @@ async def serve(settings: Settings, bot: RollkeeperBot | None = None) -> None:
                 await bot.close()
             stopper.cancel()
             await runner
+    if bot.lost_database is not None:
+        raise bot.lost_database
 
 
 def _run(settings: Settings) -> int:

@@ -32,6 +32,8 @@ EXTENSIONS = (
 INVITE_PERMISSIONS = discord.Permissions(send_messages=True, embed_links=True)
 INVITE_SCOPES = ("bot", "applications.commands")
 PURGE_INTERVAL = timedelta(hours=1)
+FILE_WATCH_SECONDS = 5.0
+"""How often an idle bot checks that its database file is still the one it opened (every statement checks too)."""
 INTERACTION_GRACE = 3.0
 """Seconds a closing bot waits for the interactions it is handling (Discord's own window is 3 s)."""
 STALE_BUTTON = "This button no longer works: it may be from an older roll. Roll again."
@@ -83,6 +85,10 @@ class RollkeeperBot(commands.Bot):
         self._button_patterns: dict[type[discord.ui.DynamicItem[Any]], re.Pattern[str]] = {}
         self._db: Database | None = None
         self._purge_task: asyncio.Task[None] | None = None
+        self._watch_task: asyncio.Task[None] | None = None
+        self.lost_database: StorageUnavailable | None = None
+        """Why the bot stopped on its own: its database file deleted, replaced or damaged while it ran."""
+        self._stopping: asyncio.Task[None] | None = None
         self._invite_logged = False
         self._in_hand: set[asyncio.Task[Any]] = set()
         """The tasks handling an interaction right now (slash commands, clicks), for close() to wait for."""
@@ -153,6 +159,7 @@ class RollkeeperBot(commands.Bot):
         """Open and migrate the database, purge old rolls, load the cogs and buttons, sync the commands."""
         drop_malformed_interactions(self)
         self._db = await Database.open(self.settings.database_path, busy_timeout_ms=self._busy_timeout_ms)
+        self._db.store.on_lost = self._database_lost
         try:
             await self.purge_expired_rolls()
             for name in self.extension_names:
@@ -163,6 +170,20 @@ class RollkeeperBot(commands.Bot):
         except StorageBusy as error:  # for whoever runs the bot, not the players' "try again": which file, why
             raise StorageUnavailable(self.db.path, "another program kept it locked past the busy timeout") from error
         self._purge_task = asyncio.create_task(self._purge_periodically(), name="rollkeeper-purge")
+        self._watch_task = asyncio.create_task(self._watch_database_file(), name="rollkeeper-file-watch")
+
+    def _database_lost(self, error: StorageUnavailable) -> None:
+        """Stop the bot (once) when its database can no longer be used; serve() then exits with this error."""
+        if self.lost_database is None:
+            self.lost_database = error
+            _log.critical("Stopping: %s", error)
+            self._stopping = asyncio.get_running_loop().create_task(self.close(), name="rollkeeper-stop")
+
+    async def _watch_database_file(self) -> None:
+        while self._db is not None and self._db.store.lost is None:
+            await asyncio.sleep(FILE_WATCH_SECONDS)
+            with contextlib.suppress(StorageUnavailable):
+                self.db.store.check_file()
 
     async def purge_expired_rolls(self) -> int:
         """Delete the Year Zero rolls past their lifetime; return how many."""
@@ -217,11 +238,12 @@ class RollkeeperBot(commands.Bot):
     async def close(self) -> None:
         """Let the interactions in hand finish, stop the purge, disconnect from Discord, close the database."""
         await self._finish_interactions()
-        if self._purge_task is not None:
-            self._purge_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._purge_task
-            self._purge_task = None
+        for chore in (self._purge_task, self._watch_task):
+            if chore is not None and chore is not asyncio.current_task():
+                chore.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await chore
+        self._purge_task = self._watch_task = None
         await super().close()
         if self._db is not None:
             database, self._db = self._db, None

@@ -64,7 +64,7 @@ class Database:
 
     async def close(self) -> None:
         """Write what is still noted, then close the connection; harmless when already closed."""
-        if not self.store.closed:
+        if not self.store.closed and self.store.lost is None:
             await self.rolls.flush_messages()
         await self.store.close()
 
