@@ -8,6 +8,7 @@ import hashlib
 import json
 import logging
 import re
+import time
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -86,6 +87,8 @@ class RollkeeperBot(commands.Bot):
         self._db: Database | None = None
         self._purge_task: asyncio.Task[None] | None = None
         self._watch_task: asyncio.Task[None] | None = None
+        self.first_purge_done = asyncio.Event()
+        """Set once the purge that starts with the bot has run (it runs behind the start, not before it)."""
         self.lost_database: StorageUnavailable | None = None
         """Why the bot stopped on its own: its database file deleted, replaced or damaged while it ran."""
         self._stopping: asyncio.Task[None] | None = None
@@ -156,12 +159,12 @@ class RollkeeperBot(commands.Bot):
             await send_private(interaction, STALE_BUTTON)
 
     async def setup_hook(self) -> None:
-        """Open and migrate the database, purge old rolls, load the cogs and buttons, sync the commands."""
+        """Open and migrate the database, load the cogs and buttons, sync the commands; old rolls are purged in
+        the background (a large purge must not hold up the start)."""
         drop_malformed_interactions(self)
         self._db = await Database.open(self.settings.database_path, busy_timeout_ms=self._busy_timeout_ms)
         self._db.store.on_lost = self._database_lost
         try:
-            await self.purge_expired_rolls()
             for name in self.extension_names:
                 await self.load_extension(name)
             if self.dynamic_item_types:
@@ -186,20 +189,27 @@ class RollkeeperBot(commands.Bot):
                 self.db.store.check_file()
 
     async def purge_expired_rolls(self) -> int:
-        """Delete the Year Zero rolls past their lifetime; return how many."""
-        purged = await self.db.rolls.purge_expired(self.now(), self.settings.push_lifetime)
-        _log.debug("Purged %d expired Year Zero rolls", purged)
+        """Delete the Year Zero rolls past their lifetime (in small batches, then shrink the file); return how
+        many."""
+        started = time.monotonic()
+        purged = await self.db.purge_expired(self.now(), self.settings.push_lifetime)
+        level = logging.INFO if purged else logging.DEBUG
+        _log.log(level, "Purged %d expired Year Zero rolls in %.1f s", purged, time.monotonic() - started)
         return purged
 
     async def _purge_periodically(self) -> None:
+        """Purge now (the start does not wait for it), then every PURGE_INTERVAL."""
         while True:
-            await asyncio.sleep(PURGE_INTERVAL.total_seconds())
             try:
                 await self.purge_expired_rolls()
             except StorageBusy:
                 _log.warning("Skipped purging expired rolls: the database was busy")
+            except StorageUnavailable:
+                return  # the database is lost: the bot is stopping
             except Exception:
                 _log.exception("Purging expired rolls failed")
+            self.first_purge_done.set()
+            await asyncio.sleep(PURGE_INTERVAL.total_seconds())
 
     async def sync_commands(self) -> CommandSync:
         """Sync to GUILD_ID when set (instant); else globally, only if the definitions changed since."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
 
@@ -12,6 +13,7 @@ from bot.storage.meta import Meta
 from bot.storage.migrations import Migration, migrate, schema_version
 from bot.storage.rolls import YearZeroRolls
 from bot.storage.store import DEFAULT_BUSY_TIMEOUT_MS, Store
+from bot.storage.upkeep import reclaim_space, use_incremental_vacuum
 from bot.storage.willpower import Willpower
 
 
@@ -61,6 +63,14 @@ class Database:
     async def schema_version(self) -> int:
         """PRAGMA user_version: the number of the last migration applied."""
         return await schema_version(self.store)
+
+    async def purge_expired(self, now: datetime, push_lifetime: timedelta) -> int:
+        """Delete what has outlived its use (Year Zero rolls past their lifetime) in small batches, then give
+        the freed space back and truncate the WAL; return how many rows were deleted."""
+        purged = await self.rolls.purge_expired(now, push_lifetime)
+        await use_incremental_vacuum(self.store)
+        await reclaim_space(self.store)
+        return purged
 
     async def close(self) -> None:
         """Write what is still noted, then close the connection; harmless when already closed."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 from contextlib import closing
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -50,3 +51,18 @@ async def test_a_replaced_file_loses_the_store_once_and_for_good(tmp_path):
     assert len(seen) == 1 and db.store.lost is seen[0]
     await db.close()  # closing a lost database writes nothing and raises nothing
     assert path.read_bytes() == b""
+
+
+async def test_an_older_file_becomes_one_that_shrinks_at_its_first_purge(tmp_path):
+    path = tmp_path / "rollkeeper.sqlite3"
+    with closing(sqlite3.connect(path)) as connection:  # as older rollkeepers made it: auto_vacuum NONE
+        connection.execute("CREATE TABLE older (a INTEGER)")
+    now = datetime(2030, 1, 1, tzinfo=UTC)
+    async with await Database.open(path) as db:
+        assert (await db.store.fetch_one("PRAGMA auto_vacuum"))[0] == 0
+        for user in range(300):
+            await db.rolls.create(1, 2, user, "x" * 2000, now - timedelta(days=2))
+        assert await db.purge_expired(now, timedelta(hours=24)) == 300
+        assert (await db.store.fetch_one("PRAGMA auto_vacuum"))[0] == 2
+        assert (await db.store.fetch_one("PRAGMA freelist_count"))[0] == 0
+    assert path.stat().st_size < 100_000
