@@ -16,6 +16,8 @@ from bot.storage.store import DEFAULT_BUSY_TIMEOUT_MS, Store
 from bot.storage.upkeep import reclaim_space, use_incremental_vacuum
 from bot.storage.willpower import Willpower
 
+LOCKED_AT_START = "another program kept it locked past the busy timeout"
+
 
 class Database:
     """The open database: ``await Database.open(path)``, then ``.rolls``, ``.willpower``, ``.extended``,
@@ -44,15 +46,16 @@ class Database:
         Raises StorageUnavailable naming the path when it cannot be opened or stays locked, StorageError when
         its schema is newer than this code.
         """
-        store = await Store.connect(Path(path), busy_timeout_ms)
+        try:
+            store = await Store.connect(Path(path), busy_timeout_ms)
+        except StorageBusy as error:
+            raise StorageUnavailable(Path(path).expanduser().absolute(), LOCKED_AT_START) from error
         try:
             await migrate(store, migrations)
         except BaseException as error:
             await store.close()
             if isinstance(error, StorageBusy):
-                raise StorageUnavailable(
-                    store.path, "another program kept it locked past the busy timeout"
-                ) from error
+                raise StorageUnavailable(store.path, LOCKED_AT_START) from error
             raise
         return cls(store)
 

@@ -100,9 +100,9 @@ class Store:
     async def _prepare(self, connection: aiosqlite.Connection, busy_timeout_ms: int) -> None:
         connection.row_factory = aiosqlite.Row
         await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms):d}")
-        await connection.execute("PRAGMA auto_vacuum = INCREMENTAL")  # takes effect on a new file (see upkeep)
         await connection.execute("PRAGMA foreign_keys = ON")
         async with self._turn():
+            await connection.execute("PRAGMA auto_vacuum = INCREMENTAL")  # takes effect on a new file (see upkeep)
             rows = list(await connection.execute_fetchall("PRAGMA journal_mode = WAL"))
         if rows[0][0].lower() != "wal":
             _log.warning("SQLite kept journal mode %r for %s instead of WAL", rows[0][0], self.path)
