@@ -27,14 +27,14 @@ async def test_a_malformed_interaction_is_dropped_with_one_warning(fake_discord,
     assert payload["token"] not in warning.getMessage() and repr(payload["id"]) in warning.getMessage()
     assert not fake_discord._bot_task.done()
     served = await fake_discord.slash("yz", {"attribute": 3, "skill": 1})
-    assert served.embed["title"].startswith("Year Zero")
+    assert served.embed["description"].startswith("Year Zero")
 
 
 async def test_a_good_interaction_passes_through_the_wrapper_untouched(fake_discord, start_bot, caplog):
     await start_bot()
     with caplog.at_level(logging.WARNING, logger="bot.gateway"):
         reply = await fake_discord.slash("yz", {"attribute": 2, "skill": 2})
-    assert reply.parse_error is None and reply.embed["title"].startswith("Year Zero")
+    assert reply.parse_error is None and reply.embed["description"].startswith("Year Zero")
     assert [record for record in caplog.records if record.name == "bot.gateway"] == []
 
 

@@ -42,7 +42,7 @@ async def rolled(fake, bot: BotProcess) -> None:
     await bot.until_ready()
     reply = await answer_of(fake, slash_payload(fake, "yz", {"attribute": 2, "skill": 2}, user=PLAYER,
                                                 channel=table_of(3)))
-    assert reply.embed["title"].startswith("Year Zero"), reply.describe()
+    assert reply.embed["description"].startswith("Year Zero"), reply.describe()
 
 
 async def stopped_with(bot: BotProcess, words: str) -> str:

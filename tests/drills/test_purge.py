@@ -44,7 +44,7 @@ async def test_the_bot_serves_before_a_large_purge_and_the_file_shrinks_after(fa
     await bot.until_ready()
     payload = slash_payload(fake_discord, "yz", {"attribute": 2, "skill": 2}, user=PLAYERS[5], channel=table_of(5))
     reply = await answer_of(fake_discord, payload)
-    assert reply.embed["title"].startswith("Year Zero")
+    assert reply.embed["description"].startswith("Year Zero")
     await until_logged(bot, f"Purged {EXPIRED} expired Year Zero rolls")
     log = bot.log()
     assert log.index("Ready as ") < log.index("Purged "), "the start waited for the purge"
