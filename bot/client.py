@@ -198,7 +198,11 @@ class RollkeeperBot(commands.Bot):
         if self.lost_database is None:
             self.lost_database = error
             _log.critical("Stopping: %s", error)
-            self._stopping = asyncio.get_running_loop().create_task(self.close(), name="rollkeeper-stop")
+            self._stop_soon()
+
+    def _stop_soon(self) -> None:
+        if self._stopping is None:
+            self._stopping = asyncio.create_task(self.close(), name="rollkeeper-stop")
 
     async def _watch_database_file(self) -> None:
         while self._db is not None and self._db.store.lost is None:
