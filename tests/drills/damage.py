@@ -20,9 +20,10 @@ async def damaged_database(path: Path) -> None:
     """
     async with await Database.open(path) as db:
         schema_pages = await _page_count(db)
-        for user in range(1, PLAYERS_STORED + 1):
-            await db.willpower.set(GUILD, user, user % 11)
     with closing(sqlite3.connect(path)) as connection:
+        rows = ((GUILD, user, user % 11) for user in range(1, PLAYERS_STORED + 1))
+        connection.executemany("INSERT INTO willpower (guild_id, user_id, points) VALUES (?, ?, ?)", rows)
+        connection.commit()
         connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         page_size = connection.execute("PRAGMA page_size").fetchone()[0]
     data = bytearray(path.read_bytes())

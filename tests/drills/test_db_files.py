@@ -92,3 +92,16 @@ async def test_a_file_damaged_while_the_bot_runs_stops_it_at_the_first_damaged_r
         await asyncio.sleep(0.05)
     assert bot.is_closed() and bot.lost_database is not None
     assert "database disk image is malformed" in str(bot.lost_database)
+
+
+async def test_an_idle_bot_notices_its_file_deleted_by_its_timer(start_bot, fake_discord, db_path, monkeypatch):
+    """No statement runs after the deletion (no cog, no roll): only the watch's timer can notice."""
+    monkeypatch.setattr("bot.client.FILE_WATCH_SECONDS", 0.05)
+    bot = await start_bot(extensions=())
+    without_database(db_path)
+    for _ in range(200):
+        if bot.is_closed():
+            break
+        await asyncio.sleep(0.05)
+    assert bot.is_closed() and "the file was deleted" in str(bot.lost_database)
+    assert not db_path.exists()
