@@ -32,7 +32,8 @@ def say(milestone: str, **details: object) -> None:
 async def build_ours(db: Path, default_connector: bool = False, connections: int | None = None):
     """Import rollkeeper and build its bot (the cogs are imported by setup_hook, as in production), with the
     connection pool `python -m bot` gives it unless default_connector (discord.py's own, for comparison)."""
-    from bot.client import EXTENSIONS, RollkeeperBot, discord_connector
+    from bot.client import EXTENSIONS, RollkeeperBot
+    from bot.connections import discord_connector
     from bot.settings import Settings
 
     say("imported")

@@ -5,10 +5,11 @@ trusts through SSL_CERT_FILE, so each new connection costs the bot the TLS hands
 Each burst goes to a new bot process right after it is ready: nothing in its connection pool but what the
 start-up used. A late answer is one that came more than 3 s after its interaction was sent (Discord's window;
 the player sees "This interaction failed"). Printed per burst size and connection pool: late answers, p50, p95,
-p99 and the longest wait. Both pools are measured: rollkeeper's (`bot.client.discord_connector`) and discord.py's
-default (no limit), which the bot used before. Target: 0 late at 1,000 with rollkeeper's pool.
+p99 and the longest wait, and the bot's CPU time. Both pools are measured: rollkeeper's
+(`bot.connections.discord_connector`) and discord.py's default (no limit), which the bot used before; any
+--connections N adds a pool of that size. Target: 0 late at 1,000 with rollkeeper's pool.
 
-    python -m bench.bursts [--sizes 1000 2000]
+    python -m bench.bursts [--sizes 1000 2000] [--rtt 50] [--connections 64 256]
 """
 
 from __future__ import annotations

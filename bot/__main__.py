@@ -116,7 +116,8 @@ async def serve(settings: Settings, bot: RollkeeperBot | None = None) -> None:
     """Run the bot until Discord closes it or a SIGINT/SIGTERM arrives; close bot and database either way."""
     if bot is None:
         # Imported here, not at the top: a settings error is answered before discord.py loads.
-        from bot.client import RollkeeperBot, discord_connector
+        from bot.client import RollkeeperBot
+        from bot.connections import discord_connector
 
         bot = RollkeeperBot(settings, connector=discord_connector())
     stop = asyncio.Event()

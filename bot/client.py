@@ -14,7 +14,6 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
-import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -38,24 +37,7 @@ FILE_WATCH_SECONDS = 5.0
 """How often an idle bot checks that its database file is still the one it opened (every statement checks too)."""
 INTERACTION_GRACE = 3.0
 """Seconds a closing bot waits for the interactions it is handling (Discord's own window is 3 s)."""
-DISCORD_CONNECTIONS = 128
-"""At most this many connections to Discord's API at once (discord.py's own connector has no limit). Each serves
-one request per round trip: 128 carry about 2,500 answers a second at a 50 ms round trip, more than the bot
-computes, while a cold burst pays 128 TLS handshakes rather than one per interaction."""
-DISCORD_KEEPALIVE_SECONDS = 60.0
-"""How long an idle connection to Discord is kept for the next request (aiohttp's default is 15 s)."""
 STALE_BUTTON = "This button no longer works: it may be from an older roll. Roll again."
-
-
-def discord_connector(limit: int = DISCORD_CONNECTIONS) -> aiohttp.TCPConnector:
-    """The connection pool for the bot's requests to Discord, passed as discord.py's public ``connector=``
-    option; call it in the running event loop.
-
-    With discord.py's default (no limit), a burst of interactions on a freshly started bot opened one new TLS
-    connection per callback, every handshake on the event loop at once: 2,000 of them answered with p95 near
-    3 s. A bounded pool makes the burst share a few dozen connections, kept open between bursts (see bench
-    bursts for the figures)."""
-    return aiohttp.TCPConnector(limit=limit, keepalive_timeout=DISCORD_KEEPALIVE_SECONDS)
 
 
 class CommandSync(StrEnum):
