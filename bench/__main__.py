@@ -1,8 +1,8 @@
-"""rollkeeper's benchmarks: interaction cost, push storm, start-up and exact odds; the last line is the verdict.
+"""rollkeeper's benchmarks: interactions, push storm, start-up, odds, purge, cold bursts; the last line is the verdict.
 
     python -m bench                  # everything, at the sizes of issue 4 (a few minutes)
     python -m bench --quick          # smaller and fewer runs (well under a minute): a smoke check of the figures
-    python -m bench --only startup   # one section (interactions, pushes, startup, odds); repeatable
+    python -m bench --only startup   # one section (interactions, pushes, startup, odds, purge, bursts); repeatable
 
 Everything runs on 127.0.0.1: the fake Discord of the test suite (tests/fakediscord) in this process, with its
 spec validation off, and every bot in a process of its own. Run it from the repository's root.
@@ -17,10 +17,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bench import interactions, odds, pushes, startup
+from bench import bursts, interactions, odds, purge, pushes, startup
 from bench.figures import verdict
 
-SECTIONS = ("interactions", "pushes", "startup", "odds")
+SECTIONS = ("interactions", "pushes", "startup", "odds", "purge", "bursts")
 
 
 @dataclass(frozen=True)
@@ -32,10 +32,15 @@ class Sizes:
     storms: int
     startup_runs: int
     odds_runs: int
+    purged_rows: int = 1_000_000
+    bursts: tuple[int, ...] = (1000, 2000)
 
 
 FULL = Sizes(events=2000, warmup=200, interaction_runs=5, concurrency=16, storms=3, startup_runs=9, odds_runs=7)
-QUICK = Sizes(events=300, warmup=50, interaction_runs=3, concurrency=16, storms=1, startup_runs=3, odds_runs=3)
+QUICK = Sizes(
+    events=300, warmup=50, interaction_runs=3, concurrency=16, storms=1, startup_runs=3, odds_runs=3,
+    purged_rows=100_000, bursts=(250, 500),
+)
 
 
 def sizes_from(args: argparse.Namespace) -> Sizes:
@@ -48,6 +53,8 @@ def sizes_from(args: argparse.Namespace) -> Sizes:
         storms=args.storms or base.storms,
         startup_runs=args.runs or base.startup_runs,
         odds_runs=args.runs or base.odds_runs,
+        purged_rows=base.purged_rows,
+        bursts=base.bursts,
     )
 
 
@@ -57,6 +64,8 @@ def sections(sizes: Sizes) -> dict[str, Callable[[], bool]]:
         "pushes": lambda: pushes.run(sizes.storms),
         "startup": lambda: startup.run(sizes.startup_runs),
         "odds": lambda: odds.run(sizes.odds_runs),
+        "purge": lambda: purge.run(sizes.purged_rows),
+        "bursts": lambda: bursts.run(sizes.bursts),
     }
 
 

@@ -29,15 +29,19 @@ def say(milestone: str, **details: object) -> None:
     print(json.dumps({"at": milestone, "t": time.time(), **details}), flush=True)
 
 
-def build_ours(db: Path):
-    """Import rollkeeper and build its bot (the cogs are imported by setup_hook, as in production)."""
+async def build_ours(db: Path, default_connector: bool = False, connections: int | None = None):
+    """Import rollkeeper and build its bot (the cogs are imported by setup_hook, as in production), with the
+    connection pool `python -m bot` gives it unless default_connector (discord.py's own, for comparison)."""
     from bot.client import EXTENSIONS, RollkeeperBot
+    from bot.connections import discord_connector
     from bot.settings import Settings
 
     say("imported")
     present = tuple(name for name in EXTENSIONS if importlib.util.find_spec(name) is not None)
     settings = Settings(discord_token=TOKEN, database_path=db)
-    bot = RollkeeperBot(settings, extensions=present, guild_ready_timeout=GUILD_READY_TIMEOUT)
+    pool = discord_connector() if connections is None else discord_connector(connections)
+    options = {} if default_connector else {"connector": pool}
+    bot = RollkeeperBot(settings, extensions=present, guild_ready_timeout=GUILD_READY_TIMEOUT, **options)
     say("built", extensions=list(present), missing=[name for name in EXTENSIONS if name not in present])
     return bot
 
@@ -87,6 +91,17 @@ def profile_on_signals(path: Path) -> None:
     loop.add_signal_handler(signal.SIGUSR2, stop)
 
 
+async def build_and_serve(args: argparse.Namespace) -> None:
+    """Build the bot in the event loop (a connection pool needs one), then serve it."""
+    if args.kind == "ours":
+        bot = await build_ours(args.db, args.default_connector, args.connections)
+    else:
+        bot = build_bare(args.sync)
+    point_at_fake(args.api, args.gateway)
+    time_setup_hook(bot)
+    await serve(bot, args.profile)
+
+
 async def serve(bot, profile: Path | None) -> None:
     """Run until stdin closes (the parent is done with us) or the bot stops, then close the bot."""
     if profile is not None:
@@ -112,13 +127,12 @@ def main() -> None:
     parser.add_argument("--db", type=Path, help="the SQLite file (ours)")
     parser.add_argument("--sync", action="store_true", help="bare: sync its command in setup_hook")
     parser.add_argument("--profile", type=Path, help="cProfile between SIGUSR1 and SIGUSR2, stats to this file")
+    parser.add_argument("--default-connector", action="store_true", help="ours: discord.py's connector, unbounded")
+    parser.add_argument("--connections", type=int, help="ours: this many connections at most, not the pool's own")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     say("started")
-    bot = build_ours(args.db) if args.kind == "ours" else build_bare(args.sync)
-    point_at_fake(args.api, args.gateway)
-    time_setup_hook(bot)
-    asyncio.run(serve(bot, args.profile))
+    asyncio.run(build_and_serve(args))
     say("closed")
 
 

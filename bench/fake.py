@@ -18,6 +18,7 @@ import os
 import re
 import shutil
 import signal
+import ssl
 import sys
 import tempfile
 import time
@@ -61,8 +62,8 @@ class NoValidation:
 
 
 @contextlib.asynccontextmanager
-async def fake_discord() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord(guilds=[TABLES], validator=NoValidation(), timeout=30.0) as fake:
+async def fake_discord(tls: ssl.SSLContext | None = None) -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord(guilds=[TABLES], validator=NoValidation(), timeout=30.0, tls=tls) as fake:
         yield fake
 
 
@@ -114,7 +115,8 @@ class BotProcess:
 
     @classmethod
     async def start(
-        cls, fake: FakeDiscord, kind: str, *, db: Path | None = None, sync: bool = False, profile: Path | None = None
+        cls, fake: FakeDiscord, kind: str, *, db: Path | None = None, sync: bool = False, profile: Path | None = None,
+        env: dict[str, str] | None = None, options: tuple[str, ...] = (),
     ) -> BotProcess:
         """Spawn the bot and return once it is connected and ready (its start-up milestones recorded)."""
         api = discord.http.Route.BASE  # the fake's, while it is active
@@ -122,13 +124,14 @@ class BotProcess:
         command += ["--db", str(db)] if db is not None else []
         command += ["--sync"] if sync else []
         command += ["--profile", str(profile)] if profile is not None else []
+        command += list(options)
         stderr = Path(tempfile.mkstemp(prefix=f"rk-bench-{kind}-", suffix=".log")[1])
         spawned = time.time()
         with stderr.open("wb") as sink:
             process = await asyncio.create_subprocess_exec(
                 *command,
                 cwd=ROOT,
-                env=child_environment(),
+                env=child_environment() | (env or {}),
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=sink,

@@ -117,8 +117,9 @@ async def serve(settings: Settings, bot: RollkeeperBot | None = None) -> None:
     if bot is None:
         # Imported here, not at the top: a settings error is answered before discord.py loads.
         from bot.client import RollkeeperBot
+        from bot.connections import discord_connector
 
-        bot = RollkeeperBot(settings)
+        bot = RollkeeperBot(settings, connector=discord_connector())
     stop = asyncio.Event()
     with _signals_set(stop):
         async with bot:
@@ -130,6 +131,8 @@ async def serve(settings: Settings, bot: RollkeeperBot | None = None) -> None:
                 await bot.close()
             stopper.cancel()
             await runner
+    if bot.lost_database is not None:
+        raise bot.lost_database
 
 
 def _run(settings: Settings) -> int:

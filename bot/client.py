@@ -8,6 +8,7 @@ import hashlib
 import json
 import logging
 import re
+import time
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -17,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.gateway import drop_malformed_interactions
 from bot.roll_endings import mark_expiring
 from bot.settings import Settings
 from bot.storage import DEFAULT_BUSY_TIMEOUT_MS, Database, StorageBusy, StorageUnavailable
@@ -32,6 +34,8 @@ EXTENSIONS = (
 INVITE_PERMISSIONS = discord.Permissions(send_messages=True, embed_links=True)
 INVITE_SCOPES = ("bot", "applications.commands")
 PURGE_INTERVAL = timedelta(hours=1)
+FILE_WATCH_SECONDS = 5.0
+"""How often an idle bot checks that its database file is still the one it opened (every statement checks too)."""
 INTERACTION_GRACE = 3.0
 """Seconds a closing bot waits for the interactions it is handling (Discord's own window is 3 s)."""
 STALE_BUTTON = "This button no longer works: it may be from an older roll. Roll again."
@@ -83,6 +87,12 @@ class RollkeeperBot(commands.Bot):
         self._button_patterns: dict[type[discord.ui.DynamicItem[Any]], re.Pattern[str]] = {}
         self._db: Database | None = None
         self._purge_task: asyncio.Task[None] | None = None
+        self._watch_task: asyncio.Task[None] | None = None
+        self.first_purge_done = asyncio.Event()
+        """Set once the purge that starts with the bot has run (it runs behind the start, not before it)."""
+        self.lost_database: StorageUnavailable | None = None
+        """Why the bot stopped on its own: its database file deleted, replaced or damaged while it ran."""
+        self._stopping: asyncio.Task[None] | None = None
         self._invite_logged = False
         self._in_hand: set[asyncio.Task[Any]] = set()
         """The tasks handling an interaction right now (slash commands, clicks), for close() to wait for."""
@@ -150,10 +160,12 @@ class RollkeeperBot(commands.Bot):
             await send_private(interaction, STALE_BUTTON)
 
     async def setup_hook(self) -> None:
-        """Open and migrate the database, purge old rolls, load the cogs and buttons, sync the commands."""
+        """Open and migrate the database, load the cogs and buttons, sync the commands; old rolls are purged in
+        the background (a large purge must not hold up the start)."""
+        drop_malformed_interactions(self)
         self._db = await Database.open(self.settings.database_path, busy_timeout_ms=self._busy_timeout_ms)
+        self._db.store.on_lost = self._database_lost
         try:
-            await self.purge_expired_rolls()
             for name in self.extension_names:
                 await self.load_extension(name)
             if self.dynamic_item_types:
@@ -162,24 +174,48 @@ class RollkeeperBot(commands.Bot):
         except StorageBusy as error:  # for whoever runs the bot, not the players' "try again": which file, why
             raise StorageUnavailable(self.db.path, "another program kept it locked past the busy timeout") from error
         self._purge_task = asyncio.create_task(self._purge_periodically(), name="rollkeeper-purge")
+        self._watch_task = asyncio.create_task(self._watch_database_file(), name="rollkeeper-file-watch")
+
+    def _database_lost(self, error: StorageUnavailable) -> None:
+        """Stop the bot (once) when its database can no longer be used; serve() then exits with this error."""
+        if self.lost_database is None:
+            self.lost_database = error
+            _log.critical("Stopping: %s", error)
+            self._stop_soon()
+
+    def _stop_soon(self) -> None:
+        if self._stopping is None:
+            self._stopping = asyncio.create_task(self.close(), name="rollkeeper-stop")
+
+    async def _watch_database_file(self) -> None:
+        while self._db is not None and self._db.store.lost is None:
+            await asyncio.sleep(FILE_WATCH_SECONDS)
+            with contextlib.suppress(StorageUnavailable):
+                self.db.store.check_file()
 
     async def purge_expired_rolls(self) -> int:
-        """Delete the Year Zero rolls past their lifetime, first taking the buttons off a few of their messages;
-        return how many were deleted."""
+        """Delete the Year Zero rolls past their lifetime (in small batches, then shrink the file), first taking
+        the buttons off a few of their messages; return how many were deleted."""
         await mark_expiring(self)
-        purged = await self.db.rolls.purge_expired(self.now(), self.settings.push_lifetime)
-        _log.debug("Purged %d expired Year Zero rolls", purged)
+        started = time.monotonic()
+        purged = await self.db.purge_expired(self.now(), self.settings.push_lifetime)
+        level = logging.INFO if purged else logging.DEBUG
+        _log.log(level, "Purged %d expired Year Zero rolls in %.1f s", purged, time.monotonic() - started)
         return purged
 
     async def _purge_periodically(self) -> None:
+        """Purge now (the start does not wait for it), then every PURGE_INTERVAL."""
         while True:
-            await asyncio.sleep(PURGE_INTERVAL.total_seconds())
             try:
                 await self.purge_expired_rolls()
             except StorageBusy:
                 _log.warning("Skipped purging expired rolls: the database was busy")
+            except StorageUnavailable:
+                return  # the database is lost: the bot is stopping
             except Exception:
                 _log.exception("Purging expired rolls failed")
+            self.first_purge_done.set()
+            await asyncio.sleep(PURGE_INTERVAL.total_seconds())
 
     async def sync_commands(self) -> CommandSync:
         """Sync to GUILD_ID when set (instant); else globally, only if the definitions changed since."""
@@ -218,11 +254,12 @@ class RollkeeperBot(commands.Bot):
     async def close(self) -> None:
         """Let the interactions in hand finish, stop the purge, disconnect from Discord, close the database."""
         await self._finish_interactions()
-        if self._purge_task is not None:
-            self._purge_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._purge_task
-            self._purge_task = None
+        for chore in (self._purge_task, self._watch_task):
+            if chore is not None and chore is not asyncio.current_task():
+                chore.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await chore
+        self._purge_task = self._watch_task = None
         await super().close()
         if self._db is not None:
             database, self._db = self._db, None

@@ -21,6 +21,7 @@ from discord import app_commands
 
 from bot.errors import PlayerError
 from bot.options import raw_options_problem
+from bot.storage import StorageUnavailable
 from rules.errors import RulesError
 
 _log = logging.getLogger(__name__)
@@ -40,6 +41,13 @@ _PERMISSION_NAMES = {
 def _permissions(names: list[str]) -> str:
     shown = [_PERMISSION_NAMES.get(name, name.replace("_", " ").title()) for name in names]
     return " and ".join(shown) + (" permission" if len(shown) == 1 else " permissions")
+
+
+DATABASE_LOST = "Nothing was done: the bot cannot use its database any more and is stopping until it is restored."
+"""For a player whose command met a database file deleted, replaced or damaged (the log says which, once)."""
+NOT_FOUND_HERE = "I cannot find the user, role or channel you picked in this server."
+"""For an option naming someone or something the command cannot use: never the Python repr of what discord.py
+made of it (``<Object id=... type=<class 'discord.object.Object'>>``)."""
 
 
 def _quoted(value: object) -> str:
@@ -77,7 +85,11 @@ def player_message(error: BaseException) -> str | None:
         return str(error)
     if isinstance(error, app_commands.CheckFailure):
         return _check_message(error)
+    if isinstance(error, StorageUnavailable):
+        return DATABASE_LOST
     if isinstance(error, app_commands.TransformerError):
+        if not isinstance(error.value, str | int | float):  # a user, role or channel discord.py resolved (or not)
+            return NOT_FOUND_HERE
         if error.transformer.choices:  # a Literal or an Enum option: the value is none of its choices
             return f"{_quoted(error.value)} is not one of this option's choices."
         return f"{_quoted(error.value)} is not a valid value for this option."

@@ -10,8 +10,11 @@ from bot.client import BotInteraction, RollkeeperBot
 from bot.errors import PlayerError
 from bot.shared_options import describe
 from bot.storage import MAX_WILLPOWER
+from bot.text import inert
 from bot.tree import server_channel
 
+MAX_NAME_SHOWN = 80
+"""A display name is shown cut to this many characters (Discord allows 32 for a nickname, more for others)."""
 ONLY_YOUR_OWN = "You can see only your own Willpower; a game master (Manage Server) can see anyone's."
 
 
@@ -36,7 +39,7 @@ class WillpowerCommands(commands.GroupCog, group_name="willpower"):
         if who.id != interaction.user.id and not _is_game_master(interaction):
             raise PlayerError(ONLY_YOUR_OWN)
         points = await self.bot.db.willpower.get(server_channel(interaction)[0], who.id)
-        name = "You have" if who.id == interaction.user.id else f"{who.display_name} has"
+        name = "You have" if who.id == interaction.user.id else f"{inert(who.display_name, MAX_NAME_SHOWN)} has"
         await interaction.response.send_message(
             f"{name} **{points}** Willpower (at most {MAX_WILLPOWER}).", ephemeral=True
         )

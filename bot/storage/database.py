@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
 
@@ -12,7 +13,10 @@ from bot.storage.meta import Meta
 from bot.storage.migrations import Migration, migrate, schema_version
 from bot.storage.rolls import YearZeroRolls
 from bot.storage.store import DEFAULT_BUSY_TIMEOUT_MS, Store
+from bot.storage.upkeep import reclaim_space, use_incremental_vacuum
 from bot.storage.willpower import Willpower
+
+LOCKED_AT_START = "another program kept it locked past the busy timeout"
 
 
 class Database:
@@ -42,15 +46,16 @@ class Database:
         Raises StorageUnavailable naming the path when it cannot be opened or stays locked, StorageError when
         its schema is newer than this code.
         """
-        store = await Store.connect(Path(path), busy_timeout_ms)
+        try:
+            store = await Store.connect(Path(path), busy_timeout_ms)
+        except StorageBusy as error:
+            raise StorageUnavailable(Path(path).expanduser().absolute(), LOCKED_AT_START) from error
         try:
             await migrate(store, migrations)
         except BaseException as error:
             await store.close()
             if isinstance(error, StorageBusy):
-                raise StorageUnavailable(
-                    store.path, "another program kept it locked past the busy timeout"
-                ) from error
+                raise StorageUnavailable(store.path, LOCKED_AT_START) from error
             raise
         return cls(store)
 
@@ -62,9 +67,17 @@ class Database:
         """PRAGMA user_version: the number of the last migration applied."""
         return await schema_version(self.store)
 
+    async def purge_expired(self, now: datetime, push_lifetime: timedelta) -> int:
+        """Delete what has outlived its use (Year Zero rolls past their lifetime) in small batches, then give
+        the freed space back and truncate the WAL; return how many rows were deleted."""
+        purged = await self.rolls.purge_expired(now, push_lifetime)
+        await use_incremental_vacuum(self.store)
+        await reclaim_space(self.store)
+        return purged
+
     async def close(self) -> None:
         """Write what is still noted, then close the connection; harmless when already closed."""
-        if not self.store.closed:
+        if not self.store.closed and self.store.lost is None:
             await self.rolls.flush_messages()
         await self.store.close()
 

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
+import time
 from pathlib import Path
 
 from bot.storage.errors import StorageUnavailable
 
+_log = logging.getLogger(__name__)
+
 _BUSY_CODES = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
+_CORRUPT_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
+QUICK_CHECK_SECONDS = 10.0
+"""How long the start-up's PRAGMA quick_check may run; past it the check stops and the bot starts anyway."""
+RESTORE = "stop the bot, restore a backup (see the README's 'Backing up the database'), and start it again"
 
 
 def is_busy(error: BaseException) -> bool:
@@ -20,6 +28,21 @@ def is_busy(error: BaseException) -> bool:
         return code & 0xFF in _BUSY_CODES
     text = str(error)
     return "database is locked" in text or "database is busy" in text
+
+
+def is_corrupt(error: BaseException) -> bool:
+    """True when a sqlite3 error means the file is damaged or not a database (SQLITE_CORRUPT / SQLITE_NOTADB)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return isinstance(error, sqlite3.DatabaseError) and code is not None and code & 0xFF in _CORRUPT_CODES
+
+
+def file_identity(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of the file at path, or None when there is none: which file a connection has open."""
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 def check_database_path(path: str | os.PathLike[str]) -> Path:
@@ -58,6 +81,7 @@ def probe_database(path: Path) -> None:
     try:
         connection.execute("BEGIN IMMEDIATE")
         connection.execute("ROLLBACK")
+        quick_check(connection, path)
     except sqlite3.Error as error:
         if not is_busy(error):
             raise StorageUnavailable(path, sqlite_reason(error)) from error
@@ -65,9 +89,33 @@ def probe_database(path: Path) -> None:
         connection.close()
 
 
+def quick_check(connection: sqlite3.Connection, path: Path, seconds: float = QUICK_CHECK_SECONDS) -> None:
+    """Run SQLite's PRAGMA quick_check for at most `seconds`; StorageUnavailable when the file is damaged.
+
+    A check cut short by the time limit is logged and passed: a damaged page it did not reach is found (and
+    stops the bot) when a statement reads it.
+    """
+    deadline = time.monotonic() + seconds
+    connection.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
+    try:
+        problems = [row[0] for row in connection.execute("PRAGMA quick_check") if row[0] != "ok"]
+    except sqlite3.OperationalError as error:
+        if getattr(error, "sqlite_errorcode", None) != sqlite3.SQLITE_INTERRUPT:
+            raise
+        _log.warning("The database check (quick_check) of %s stopped after %g s; starting anyway", path, seconds)
+        return
+    finally:
+        connection.set_progress_handler(None, 0)
+    if problems:
+        first = " ".join(problems[0].replace("***", "").split())
+        raise StorageUnavailable(path, f"the file is damaged (quick_check: {first}); {RESTORE}")
+
+
 def sqlite_reason(error: sqlite3.Error) -> str:
     """SQLite's complaint, with a hint where its own words are cryptic."""
     text = str(error)
+    if is_corrupt(error):
+        return f"{text} (the file is damaged or is not a rollkeeper database); {RESTORE}"
     if "unable to open database file" in text:
         return f"{text} (SQLite cannot create or open a file there: is the directory writable?)"
     if "readonly" in text:

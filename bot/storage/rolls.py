@@ -86,6 +86,13 @@ ORDER BY id LIMIT :limit
 """
 
 
+PURGE_BATCH = 500
+"""Rolls deleted per statement by the purge: a few milliseconds of the database each (see bench/purge.py)."""
+_PURGE_BATCH = (
+    "DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < ? ORDER BY created_at LIMIT ?)"
+)
+
+
 class YearZeroRolls:
     """The pushable Year Zero rolls."""
 
@@ -201,9 +208,14 @@ class YearZeroRolls:
         params = {"oldest": epoch(now - lifetime), "limit": limit}
         return [roll_from(row) for row in await self._store.fetch_all(_EXPIRING, params)]
 
-    async def purge_expired(self, now: datetime, lifetime: timedelta) -> int:
-        """Delete every roll older than lifetime, whatever its state; return how many were deleted."""
-        return await self._store.execute("DELETE FROM yz_rolls WHERE created_at < ?", (epoch(now - lifetime),))
+    async def purge_expired(self, now: datetime, lifetime: timedelta, batch: int = PURGE_BATCH) -> int:
+        """Delete every roll older than lifetime, whatever its state, `batch` rows per statement (other tasks'
+        statements go between them: a million rows never hold the database for seconds); return how many."""
+        oldest, purged, deleted = epoch(now - lifetime), 0, batch
+        while deleted == batch:
+            deleted = await self._store.execute(_PURGE_BATCH, (oldest, batch))
+            purged += deleted
+        return purged
 
 
 async def _refusal(transaction: Transaction, roll_id: int, user_id: int, oldest: float) -> PushClaim:

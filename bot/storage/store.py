@@ -28,7 +28,7 @@ from typing import Any
 import aiosqlite
 
 from bot.storage.errors import StorageBusy, StorageUnavailable
-from bot.storage.files import check_database_path, is_busy, sqlite_reason
+from bot.storage.files import RESTORE, check_database_path, file_identity, is_busy, is_corrupt, sqlite_reason
 
 DEFAULT_BUSY_TIMEOUT_MS = 2000
 """How long a statement waits for another connection's lock before giving up (PRAGMA busy_timeout).
@@ -73,6 +73,11 @@ class Store:
         self._lock = asyncio.Lock()
         self._gave_up_at = -math.inf
         """When (time.monotonic) a statement last gave up on another program's lock."""
+        self._identity = file_identity(path)
+        self.lost: StorageUnavailable | None = None
+        """Why the database can no longer be used (its file deleted, replaced or damaged), once that is seen."""
+        self.on_lost: Callable[[StorageUnavailable], object] | None = None
+        """Called once, when the database is lost: the bot stops rather than answer "try again" forever."""
 
     @classmethod
     async def connect(cls, path: Path, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS) -> Store:
@@ -97,6 +102,7 @@ class Store:
         await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms):d}")
         await connection.execute("PRAGMA foreign_keys = ON")
         async with self._turn():
+            await connection.execute("PRAGMA auto_vacuum = INCREMENTAL")  # takes effect on a new file (see upkeep)
             rows = list(await connection.execute_fetchall("PRAGMA journal_mode = WAL"))
         if rows[0][0].lower() != "wal":
             _log.warning("SQLite kept journal mode %r for %s instead of WAL", rows[0][0], self.path)
@@ -119,18 +125,38 @@ class Store:
         async with self._turn() as connection:
             await connection.set_trace_callback(callback)
 
+    def check_file(self) -> None:
+        """Raise StorageUnavailable (once lost, always) when the file at path is not the one this connection has
+        open: deleted, or replaced by another. Writing on would go into a file no one will open again."""
+        if self.lost is not None:
+            raise StorageUnavailable(self.path, self.lost.reason)
+        identity = file_identity(self.path)
+        if identity != self._identity:
+            what = "deleted" if identity is None else "replaced by another file"
+            raise self._lose(f"the file was {what} while the bot ran, so nothing more is written to it; {RESTORE}")
+
+    def _lose(self, reason: str) -> StorageUnavailable:
+        self.lost = StorageUnavailable(self.path, reason)
+        if self.on_lost is not None:
+            self.on_lost(self.lost)
+        return self.lost
+
     @asynccontextmanager
     async def _turn(self) -> AsyncIterator[aiosqlite.Connection]:
-        """The connection, to this task alone until the block ends; a busy error becomes StorageBusy."""
+        """The connection, to this task alone until the block ends; a busy error becomes StorageBusy, a damaged
+        file StorageUnavailable (and the store is lost)."""
         asked = time.monotonic()
         async with self._lock:
             if self._connection is None:
                 raise RuntimeError(f"the database {self.path} is closed")
+            self.check_file()
             if self._gave_up_at >= asked:
                 raise StorageBusy()
             try:
                 yield self._connection
-            except sqlite3.OperationalError as error:
+            except sqlite3.DatabaseError as error:
+                if is_corrupt(error):
+                    raise self._lose(sqlite_reason(error)) from error
                 if not is_busy(error):
                     raise
                 self._gave_up_at = time.monotonic()

@@ -424,6 +424,7 @@ async def test_an_expired_roll_is_refused_then_purged_at_start_up(start_bot, fak
     assert snapshot(db_path) == before
 
     bot = await start_bot(extensions=YZ, clock=lambda: now[0], **lifetime)
+    await asyncio.wait_for(bot.first_purge_done.wait(), 10)
     assert [row["channel_id"] for row in rows(db_path)] == [TAVERN.id]  # the old roll was purged
     any_faces(bot)
     stale = await fake_discord.send_interaction(click_payload(fake_discord, old, f"rk:yz:push:{old_id}"))

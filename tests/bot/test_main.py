@@ -255,6 +255,7 @@ async def test_setup_opens_migrates_and_purges_and_close_closes(tmp_path: Path):
     bot.tree.sync = SyncRecorder()  # type: ignore[method-assign]
     await bot.setup_hook()
     assert bot.now() == NOW
+    await asyncio.wait_for(bot.first_purge_done.wait(), 10)  # behind the start, not before it
     assert await bot.db.rolls.get(old) is None and await bot.db.rolls.get(recent) is not None
     database = bot.db
     await bot.close()

@@ -14,7 +14,7 @@ from discord import app_commands
 
 from bot.errors import PlayerError
 from bot.storage import NotEnoughWillpower, StorageBusy, StorageUnavailable
-from bot.tree import GENERIC_MESSAGE, RollkeeperTree, player_message, report_error, reports_errors
+from bot.tree import DATABASE_LOST, GENERIC_MESSAGE, RollkeeperTree, player_message, report_error, reports_errors
 from rules.errors import CannotPush, InvalidInput
 
 
@@ -86,9 +86,15 @@ def test_bad_option_values_and_stale_commands_get_a_clear_sentence():
     )
 
 
+def test_a_lost_database_is_told_without_its_path():
+    """The operator's message names the file (logged once, as the bot stops); the player learns nothing was done."""
+    message = player_message(invoke_error(StorageUnavailable(Path("/srv/rk/x.sqlite3"), "the file was deleted")))
+    assert message == DATABASE_LOST and "/srv" not in message and "Nothing was done" in message
+
+
 @pytest.mark.parametrize(
     "error",
-    [RuntimeError("bug"), invoke_error(KeyError("x")), invoke_error(StorageUnavailable(Path("/x"), "gone"))],
+    [RuntimeError("bug"), invoke_error(KeyError("x"))],
 )
 def test_bugs_have_no_player_message(error: Exception):
     assert player_message(error) is None

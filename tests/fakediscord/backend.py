@@ -52,6 +52,8 @@ class Backend:
         """Requests a test makes fail, e.g. ("GET", "/users/@me") -> error(401, 0, "401: Unauthorized")."""
         self.owners: dict[int, Reply] = {}
         self.gateway_url = ""
+        self.latency = 0.0
+        """Seconds each REST answer waits before it is sent, as the round trip to Discord would (benchmarks)."""
 
     # -- bookkeeping ----------------------------------------------------------------------------------
 

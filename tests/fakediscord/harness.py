@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+import ssl
 from collections.abc import Iterable
 
 import discord
@@ -57,7 +58,10 @@ class FakeDiscord(Interactions):
         allowed_intents: int = 0,
         timeout: float = 5.0,
         validator: SpecValidator | None = None,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
+        """tls: serve REST and the gateway over TLS with this server context (https://, wss://), as Discord
+        does; the bot must then trust its certificate (e.g. SSL_CERT_FILE for a bot in another process)."""
         bot_user = bot_user or FakeUser("rollkeeper", bot=True)
         guilds = list(guilds) or [FakeGuild()]
         channel_ids = [channel.id for guild in guilds for channel in guild.channels]
@@ -72,6 +76,7 @@ class FakeDiscord(Interactions):
         )
         self.gateway = Gateway(self.backend, allowed_intents=allowed_intents)
         self.timeout = timeout
+        self.tls = tls
         self.bot_permissions = BOT_PERMISSIONS
         """app_permissions of every interaction (the bot's rights in the channel); tests may lower it."""
         self.bot: discord.Client | None = None
@@ -146,7 +151,7 @@ class FakeDiscord(Interactions):
 
     async def __aenter__(self) -> FakeDiscord:
         if isinstance(discord.http.Route.BASE, str) and discord.http.Route.BASE.startswith(
-            "http://127.0.0.1"
+            ("http://127.0.0.1", "https://127.0.0.1")
         ):
             raise RuntimeError(
                 "another FakeDiscord is active: they patch discord.py globally, use one at a time"
@@ -158,12 +163,13 @@ class FakeDiscord(Interactions):
         await self._runner.setup()
         listener = socket.create_server(("127.0.0.1", 0))
         port = listener.getsockname()[1]
-        await web.SockSite(self._runner, listener).start()
-        self.backend.gateway_url = f"ws://127.0.0.1:{port}/ws"
+        await web.SockSite(self._runner, listener, ssl_context=self.tls).start()
+        secure = "s" if self.tls is not None else ""
+        self.backend.gateway_url = f"ws{secure}://127.0.0.1:{port}/ws"
         # DEP: discord.py takes its REST base and gateway address from these class attributes (2.7); no public
         # setting points a bot elsewhere. test_fakediscord.py shows every request reaching the fake.
         self._saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
-        discord.http.Route.BASE = f"http://127.0.0.1:{port}{API}"
+        discord.http.Route.BASE = f"http{secure}://127.0.0.1:{port}{API}"
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.backend.gateway_url)
         logging.getLogger("discord").addHandler(self._errors)
         return self

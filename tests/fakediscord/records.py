@@ -20,6 +20,8 @@ class Request:
     body: object
     files: list[dict] = field(default_factory=list)
     status: int = 0
+    peer: str = ""
+    """The bot's end of the connection the request came on (address and port): one per connection."""
 
     def __str__(self) -> str:
         return f"{self.method} {self.path}"

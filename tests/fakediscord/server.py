@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 
@@ -86,6 +87,7 @@ class RestApi:
         body, files = await read_body(request)
         template = self.backend.validator.template_for(path)
         record = Request(request.method, path, template, dict(request.query), body, files)
+        record.peer = str(request.transport.get_extra_info("peername")) if request.transport else ""
         self.backend.requests.append(record)
         reply = self.backend.replies.get(request.match_info.get("token", ""))
         if reply is not None:
@@ -99,6 +101,8 @@ class RestApi:
             response = respond(self.backend.failures[request.method, path])
         else:
             request[BODY], request[FILES] = body, files
+            if self.backend.latency:
+                await asyncio.sleep(self.backend.latency)
             response = await handler(request)
         record.status = response.status
         self._check_response(record, response)
