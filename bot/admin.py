@@ -13,8 +13,7 @@ import sys
 import discord
 from discord import app_commands
 
-from bot.settings import Settings, SettingsError
-from bot.settings import _guild_id as guild_id_from_text  # the same check as GUILD_ID's
+from bot.settings import Settings, SettingsError, guild_id_setting
 from bot.storage import check_database_path
 from bot.storage.errors import StorageError
 from bot.storage.health import database_health
@@ -54,7 +53,7 @@ async def clear_guild_commands(token: str, guild_id: int) -> int:
 
 def parse_guild_id(text: str) -> int:
     """The server ID given on the command line, checked as GUILD_ID is."""
-    guild_id = guild_id_from_text(text)
+    guild_id = guild_id_setting(text)
     if guild_id is None:
         raise SettingsError("clear-guild-commands needs the server ID, e.g. clear-guild-commands 123456789012345678")
     return guild_id

@@ -78,7 +78,7 @@ class Settings:
         return cls(
             discord_token=_token(values.get("DISCORD_TOKEN"), env_file),
             database_path=_database_path(values.get("DATABASE_PATH"), base_dir),
-            guild_id=_guild_id(values.get("GUILD_ID")),
+            guild_id=guild_id_setting(values.get("GUILD_ID")),
             log_level=_log_level(values.get("LOG_LEVEL")),
             push_lifetime_hours=_push_lifetime_hours(values.get("PUSH_LIFETIME_HOURS")),
         )
@@ -127,7 +127,8 @@ def _database_path(value: str | None, base_dir: Path) -> Path:
     return Path(os.path.abspath(base_dir / path))
 
 
-def _guild_id(value: str | None) -> int | None:
+def guild_id_setting(value: str | None) -> int | None:
+    """A server ID as GUILD_ID takes it (None when empty); SettingsError naming how to find one otherwise."""
     text = _text(value)
     if not text:
         return None

@@ -22,6 +22,7 @@ from discord import app_commands
 from bot.errors import PlayerError
 from bot.options import raw_options_problem
 from bot.storage import StorageUnavailable
+from bot.text import inert
 from rules.errors import RulesError
 
 _log = logging.getLogger(__name__)
@@ -51,8 +52,9 @@ made of it (``<Object id=... type=<class 'discord.object.Object'>>``)."""
 
 
 def _quoted(value: object) -> str:
+    """A player's value shown back to them: inert (no Markdown, no controls), cut, between quotes."""
     text = str(value)
-    return repr(text if len(text) <= 50 else text[:50] + "...")
+    return f"“{inert(text if len(text) <= 50 else text[:50] + '...')}”"
 
 
 def _cause(error: BaseException) -> BaseException:

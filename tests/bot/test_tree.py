@@ -177,9 +177,16 @@ class _Free(app_commands.Transformer):
 def test_a_value_outside_an_options_choices_is_named_as_such():
     string = discord.AppCommandOptionType.string
     chosen = app_commands.TransformerError("two", string, _Choosing())
-    assert player_message(chosen) == "'two' is not one of this option's choices."
+    assert player_message(chosen) == "“two” is not one of this option's choices."
     free = app_commands.TransformerError("two", string, _Free())
-    assert player_message(free) == "'two' is not a valid value for this option."
+    assert player_message(free) == "“two” is not a valid value for this option."
+
+
+def test_a_refused_value_is_shown_back_inert():
+    """A value the player typed comes back without Markdown or controls: a masked link stays text."""
+    string = discord.AppCommandOptionType.string
+    link = app_commands.TransformerError("[Push](https://evil.example)\u202e", string, _Free())
+    assert player_message(link) == "“\\[Push](https://evil.example)” is not a valid value for this option."
 
 
 def test_server_channel_refuses_an_interaction_from_outside_a_server():
