@@ -1,10 +1,11 @@
 """Messages of Year Zero rolls that can no longer be pushed: edited, best effort, to say so and drop the buttons.
 
 A roll stops being pushable when it is pushed for the last time, kept, superseded by the same player's newer roll
-in that channel, or expired. Its message (noted in storage when it was sent) is then edited: its content says why
-and its Push and Keep buttons go; the card itself stays as it was. An edit that fails (Discord down, message
-deleted) is only logged: the next click on the message repairs it (``refuse_or_repair``). A private roll's message
-is ephemeral, which only the interaction that sent it could edit, so it is left as it is.
+in that channel, or expired. Its message (noted in storage when it was sent) is then edited: its content says why,
+its Push and Keep buttons go, and its card is drawn again from the stored roll in its ended state (the ending in
+the card, no Push line nor push cost, a link to the pushed result after /push). An edit that fails (Discord down,
+message deleted) is only logged: the next click on the message repairs it (``refuse_or_repair``). A private roll's
+message is ephemeral, which only the interaction that sent it could edit, so it is left as it is.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ import aiohttp
 import discord
 
 from bot.errors import PlayerError
+from bot.render.yearzero import EndedRoll, render_ended
 from bot.storage import PushRefusal, YearZeroRoll
 from rules.yearzero import YzRoll
+from rules.yearzero_odds import pool_odds
 
 if TYPE_CHECKING:
     from bot.client import RollkeeperBot
@@ -72,22 +75,51 @@ def is_private(stored: YearZeroRoll) -> bool:
     return bool(json.loads(stored.payload).get("private"))
 
 
-async def edit_ended(bot: RollkeeperBot, channel_id: int, message_id: int, ending: Ending) -> bool:
-    """Say why on the message and take its buttons off; False (logged) when Discord refused or could not."""
-    channel = bot.get_partial_messageable(channel_id)
+def ending_line(ending: Ending, result_url: str | None = None) -> str:
+    """What the ended card says of its ending: for /push, a link to the pushed result when it is known."""
+    if ending is Ending.PUSHED and result_url is not None:
+        return f"⏹ Pushed with /push: see [the pushed roll]({result_url}) below."
+    return ending.value
+
+
+def ended_card(stored: YearZeroRoll, ending: Ending, result_url: str | None = None) -> discord.Embed | None:
+    """The card of a roll that ended, drawn from its stored payload; None (logged) when the payload is unreadable:
+    the message then keeps its card and only says why in its content."""
     try:
-        await channel.get_partial_message(message_id).edit(content=ending.value, view=None)
+        roll, note, _ = read_payload(stored)
+        odds = pool_odds(roll)
+    except (KeyError, TypeError, ValueError) as failure:
+        _log.warning("Roll %s's stored payload cannot be shown again: %r", stored.id, failure)
+        return None
+    return render_ended(EndedRoll(roll, ending_line(ending, result_url)), odds, note=note)
+
+
+def _card(embed: discord.Embed | None) -> dict:
+    return {"embed": embed} if embed is not None else {}
+
+
+async def edit_ended(bot: RollkeeperBot, stored: YearZeroRoll, ending: Ending, result_id: int | None) -> bool:
+    """Say why on the message, redraw its card ended and take its buttons off; False (logged) when Discord refused
+    or could not."""
+    if stored.message_id is None:
+        return False
+    channel = bot.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id)
+    result_url = channel.get_partial_message(result_id).jump_url if result_id is not None else None
+    card = _card(ended_card(stored, ending, result_url))
+    try:
+        await channel.get_partial_message(stored.message_id).edit(content=ending.value, view=None, **card)
     except (discord.HTTPException, aiohttp.ClientError) as failure:
-        _log.info("Could not mark message %s as %s: %s", message_id, ending.name.lower(), failure)
+        _log.info("Could not mark message %s as %s: %s", stored.message_id, ending.name.lower(), failure)
         return False
     return True
 
 
-async def mark_ended(bot: RollkeeperBot, stored: YearZeroRoll, ending: Ending) -> bool:
-    """Edit the message of a roll that ended, when it has a public one."""
+async def mark_ended(bot: RollkeeperBot, stored: YearZeroRoll, ending: Ending, result_id: int | None = None) -> bool:
+    """Edit the message of a roll that ended, when it has a public one; result_id is the message /push showed the
+    pushed roll in."""
     if stored.message_id is None or is_private(stored):
         return False
-    return await edit_ended(bot, stored.channel_id, stored.message_id, ending)
+    return await edit_ended(bot, stored, ending, result_id)
 
 
 async def mark_expiring(bot: RollkeeperBot) -> int:
@@ -111,14 +143,24 @@ async def refuse_or_repair(interaction: discord.Interaction, refusal: PushRefusa
     ending = _ENDINGS.get(refusal)
     if ending is None and refusal in _PUSHED and shown_elsewhere(interaction, stored):
         ending = Ending.PUSHED
-    if ending is not None and await repair(interaction, ending):
+    if ending is not None and await repair(interaction, ending, stored):
         return
     raise PlayerError(refusal.message)
 
 
-async def repair(interaction: discord.Interaction, ending: Ending) -> bool:
-    """Answer a click on a message that should no longer offer a push by editing it to say why."""
+async def repair(interaction: discord.Interaction, ending: Ending, stored: YearZeroRoll | None = None) -> bool:
+    """Answer a click on a message that should no longer offer a push by editing it to say why, its card redrawn
+    ended from the stored roll when there still is one (a purged roll's card stays as it was)."""
     if interaction.type is not discord.InteractionType.component or interaction.response.is_done():
         return False
-    await interaction.response.edit_message(content=ending.value, view=None)
+    card = _card(ended_card(stored, ending, _shown_at(interaction, stored)) if stored is not None else None)
+    await interaction.response.edit_message(content=ending.value, view=None, **card)
     return True
+
+
+def _shown_at(interaction: discord.Interaction, stored: YearZeroRoll) -> str | None:
+    """The link to the message a public roll now shows in, when it moved there from the clicked one."""
+    if stored.message_id is None or is_private(stored) or not shown_elsewhere(interaction, stored):
+        return None
+    channel = interaction.client.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id)
+    return channel.get_partial_message(stored.message_id).jump_url

@@ -262,3 +262,9 @@ def success_distributions(
         first = _convolve(first, _die_first(sides))
         pushed = _convolve(pushed, _die_after_push(sides, pushes))
     return tuple(first), tuple(pushed)
+
+
+def pool_odds(roll: YzRoll) -> YzOdds:
+    """The odds of a roll's pool before rolling, with its Pride die and the pushes it allows."""
+    base = roll.attribute + roll.skill
+    return odds_for_roll(base, roll.gear, roll.artifacts, pride=roll.pride, pushes=roll.pushes_allowed)

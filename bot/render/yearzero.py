@@ -10,11 +10,12 @@ from bot.render.common import Card, Tone, Tones, embed, plural, token
 from bot.render.odds import yz_odds, yz_push_cost
 from rules.dice import Die, Role
 from rules.yearzero import ARTIFACT_NAMES, PRIDE_NAME, YzRoll, die_successes, is_bane
-from rules.yearzero_odds import PushOdds, YzOdds
+from rules.yearzero_odds import PushOdds, YzOdds, odds_after_first, pool_odds
 
 BANES_NOTE = "Banes (☠) do nothing on the first roll."
 NOTHING_TO_PUSH = "Nothing to push: every die shows 6 or 1."
 PUSHED_DICE = "Dice after the push (↻ rerolled)"
+NO_COST = "No banes: the push cost nothing."
 
 
 def pool_text(roll: YzRoll) -> str:
@@ -89,7 +90,12 @@ class FirstRollOdds:
     """What a first roll shows of odds: the pool's odds before rolling, and the odds of pushing this roll."""
 
     pool: YzOdds
-    this_roll: PushOdds
+    this_roll: PushOdds | None
+
+    @classmethod
+    def of(cls, roll: YzRoll) -> FirstRollOdds:
+        """The odds a card of this roll shows: its pool's, and its next push's while it has one."""
+        return cls(pool_odds(roll), odds_after_first(roll) if roll.can_push else None)
 
 
 def pushes_text(roll: YzRoll) -> str:
@@ -103,11 +109,11 @@ def pushes_text(roll: YzRoll) -> str:
     return f"Push{again} (only you; {plural(roll.pushes_left, 'push', 'pushes')} left) to reroll {dice}."
 
 
-def _push_line(roll: YzRoll, odds: FirstRollOdds | None) -> str:
+def _push_line(roll: YzRoll, odds: FirstRollOdds | YzOdds | None) -> str:
     rerolls = pushes_text(roll)
     if not roll.can_push:
         return rerolls
-    cost = yz_push_cost(odds.this_roll) if odds is not None else None
+    cost = yz_push_cost(odds.this_roll) if isinstance(odds, FirstRollOdds) else None
     return f"{rerolls}\n{cost}" if cost else rerolls
 
 
@@ -139,13 +145,20 @@ class PushedRoll:
     lost: int
 
 
-def push_costs(push: PushedRoll) -> list[str]:
-    """What the push cost and brought, each line only when it says something."""
-    pushed, lines = push.roll, []
+def damage_lines(pushed: YzRoll) -> list[str]:
+    """The Attribute damage and gear bonus lost by a roll's pushes so far, each only when there is some."""
+    lines = []
     if pushed.attribute_damage:
         lines.append(f"☠ Attribute damage **{pushed.attribute_damage}**")
     if pushed.gear_damage:
         lines.append(f"☠ Gear bonus −{pushed.gear_damage}")
+    return lines
+
+
+def push_costs(push: PushedRoll) -> list[str]:
+    """What the push cost and brought, each line only when it says something."""
+    pushed = push.roll
+    lines = damage_lines(pushed)
     if pushed.new_base_banes:  # this push's Willpower: a 1 counts once, at the push that first counts it
         line = f"Willpower +{pushed.new_base_banes} (now {push.willpower_after})"
         if push.lost:
@@ -166,21 +179,59 @@ def before_after(pushed: YzRoll) -> str:
 
 
 def render_pushed(
-    push: PushedRoll, odds: YzOdds | None, *, roller: discord.abc.User | None = None, note: str | None = None
+    push: PushedRoll, odds: FirstRollOdds | YzOdds | None, *, roller: discord.abc.User | None = None,
+    note: str | None = None,
 ) -> discord.Embed:
-    """A pushed roll: successes before → after, the dice with the rerolled ones marked, and what it cost."""
+    """A pushed roll: successes before → after, the dice with the rerolled ones marked, and what it cost; with
+    pushes left, what the next push would reroll and (given its odds) cost."""
     pushed = push.roll
     card = Card(
         before_after(pushed),
         _tone(pushed),
         f"Year Zero · pushed · {pool_text(pushed)}",
         [(PUSHED_DICE, dice_line(pushed))],
-        yz_odds(odds),
-        "\n".join((push_costs(push) or ["No banes: the push cost nothing."]) + _more(pushed)),
+        yz_odds(odds.pool if isinstance(odds, FirstRollOdds) else odds),
+        "\n".join((push_costs(push) or [NO_COST]) + _more(pushed, odds)),
     )
     return embed(card, roller, note)
 
 
-def _more(pushed: YzRoll) -> list[str]:
-    """The next push of a roll with pushes left, as a line of its own."""
-    return [pushes_text(pushed)] if pushed.can_push else []
+def _more(pushed: YzRoll, odds: FirstRollOdds | YzOdds | None) -> list[str]:
+    """The next push of a roll with pushes left, and its cost, as lines of their own."""
+    return [_push_line(pushed, odds)] if pushed.can_push else []
+
+
+@dataclass(frozen=True, slots=True)
+class EndedRoll:
+    """A roll that can no longer be pushed, as its message shows it once edited: the roll as it lies, and the line
+    that says why it ended (with a link to the pushed result when /push showed it in a later message)."""
+
+    roll: YzRoll
+    ending: str
+
+
+def render_ended(
+    ended: EndedRoll, odds: YzOdds | None, *, roller: discord.abc.User | None = None, note: str | None = None
+) -> discord.Embed:
+    """A roll that ended: its outcome as it lies, why it ended instead of a Push line, and no push cost."""
+    roll = ended.roll
+    state = "pushed · " if roll.pushed else ""
+    card = Card(
+        before_after(roll) if roll.pushed else _successes(roll),
+        _tone(roll),
+        f"Year Zero · {state}{pool_text(roll)}",
+        [(PUSHED_DICE if roll.pushed else "Dice", dice_line(roll))],
+        yz_odds(odds),
+        "\n".join([ended.ending, *_ended_details(roll)]),
+    )
+    return embed(card, roller, note)
+
+
+def _ended_details(roll: YzRoll) -> list[str]:
+    """What the roll's pushes cost in all (the Willpower it now stands at belongs to the push's own card)."""
+    if not roll.pushed:
+        return [BANES_NOTE] if roll.base_banes or roll.gear_banes else []
+    lines = damage_lines(roll)
+    if roll.willpower_gained:
+        lines.append(f"Willpower +{roll.willpower_gained}")
+    return lines or [NO_COST]

@@ -17,6 +17,7 @@ from bot.render import hex as render_hex
 from bot.render import sevenkingdoms as render_sk
 from bot.render import yearzero as render_yz
 from bot.render.common import Tone, Tones
+from bot.roll_endings import Ending, ending_line
 from rules import heroic, hex, sevenkingdoms, yearzero
 from rules.dice import FixedDice
 from rules.heroic_odds import odds_for_heroic
@@ -75,7 +76,17 @@ def _yz_pride(faces, pushes_made=(), willpower=(2, 0)) -> discord.Embed:
         return render_yz.render_first(roll, render_yz.FirstRollOdds(pool, odds_after_first(roll)))
     for again in pushes_made:
         roll = yearzero.push(roll, FixedDice(again))
-    return render_yz.render_pushed(render_yz.PushedRoll(roll, *willpower), pool)
+    return render_yz.render_pushed(render_yz.PushedRoll(roll, *willpower), render_yz.FirstRollOdds.of(roll))
+
+
+def _yz_ended(faces, again=(), ending=Ending.SUPERSEDED, url=None) -> discord.Embed:
+    """Attribute 3 + Skill 2 + Gear 1 rolled (and pushed with `again`), then ended: superseded, kept, expired or
+    pushed with /push (the result's link in `url`)."""
+    roll = yearzero.roll_yz(3, 2, 1, (), FixedDice(faces), pushes=2)
+    if again:
+        roll = yearzero.push(roll, FixedDice(again))
+    ended = render_yz.EndedRoll(roll, ending_line(ending, url))
+    return render_yz.render_ended(ended, odds_for_roll(5, 1, pushes=2), note="Climb the wall")
 
 
 def _heroic(faces, **options) -> discord.Embed:
@@ -145,6 +156,13 @@ CARD_KINDS: tuple[CardKind, ...] = (
              Y.render_first),
     CardKind("yz pushed twice with Pride, a push left", Tones.SUCCESS,
              lambda: _yz_pride([1, 3, 4], [[2, 5], [3, 8]], (1, 0)), (Y.PUSHED_DICE,), Y.render_pushed),
+    CardKind("yz superseded", Tones.FAILURE, lambda: _yz_ended([1, 2, 3, 4, 2, 5]), ("Dice",), Y.render_ended),
+    CardKind("yz kept", Tones.SUCCESS, lambda: _yz_ended([6, 1, 3, 4, 2, 5], ending=Ending.KEPT), ("Dice",),
+             Y.render_ended),
+    CardKind("yz expired after a push", Tones.SUCCESS, lambda: _yz_ended([6, 1, 3, 4, 2, 5], [6, 6, 1, 1],
+             Ending.EXPIRED), (Y.PUSHED_DICE,), Y.render_ended),
+    CardKind("yz pushed with /push, linked", Tones.FAILURE, lambda: _yz_ended([1, 2, 3, 4, 2, 5], (), Ending.PUSHED,
+             "https://discord.com/channels/1/2/3"), ("Dice",), Y.render_ended),
     CardKind("heroic success", Tones.SUCCESS, lambda: _heroic([3, 4]), ("Dice",), render_heroic.render_roll),
     CardKind("heroic complication", Tones.PARTIAL, lambda: _heroic([2, 3]), ("Dice",), render_heroic.render_roll),
     CardKind("heroic failure", Tones.FAILURE, lambda: _heroic([1, 2]), ("Dice",), render_heroic.render_roll),
