@@ -153,9 +153,15 @@ async def repair(interaction: discord.Interaction, ending: Ending, stored: YearZ
     ended from the stored roll when there still is one (a purged roll's card stays as it was)."""
     if interaction.type is not discord.InteractionType.component or interaction.response.is_done():
         return False
+    await show_ended(interaction, ending, stored)
+    return True
+
+
+async def show_ended(interaction: discord.Interaction, ending: Ending, stored: YearZeroRoll | None) -> None:
+    """Answer a click by editing its message to the roll's ended card, without buttons (a purged roll, given as
+    None, keeps the card it had: only the content says why)."""
     card = _card(ended_card(stored, ending, _shown_at(interaction, stored)) if stored is not None else None)
     await interaction.response.edit_message(content=ending.value, view=None, **card)
-    return True
 
 
 def _shown_at(interaction: discord.Interaction, stored: YearZeroRoll) -> str | None:

@@ -27,6 +27,7 @@ from bot.roll_endings import (
     read_payload,
     refuse_or_repair,
     repair,
+    show_ended,
     shown_elsewhere,
     stored_payload,
 )
@@ -35,7 +36,7 @@ from bot.storage import PushRefusal, RollState, WillpowerChange, YearZeroRoll, r
 from bot.tree import report_error, reports_errors, send_private, server_channel
 from rules.dice import DiceSource, SystemDice
 from rules.yearzero import YzRoll, push, roll_yz
-from rules.yearzero_odds import YzOdds, odds_after_first, pool_odds
+from rules.yearzero_odds import YzOdds, odds_after_first, odds_for_roll
 
 __all__ = ["KeepButton", "PushButton", "YearZero", "push_view", "read_payload", "stored_payload"]
 
@@ -222,7 +223,7 @@ class YearZero(commands.Cog):
         if change is None:
             return
         result = PushedRoll(pushed, change.after, change.lost)
-        embed = render_pushed(result, FirstRollOdds.of(pushed), roller=interaction.user, note=note)
+        embed = render_pushed(result, _pool_odds(pushed), roller=interaction.user, note=note)
         view = push_view(roll_id) if pushed.can_push else None
         if edit_in_place:
             await interaction.response.edit_message(embed=embed, view=view)
@@ -270,7 +271,7 @@ class YearZero(commands.Cog):
         claim = await self.bot.db.rolls.keep(roll_id, interaction.user.id, self.bot.now(), lifetime)
         if claim.refusal is not None:
             return await refuse_or_repair(interaction, claim.refusal, stored)
-        await repair(interaction, Ending.KEPT, stored)  # a button's click: its message shows the kept card
+        await show_ended(interaction, Ending.KEPT, stored)
 
     async def _stored(self, interaction: discord.Interaction, roll_id: int) -> YearZeroRoll | None:
         """The stored roll a button or /push names. A purged one is refused, or None when the click on its message
@@ -287,7 +288,8 @@ class YearZero(commands.Cog):
 
 def _pool_odds(roll: YzRoll) -> YzOdds:
     """The odds of the roll's pool before rolling, with its Pride die and the pushes it allows."""
-    return pool_odds(roll)
+    base = roll.attribute + roll.skill
+    return odds_for_roll(base, roll.gear, roll.artifacts, pride=roll.pride, pushes=roll.pushes_allowed)
 
 
 def _with(view: discord.ui.View | None) -> dict:

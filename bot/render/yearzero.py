@@ -10,7 +10,7 @@ from bot.render.common import Card, Tone, Tones, embed, plural, token
 from bot.render.odds import yz_odds, yz_push_cost
 from rules.dice import Die, Role
 from rules.yearzero import ARTIFACT_NAMES, PRIDE_NAME, YzRoll, die_successes, is_bane
-from rules.yearzero_odds import PushOdds, YzOdds, odds_after_first, pool_odds
+from rules.yearzero_odds import PushOdds, YzOdds, odds_after_first
 
 BANES_NOTE = "Banes (☠) do nothing on the first roll."
 NOTHING_TO_PUSH = "Nothing to push: every die shows 6 or 1."
@@ -90,12 +90,7 @@ class FirstRollOdds:
     """What a first roll shows of odds: the pool's odds before rolling, and the odds of pushing this roll."""
 
     pool: YzOdds
-    this_roll: PushOdds | None
-
-    @classmethod
-    def of(cls, roll: YzRoll) -> FirstRollOdds:
-        """The odds a card of this roll shows: its pool's, and its next push's while it has one."""
-        return cls(pool_odds(roll), odds_after_first(roll) if roll.can_push else None)
+    this_roll: PushOdds
 
 
 def pushes_text(roll: YzRoll) -> str:
@@ -109,11 +104,11 @@ def pushes_text(roll: YzRoll) -> str:
     return f"Push{again} (only you; {plural(roll.pushes_left, 'push', 'pushes')} left) to reroll {dice}."
 
 
-def _push_line(roll: YzRoll, odds: FirstRollOdds | YzOdds | None) -> str:
+def _push_line(roll: YzRoll, odds: FirstRollOdds | None) -> str:
     rerolls = pushes_text(roll)
     if not roll.can_push:
         return rerolls
-    cost = yz_push_cost(odds.this_roll) if isinstance(odds, FirstRollOdds) else None
+    cost = yz_push_cost(odds.this_roll) if odds is not None else None
     return f"{rerolls}\n{cost}" if cost else rerolls
 
 
@@ -179,26 +174,29 @@ def before_after(pushed: YzRoll) -> str:
 
 
 def render_pushed(
-    push: PushedRoll, odds: FirstRollOdds | YzOdds | None, *, roller: discord.abc.User | None = None,
-    note: str | None = None,
+    push: PushedRoll, odds: YzOdds | None, *, roller: discord.abc.User | None = None, note: str | None = None
 ) -> discord.Embed:
     """A pushed roll: successes before → after, the dice with the rerolled ones marked, and what it cost; with
-    pushes left, what the next push would reroll and (given its odds) cost."""
+    pushes left, what the next push would reroll and (on a card with odds) cost."""
     pushed = push.roll
     card = Card(
         before_after(pushed),
         _tone(pushed),
         f"Year Zero · pushed · {pool_text(pushed)}",
         [(PUSHED_DICE, dice_line(pushed))],
-        yz_odds(odds.pool if isinstance(odds, FirstRollOdds) else odds),
+        yz_odds(odds),
         "\n".join((push_costs(push) or [NO_COST]) + _more(pushed, odds)),
     )
     return embed(card, roller, note)
 
 
-def _more(pushed: YzRoll, odds: FirstRollOdds | YzOdds | None) -> list[str]:
-    """The next push of a roll with pushes left, and its cost, as lines of their own."""
-    return [_push_line(pushed, odds)] if pushed.can_push else []
+def _more(pushed: YzRoll, pool: YzOdds | None) -> list[str]:
+    """The next push of a roll with pushes left, and on a card with odds its cost, as lines of their own (worked out
+    from the roll: the cogs pass a pushed card only its pool's odds)."""
+    if not pushed.can_push:
+        return []
+    odds = FirstRollOdds(pool, odds_after_first(pushed)) if pool is not None else None
+    return _push_line(pushed, odds).splitlines()
 
 
 @dataclass(frozen=True, slots=True)

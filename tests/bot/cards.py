@@ -76,7 +76,7 @@ def _yz_pride(faces, pushes_made=(), willpower=(2, 0)) -> discord.Embed:
         return render_yz.render_first(roll, render_yz.FirstRollOdds(pool, odds_after_first(roll)))
     for again in pushes_made:
         roll = yearzero.push(roll, FixedDice(again))
-    return render_yz.render_pushed(render_yz.PushedRoll(roll, *willpower), render_yz.FirstRollOdds.of(roll))
+    return render_yz.render_pushed(render_yz.PushedRoll(roll, *willpower), pool)
 
 
 def _yz_ended(faces, again=(), ending=Ending.SUPERSEDED, url=None) -> discord.Embed:
