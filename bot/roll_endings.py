@@ -87,11 +87,10 @@ def ended_card(stored: YearZeroRoll, ending: Ending, result_url: str | None = No
     the message then keeps its card and only says why in its content."""
     try:
         roll, note, _ = read_payload(stored)
-        odds = pool_odds(roll)
-    except (KeyError, TypeError, ValueError) as failure:
+        return render_ended(EndedRoll(roll, ending_line(ending, result_url)), pool_odds(roll), note=note)
+    except (KeyError, TypeError, ValueError, AttributeError) as failure:  # ValueError: json's and the rules'
         _log.warning("Roll %s's stored payload cannot be shown again: %r", stored.id, failure)
         return None
-    return render_ended(EndedRoll(roll, ending_line(ending, result_url)), odds, note=note)
 
 
 def _card(embed: discord.Embed | None) -> dict:

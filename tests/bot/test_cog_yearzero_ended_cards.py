@@ -145,7 +145,8 @@ async def test_a_private_roll_pushed_with_the_command_points_below_without_a_lin
     assert_ended(first, Ending.PUSHED.value, footer)
 
 
-def test_an_unreadable_payload_leaves_the_card_as_it_was():
+@pytest.mark.parametrize("payload", ['{"roll": {}}', "not json", "[1]", '"roll"', '{"note": "no roll"}'])
+def test_an_unreadable_payload_leaves_the_card_as_it_was(payload):
     when = datetime(2030, 1, 1, tzinfo=UTC)
-    stored = YearZeroRoll(1, 2, 3, 4, 5, RollState.PENDING, '{"roll": {}}', None, when, None)
+    stored = YearZeroRoll(1, 2, 3, 4, 5, RollState.PENDING, payload, None, when, None)
     assert ended_card(stored, Ending.EXPIRED) is None
