@@ -19,6 +19,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
+from bot.answers import NotAcknowledged
 from bot.errors import PlayerError
 from bot.options import raw_options_problem
 from bot.storage import StorageUnavailable
@@ -112,7 +113,11 @@ async def send_private(interaction: discord.Interaction, message: str) -> None:
     if len(message) > MAX_MESSAGE_LENGTH:
         message = message[: MAX_MESSAGE_LENGTH - 1] + "…"
     try:
-        if interaction.response.is_done():
+        if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
+            # "thinking..." may be public, and the first followup would fill it: take it away, then answer
+            await interaction.delete_original_response()
+            await interaction.followup.send(message, ephemeral=True)
+        elif interaction.response.is_done():
             await interaction.followup.send(message, ephemeral=True)
         else:
             await interaction.response.send_message(message, ephemeral=True)
@@ -122,6 +127,9 @@ async def send_private(interaction: discord.Interaction, message: str) -> None:
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
     """Answer a failed command or button privately; log the traceback of anything unexpected."""
+    if isinstance(_cause(error), NotAcknowledged):  # nothing was changed, and nothing can be answered
+        _log.warning("Could not acknowledge %s: %s", _describe(interaction), _cause(error))
+        return
     message = player_message(error)
     if message is None:
         _log.error("Unexpected error in %s", _describe(interaction), exc_info=_cause(error))

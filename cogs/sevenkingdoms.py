@@ -13,11 +13,13 @@ from __future__ import annotations
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answers import acknowledge, deliver
 from bot.client import BotInteraction, RollkeeperBot
 from bot.errors import PlayerError
 from bot.render import sevenkingdoms as render
 from bot.shared_options import Descriptions, Note
 from bot.storage import ExtendedTask, ExtendedTests, NoSuchExtendedTest
+from bot.storage.applied import AlreadyApplied
 from bot.storage.extended import task_name
 from bot.text import inert
 from bot.tree import server_channel
@@ -201,17 +203,24 @@ class SevenKingdoms(commands.Cog):
         test = roll_test(sk_pool, self.dice, target=number, kind="basic")
         added = advance(before, test).gained - before.gained
         fresh = stored is None or restart
-        saved = await self._save(guild_id, channel_id, before, added, fresh=fresh, starter=interaction.user.id)
+        await acknowledge(interaction, ephemeral=private)
+        try:
+            saved = await self._save(interaction, guild_id, channel_id, before, added, fresh=fresh)
+        except AlreadyApplied:  # a repeat delivery: the first one counted this roll, and answers it
+            return
         roll = render.ExtendedRoll(test, saved.name, saved.progress, saved.needed, added)
         embed = render.render_extended(roll, odds, roller=interaction.user, note=note)
-        await interaction.response.send_message(embed=embed, ephemeral=private)
+        await deliver(lambda: interaction.edit_original_response(embed=embed), "/test extended")
 
     async def _save(
-        self, guild_id: int, channel_id: int, before: ExtendedProgress, added: int, *, fresh: bool, starter: int
+        self, interaction: BotInteraction, guild_id: int, channel_id: int, before: ExtendedProgress, added: int, *,
+        fresh: bool,
     ) -> ExtendedTask:
-        """Start the task at 0 when it is new or restarted and add this roll's degrees, in one transaction."""
+        """Start the task at 0 when it is new or restarted and add this roll's degrees, in one transaction (once
+        per interaction: a repeat raises AlreadyApplied)."""
         return await self._extended.record(
-            guild_id, channel_id, before.name, before.needed, added, fresh=fresh, started_by=starter
+            guild_id, channel_id, before.name, before.needed, added, fresh=fresh, started_by=interaction.user.id,
+            interaction_id=interaction.id,
         )
 
     @test_group.command(name="progress", description="Show the extended tests of this channel and their progress")

@@ -6,10 +6,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answers import acknowledge, deliver
 from bot.client import BotInteraction, RollkeeperBot
 from bot.errors import PlayerError
 from bot.shared_options import describe
-from bot.storage import MAX_WILLPOWER
+from bot.storage import MAX_WILLPOWER, NotEnoughWillpower
 from bot.text import inert
 from bot.tree import server_channel
 
@@ -50,10 +51,14 @@ class WillpowerCommands(commands.GroupCog, group_name="willpower"):
         self, interaction: BotInteraction, points: app_commands.Range[int, 1, MAX_WILLPOWER] = 1
     ) -> None:
         """Spend your Willpower Points, for a talent say."""
-        change = await self.bot.db.willpower.spend(server_channel(interaction)[0], interaction.user.id, points)
-        await interaction.response.send_message(
-            f"{interaction.user.mention} spends **{points}** Willpower: {change.before} → **{change.after}**."
-        )
+        guild_id = server_channel(interaction)[0]
+        have = await self.bot.db.willpower.get(guild_id, interaction.user.id)
+        if have < points:  # refused at once; the spend itself checks again, atomically
+            raise NotEnoughWillpower(have, points)
+        await acknowledge(interaction)
+        change = await self.bot.db.willpower.spend(guild_id, interaction.user.id, points, interaction_id=interaction.id)
+        text = f"{interaction.user.mention} spends **{points}** Willpower: {change.before} → **{change.after}**."
+        await deliver(lambda: interaction.edit_original_response(content=text), "/willpower spend")
 
 
 
@@ -75,11 +80,14 @@ class WillpowerSetting(commands.Cog):
         points: app_commands.Range[int, 0, MAX_WILLPOWER],
     ) -> None:
         """Set a player's Willpower Points (game masters: Manage Server)."""
-        change = await self.bot.db.willpower.set(server_channel(interaction)[0], player.id, points)
-        await interaction.response.send_message(
+        guild_id = server_channel(interaction)[0]
+        await acknowledge(interaction)
+        change = await self.bot.db.willpower.set(guild_id, player.id, points, interaction_id=interaction.id)
+        text = (
             f"{player.mention}'s Willpower is now **{change.after}** (was {change.before}), "
             f"set by {interaction.user.mention}."
         )
+        await deliver(lambda: interaction.edit_original_response(content=text), "/willpower set")
 
 
 async def setup(bot: RollkeeperBot) -> None:

@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.answers import acknowledge, deliver
 from bot.client import BotInteraction, RollkeeperBot, the_bot
 from bot.errors import PlayerError
 from bot.render.yearzero import FirstRollOdds, PushedRoll, render_first, render_pushed
@@ -32,7 +33,8 @@ from bot.roll_endings import (
     stored_payload,
 )
 from bot.shared_options import Note, describe
-from bot.storage import PushRefusal, RollState, WillpowerChange, YearZeroRoll, refusal_of
+from bot.storage import PushClaim, PushRefusal, RollState, WillpowerChange, YearZeroRoll, refusal_of
+from bot.storage.rolls import push_subject
 from bot.tree import report_error, reports_errors, send_private, server_channel
 from rules.dice import DiceSource, SystemDice
 from rules.yearzero import YzRoll, push, roll_yz
@@ -70,6 +72,8 @@ def push_view(roll_id: int) -> discord.ui.View:
 async def roller_only(interaction: discord.Interaction, roll_id: int) -> bool:
     """Refuse anyone but the roller, answering them privately (or they see "interaction failed")."""
     bot = the_bot(interaction)
+    if await bot.refuse_if_draining(interaction):
+        return False
     bot.hold_interaction()
     try:
         stored = await bot.db.rolls.get(roll_id)
@@ -179,24 +183,28 @@ class YearZero(commands.Cog):
         """Roll Attribute + Skill base dice, gear dice, Artifact Dice and Pride; push or keep with the buttons."""
         artifacts = tuple(a for a in (artifact, artifact2, artifact3) if a)
         roll = roll_yz(attribute, skill, gear, artifacts, self.dice, pride=pride, pushes=pushes)
-        odds = FirstRollOdds(_pool_odds(roll), odds_after_first(roll))
         guild_id, channel_id = server_channel(interaction)
         where = (guild_id, channel_id, interaction.user.id)
-        embed = render_first(roll, odds, roller=interaction.user, note=note)
+        await acknowledge(interaction, ephemeral=private)  # stored only once Discord took it: told = stored
         if not roll.can_push:
-            superseded = await self.bot.db.rolls.supersede(*where)
-            await interaction.response.send_message(embed=embed, ephemeral=private)
-            for older in superseded:
-                await mark_ended(self.bot, older, Ending.SUPERSEDED)
+            embed = _first_card(interaction, roll, note)
+            if await deliver(lambda: interaction.edit_original_response(embed=embed), "/yz"):
+                for older in await self.bot.db.rolls.supersede(*where, interaction_id=interaction.id):
+                    await mark_ended(self.bot, older, Ending.SUPERSEDED)
             return
         payload = stored_payload(roll, note, private)
-        roll_id = await self.bot.db.rolls.create(*where, payload, self.bot.now(), pushes)
-        answer = await interaction.response.send_message(embed=embed, view=push_view(roll_id), ephemeral=private)
-        if answer is not None and answer.message_id is not None:
-            # Best effort, written with others a moment later: only the message edits need it, and a busy database
-            # here must not tell the player to try again - a new roll would supersede this one.
-            self.bot.db.rolls.note_message(roll_id, channel_id, answer.message_id)
-        replaced = await self.bot.db.rolls.superseded_by(roll_id, *where)
+        stored = await self.bot.db.rolls.create_for(interaction.id, *where, payload, self.bot.now(), pushes)
+        if stored.state is not RollState.PENDING or stored.pushes_made:  # a repeat after the roll moved on
+            return
+        roll, note, private = read_payload(stored)  # a repeated interaction shows the roll the first one stored
+        embed, view = _first_card(interaction, roll, note), push_view(stored.id)
+        answer = await deliver(lambda: interaction.edit_original_response(embed=embed, view=view), f"roll {stored.id}")
+        if answer is None:  # never shown: it must not supersede the roll the player does see
+            await self.bot.db.rolls.withdraw(stored.id)
+            return
+        # Best effort, written with others a moment later: only the message edits need it.
+        self.bot.db.rolls.note_message(stored.id, channel_id, answer.id)
+        replaced = await self.bot.db.rolls.superseded_by(stored.id, *where)
         if replaced is not None:
             await mark_ended(self.bot, replaced, Ending.SUPERSEDED)
 
@@ -213,28 +221,32 @@ class YearZero(commands.Cog):
         await self.push_stored(interaction, stored.id, edit_in_place=False)
 
     async def push_stored(self, interaction: discord.Interaction, roll_id: int, *, edit_in_place: bool) -> None:
-        """Push a stored roll for the interaction's user: claim the next push atomically, then show it."""
+        """Push a stored roll for the interaction's user: acknowledge, claim the next push atomically, show it."""
         stored = await self._pushable(interaction, roll_id)
         if stored is None:
             return
         latest, note, private = read_payload(stored)
         pushed = push(latest, self.dice)
-        change = await self._claim(interaction, stored, pushed)
-        if change is None:
+        await acknowledge(interaction, ephemeral=private)  # claimed only once Discord took it
+        claim = await self._claim(interaction, stored, pushed)
+        if claim is None or claim.roll is None or claim.willpower is None:
             return
-        result = PushedRoll(pushed, change.after, change.lost)
-        embed = render_pushed(result, _pool_odds(pushed), roller=interaction.user, note=note)
-        view = push_view(roll_id) if pushed.can_push else None
+        shown, _, _ = read_payload(claim.roll)  # as stored: a repeated interaction shows the first one's push
+        result = PushedRoll(shown, claim.willpower.after, claim.willpower.lost)
+        embed = render_pushed(result, _pool_odds(shown), roller=interaction.user, note=note)
+        view = push_view(roll_id) if claim.roll.state is RollState.PENDING and shown.can_push else None
+        what = f"push of roll {roll_id}"
         if edit_in_place:
-            await interaction.response.edit_message(embed=embed, view=view)
+            await deliver(lambda: interaction.edit_original_response(embed=embed, view=view), what)
             return
-        answer = await interaction.response.send_message(embed=embed, ephemeral=private, **_with(view))
-        if answer is not None and answer.message_id is not None:  # the roll now shows there
-            self.bot.db.rolls.note_message(roll_id, stored.channel_id, answer.message_id)
-        await mark_ended(self.bot, stored, Ending.PUSHED, answer.message_id if answer is not None else None)
+        answer = await deliver(lambda: interaction.edit_original_response(embed=embed, **_with(view)), what)
+        if answer is not None:  # the roll now shows there
+            self.bot.db.rolls.note_message(roll_id, stored.channel_id, answer.id)
+        await mark_ended(self.bot, stored, Ending.PUSHED, answer.id if answer is not None else None)
 
     async def _pushable(self, interaction: discord.Interaction, roll_id: int) -> YearZeroRoll | None:
-        """The stored roll, if it may still be pushed from this message; else refused (or None once repaired)."""
+        """The stored roll, if it may still be pushed from this message; else refused (or None once repaired, or
+        once the roller's click was shown the push that is stored)."""
         stored = await self._stored(interaction, roll_id)
         if stored is None:
             return None
@@ -242,25 +254,47 @@ class YearZero(commands.Cog):
             await refuse_or_repair(interaction, PushRefusal.PUSHED_MEANWHILE, stored)
             return None
         if stored.state is not RollState.PENDING:  # ended since: say why, as a claim would
+            if stored.state is RollState.PUSHED and await self._show_stored_push(interaction, stored):
+                return None
             refusal = refusal_of(stored, self.bot.now(), self.bot.settings.push_lifetime)
             await refuse_or_repair(interaction, refusal, stored)
             return None
         return stored
 
-    async def _claim(
-        self, interaction: discord.Interaction, stored: YearZeroRoll, pushed: YzRoll
-    ) -> WillpowerChange | None:
-        """Claim the push that made `pushed` (the roll's next one); the Willpower change, or None once refused."""
+    async def _claim(self, interaction: discord.Interaction, stored: YearZeroRoll, pushed: YzRoll) -> PushClaim | None:
+        """Claim the push that made `pushed` (the roll's next one), once per interaction; None once refused (or the
+        roller's click that lost a race was shown the push that won)."""
         claim = await self.bot.db.rolls.claim_push(
             stored.id, interaction.user.id, pushed_payload(pushed), pushed.new_base_banes, self.bot.now(),
             self.bot.settings.push_lifetime, pushes_made=stored.pushes_made, last=not pushed.can_push,
+            interaction_id=interaction.id,
         )
-        if claim.refusal is not None:
-            await refuse_or_repair(interaction, claim.refusal, stored)
+        if claim.refusal is None:
+            return claim
+        if claim.roll is not None and claim.refusal in _PUSHED_SINCE and await self._show_stored_push(
+            interaction, claim.roll
+        ):
             return None
-        if claim.willpower is None:
-            raise RuntimeError(f"roll {stored.id} was claimed without its Willpower change")
-        return claim.willpower
+        await refuse_or_repair(interaction, claim.refusal, stored)
+        return None
+
+    async def _show_stored_push(self, interaction: discord.Interaction, roll: YearZeroRoll) -> bool:
+        """Show the roller, on the message they clicked, the roll as its latest push left it (that push's answer did
+        not arrive, or they lost a race to it): what they see converges to what is stored. False when this is no
+        click on the roll's own message, or the push is older than what the store remembers of it."""
+        if interaction.type is not discord.InteractionType.component or shown_elsewhere(interaction, roll):
+            return False
+        outcome = await self.bot.db.applied.latest_for(push_subject(roll.id))
+        if outcome is None or roll.pushed_payload is None:
+            return False
+        await acknowledge(interaction)
+        change = WillpowerChange(**outcome["willpower"])
+        latest, note, _ = read_payload(roll)
+        result = PushedRoll(latest, change.after, change.lost)
+        embed = render_pushed(result, _pool_odds(latest), roller=interaction.user, note=note)
+        view = push_view(roll.id) if roll.state is RollState.PENDING and latest.can_push else None
+        await deliver(lambda: interaction.edit_original_response(embed=embed, view=view), f"push of roll {roll.id}")
+        return True
 
     async def keep_stored(self, interaction: discord.Interaction, roll_id: int) -> None:
         """Keep a stored roll for its roller: it can no longer be pushed; its message says so, without buttons."""
@@ -284,6 +318,15 @@ class YearZero(commands.Cog):
         if refusal is PushRefusal.EXPIRED and await repair(interaction, Ending.EXPIRED):
             return None
         raise PlayerError(refusal.message)
+
+
+_PUSHED_SINCE = {PushRefusal.ALREADY_PUSHED, PushRefusal.NO_PUSHES_LEFT, PushRefusal.PUSHED_MEANWHILE}
+"""Refusals of a roller's push because another push of theirs was claimed: they are shown that push instead."""
+
+
+def _first_card(interaction: discord.Interaction, roll: YzRoll, note: str | None) -> discord.Embed:
+    odds = FirstRollOdds(_pool_odds(roll), odds_after_first(roll))
+    return render_first(roll, odds, roller=interaction.user, note=note)
 
 
 def _pool_odds(roll: YzRoll) -> YzOdds:

@@ -7,8 +7,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
 
+from bot.storage.applied import AppliedInteractions
 from bot.storage.errors import StorageBusy, StorageUnavailable
 from bot.storage.extended import ExtendedTests
+from bot.storage.leases import ShardLeases
 from bot.storage.meta import Meta
 from bot.storage.migrations import Migration, migrate, schema_version
 from bot.storage.rolls import YearZeroRolls
@@ -21,7 +23,7 @@ LOCKED_AT_START = "another program kept it locked past the busy timeout"
 
 class Database:
     """The open database: ``await Database.open(path)``, then ``.rolls``, ``.willpower``, ``.extended``,
-    ``.meta``.
+    ``.meta``, ``.applied`` (interactions applied, for answering repeats) and ``.leases`` (shards served).
 
     Closes with ``await db.close()`` or at the end of ``async with``.
     """
@@ -32,6 +34,8 @@ class Database:
         self.willpower = Willpower(store)
         self.extended = ExtendedTests(store)
         self.meta = Meta(store)
+        self.applied = AppliedInteractions(store)
+        self.leases = ShardLeases(store)
 
     @classmethod
     async def open(

@@ -7,6 +7,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.storage.applied import AlreadyApplied, recalled_in, remember_in
 from bot.storage.errors import InvalidValue, NoSuchExtendedTest, TaskComplete
 from bot.storage.store import Store
 from rules.sevenkingdoms_extended import MAX_TASK_NAME, is_complete, still_needed
@@ -106,9 +107,10 @@ class ExtendedTests:
 
     async def record(
         self, guild_id: int, channel_id: int, name: str, needed: int, degrees: int, *, fresh: bool,
-        started_by: int | None = None,
+        started_by: int | None = None, interaction_id: int | None = None,
     ) -> ExtendedTask:
-        """Count one roll's degrees in one transaction: (re)start the task first when fresh.
+        """Count one roll's degrees in one transaction: (re)start the task first when fresh; return the task as
+        stored. A repeat of interaction_id counts nothing: AlreadyApplied, with the first one's task and degrees.
 
         An unfinished task only: NoSuchExtendedTest if it is missing, TaskComplete if it finished meanwhile.
         """
@@ -117,13 +119,17 @@ class ExtendedTests:
         tidy = task_name(name)
         params = {"guild": guild_id, "channel": channel_id, "name": tidy, "needed": needed, "starter": started_by}
         async with self._store.transaction() as transaction:
+            if (outcome := await recalled_in(transaction, interaction_id)) is not None:
+                raise AlreadyApplied(outcome)
             if fresh:
                 await transaction.fetch_one(_START, params)
             row = await transaction.fetch_one(_ADD_UNFINISHED, params | {"degrees": degrees})
             if row is None:
                 exists = await transaction.fetch_one(f"SELECT 1 FROM extended_tests {_WHERE}", params)
                 raise TaskComplete(tidy) if exists else NoSuchExtendedTest(tidy)
-        return _task(row)
+            task = _task(row)
+            await remember_in(transaction, interaction_id, {"task": asdict(task), "added": degrees})
+        return task
 
     async def get(self, guild_id: int, channel_id: int, name: str) -> ExtendedTask | None:
         """The task, or None if it was never started here (or was cleared)."""

@@ -16,7 +16,9 @@ Times are aware datetimes (UTC) in the API and Unix seconds in the database.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
+from bot.storage.applied import recalled_in, remember_in
 from bot.storage.roll_messages import RollMessages
 from bot.storage.roll_records import (  # noqa: F401 (offered here as they always were)
     PushClaim,
@@ -28,10 +30,15 @@ from bot.storage.roll_records import (  # noqa: F401 (offered here as they alway
     storable_id,
 )
 from bot.storage.store import Store, Transaction
-from bot.storage.willpower import gained, store_in
+from bot.storage.willpower import WillpowerChange, gained, store_in
 
 _roll, _storable_id = roll_from, storable_id
 """The names these had before bot/storage/roll_records.py held them (other storage drivers import them)."""
+
+
+def push_subject(roll_id: int) -> str:
+    """How the pushes of a roll are named among the applied interactions (AppliedInteractions.latest_for)."""
+    return f"yz_roll:{roll_id}"
 
 _SUPERSEDE = """
 UPDATE yz_rolls SET state = 'superseded'
@@ -64,6 +71,12 @@ WHERE id = (
 """
 
 _GET = "SELECT * FROM yz_roll_states WHERE id = ?"
+
+_INSERT_RETURNING_ALL = _INSERT.replace("RETURNING id", "RETURNING *")
+
+_WITHDRAW = """
+DELETE FROM yz_rolls WHERE id = :id AND state = 'pending' AND pushes_made = 0 AND message_id IS NULL RETURNING id
+"""
 
 _KEEP = """
 UPDATE yz_rolls SET state = 'kept'
@@ -112,12 +125,52 @@ class YearZeroRolls:
         rows = await self._store.write(_INSERT, params)
         return int(rows[0]["id"])
 
-    async def supersede(self, guild_id: int, channel_id: int, user_id: int) -> list[YearZeroRoll]:
+    async def create_for(
+        self, interaction_id: int, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime,
+        pushes_allowed: int = 1,
+    ) -> YearZeroRoll:
+        """Store the roll an interaction made, once: a repeat of that interaction gets the first one's roll back
+        (its payload, not the repeat's). Otherwise as `create`."""
+        params = {"guild": guild_id, "channel": channel_id, "user": user_id, "payload": payload, "now": epoch(now)}
+        params["allowed"] = pushes_allowed
+        async with self._store.transaction() as transaction:
+            outcome = await recalled_in(transaction, interaction_id)
+            row = await transaction.fetch_one(_GET, (outcome["roll_id"],)) if outcome else None
+            if row is not None:
+                return self.messages.seen_in(roll_from(row))
+            row = await transaction.fetch_one(_INSERT_RETURNING_ALL, params)
+            if row is None:
+                raise RuntimeError("INSERT ... RETURNING gave no row")
+            if outcome is None:
+                await remember_in(transaction, interaction_id, {"roll_id": row["id"]})
+        return roll_from(row)
+
+    async def withdraw(self, roll_id: int) -> bool:
+        """Delete a roll whose answer did not reach the player: the roll shown before it is the player's latest
+        again. Only a roll never shown (no message noted for it: a repeated delivery may fail to show a roll its
+        first delivery did) and never pushed; False otherwise."""
+        roll = await self.get(roll_id)
+        if roll is None or roll.message_id is not None:
+            return False
+        return bool(await self._store.write(_WITHDRAW, {"id": roll_id}))
+
+    async def supersede(
+        self, guild_id: int, channel_id: int, user_id: int, *, interaction_id: int | None = None
+    ) -> list[YearZeroRoll]:
         """Supersede the player's pending rolls here without storing a new one (a roll that cannot be pushed).
 
-        Returns the rolls superseded: their messages may still show buttons.
+        Returns the rolls superseded: their messages may still show buttons. A repeat of interaction_id
+        supersedes nothing: a newer roll must not be superseded by a replayed older one.
         """
-        rows = await self._store.write(_SUPERSEDE, {"guild": guild_id, "channel": channel_id, "user": user_id})
+        params = {"guild": guild_id, "channel": channel_id, "user": user_id}
+        if interaction_id is None:
+            rows = await self._store.write(_SUPERSEDE, params)
+        else:
+            async with self._store.transaction() as transaction:
+                if await recalled_in(transaction, interaction_id) is not None:
+                    return []
+                rows = await transaction.fetch_all(_SUPERSEDE, params)
+                await remember_in(transaction, interaction_id, {"superseded": len(rows)})
         return [self.messages.seen_in(roll_from(row)) for row in rows]
 
     def note_message(self, roll_id: int, channel_id: int, message_id: int) -> None:
@@ -160,12 +213,14 @@ class YearZeroRolls:
         *,
         pushes_made: int = 0,
         last: bool = True,
+        interaction_id: int | None = None,
     ) -> PushClaim:
         """Claim push number pushes_made + 1 of the roll: store pushed_payload and add the Willpower gain, both or
         neither, only if the roll still has made exactly pushes_made pushes (so each push is claimed at most once).
 
         The caller computes the pushed result from the roll as stored and claims with it; ``last`` says no push is
         left after this one (none allowed, or nothing to reroll), which ends the roll. A refusal changes nothing.
+        A repeat of interaction_id gets the first one's claim back (the roll as stored, the Willpower change then).
         """
         if not isinstance(pushed_payload, str):
             raise TypeError("pushed_payload must be the pushed roll as a JSON string")
@@ -175,12 +230,15 @@ class YearZeroRolls:
         params = {"id": roll_id, "user": user_id, "pushed": pushed_payload, "now": epoch(now), "oldest": oldest}
         params |= {"made": pushes_made, "last": bool(last)}
         async with self._store.transaction() as transaction:
+            if (outcome := await recalled_in(transaction, interaction_id)) is not None:
+                return await _claimed_before(transaction, roll_id, outcome)
             row = await transaction.fetch_one(_CLAIM, params)
             if row is None:
                 return await _refusal(transaction, roll_id, user_id, oldest)
             roll = roll_from(row)
             change = gained(row["willpower_before"] or 0, willpower_gain)
             await store_in(transaction, roll.guild_id, user_id, change)
+            await remember_in(transaction, interaction_id, {"willpower": change.as_dict()}, push_subject(roll_id))
         return PushClaim(roll, willpower=change)
 
     async def keep(self, roll_id: int, user_id: int, now: datetime, lifetime: timedelta) -> PushClaim:
@@ -216,6 +274,14 @@ class YearZeroRolls:
             deleted = await self._store.execute(_PURGE_BATCH, (oldest, batch))
             purged += deleted
         return purged
+
+
+async def _claimed_before(transaction: Transaction, roll_id: int, outcome: dict[str, Any]) -> PushClaim:
+    """The claim a repeated interaction made the first time, read back."""
+    row = await transaction.fetch_one(_GET, (roll_id,))
+    if row is None:
+        return PushClaim(None, await _missing_reason(transaction, roll_id))
+    return PushClaim(roll_from(row), willpower=WillpowerChange(**outcome["willpower"]))
 
 
 async def _refusal(transaction: Transaction, roll_id: int, user_id: int, oldest: float) -> PushClaim:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from bot.storage.applied import recalled_in, remember_in
 from bot.storage.errors import InvalidValue, NotEnoughWillpower
 from bot.storage.store import Store, Transaction
 from rules.errors import RulesError
@@ -98,18 +99,39 @@ class Willpower:
         async with self._store.transaction() as transaction:
             return await gain_in(transaction, guild_id, user_id, points)
 
-    async def spend(self, guild_id: int, user_id: int, points: int) -> WillpowerChange:
-        """Spend points (1 or more) if the player has them, else NotEnoughWillpower and nothing changes."""
+    async def spend(
+        self, guild_id: int, user_id: int, points: int, *, interaction_id: int | None = None
+    ) -> WillpowerChange:
+        """Spend points (1 or more) if the player has them, else NotEnoughWillpower and nothing changes.
+
+        With interaction_id, a repeat of that interaction gets the first one's change back and spends nothing."""
         _check_whole("Willpower to spend", points, low=1)
-        rows = await self._store.write(_SPEND, {"guild": guild_id, "user": user_id, "points": points})
+        params = {"guild": guild_id, "user": user_id, "points": points}
+        if interaction_id is None:
+            rows = await self._store.write(_SPEND, params)
+        else:
+            async with self._store.transaction() as transaction:
+                if (outcome := await recalled_in(transaction, interaction_id)) is not None:
+                    return WillpowerChange(**outcome)
+                rows = await transaction.fetch_all(_SPEND, params)
+                if rows:
+                    after = int(rows[0]["points"])
+                    await remember_in(transaction, interaction_id, WillpowerChange(after + points, after).as_dict())
         if not rows:
             raise NotEnoughWillpower(await self.get(guild_id, user_id), points)
         after = int(rows[0]["points"])
         return WillpowerChange(after + points, after)
 
-    async def set(self, guild_id: int, user_id: int, points: int) -> WillpowerChange:
-        """Set the player's Willpower to points (0 to 10), whatever it was."""
+    async def set(
+        self, guild_id: int, user_id: int, points: int, *, interaction_id: int | None = None
+    ) -> WillpowerChange:
+        """Set the player's Willpower to points (0 to 10), whatever it was; a repeat of interaction_id gets the
+        first one's change back."""
         _check_whole("Willpower", points, low=0, high=MAX_WILLPOWER)
         async with self._store.transaction() as transaction:
+            if (outcome := await recalled_in(transaction, interaction_id)) is not None:
+                return WillpowerChange(**outcome)
             before = await current_in(transaction, guild_id, user_id)
-            return await store_in(transaction, guild_id, user_id, WillpowerChange(before, points))
+            change = await store_in(transaction, guild_id, user_id, WillpowerChange(before, points))
+            await remember_in(transaction, interaction_id, change.as_dict())
+        return change

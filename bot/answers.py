@@ -1,0 +1,82 @@
+"""Acknowledge first, change the store, then answer: what a player is told is what is stored.
+
+A change (a roll, a push, a Willpower spend, an extended test's progress) is committed only once Discord has
+acknowledged the interaction: the player then sees "thinking..." (or nothing, for a click) and the bot has 15
+minutes to fill in the answer instead of 3 seconds. If the acknowledgement fails, nothing is changed (Discord
+shows the player that the interaction failed, which is true). The answer after the commit is retried through
+transient faults (a reset, a 5xx: discord.py itself waits out 429s), so a change is not left unshown because
+one request failed. What still cannot be shown is handled by each command: /yz withdraws its roll, a push is
+shown on the roller's next click of the message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+import aiohttp
+import discord
+
+_log = logging.getLogger(__name__)
+
+ALREADY_ACKNOWLEDGED = 40060
+"""Discord's error code for a second acknowledgement of one interaction."""
+
+ANSWER_ATTEMPTS = 4
+ANSWER_BACKOFF = 0.5
+"""Seconds before the second attempt at an answer; doubled for each one after."""
+
+T = TypeVar("T")
+
+
+class NotAcknowledged(Exception):  # noqa: N818 - the name says what happened
+    """Discord did not take the acknowledgement: the interaction is lost, and nothing was changed for it."""
+
+
+async def acknowledge(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
+    """Defer the interaction (a click: a silent deferred update; a command: "thinking...", ephemeral if asked).
+
+    A repeat delivery finds it acknowledged by the first (Discord's 40060) and carries on: the store answers the
+    repeat from what the first applied. A reset connection is tried once more, since Discord may have taken
+    the first try. Raises NotAcknowledged when Discord refused or could not be reached."""
+    if interaction.response.is_done():
+        return
+    for attempt in (1, 2):
+        try:
+            if interaction.type is discord.InteractionType.component:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+            return
+        except discord.HTTPException as failure:
+            if failure.code == ALREADY_ACKNOWLEDGED:
+                return
+            raise NotAcknowledged(str(failure)) from failure
+        except (TimeoutError, aiohttp.ClientError, OSError) as failure:
+            if attempt == 2:
+                raise NotAcknowledged(repr(failure)) from failure
+            _log.info("Acknowledging interaction %s failed (%r); trying once more", interaction.id, failure)
+
+
+async def deliver(send: Callable[[], Awaitable[T]], what: str) -> T | None:
+    """Send an answer whose change is already stored, retrying transient failures; None if it never arrived
+    (logged). A 4xx other than a rate limit is not retried: Discord will not take that body or token."""
+    delay = ANSWER_BACKOFF
+    for attempt in range(1, ANSWER_ATTEMPTS + 1):
+        try:
+            return await send()
+        except discord.HTTPException as failure:
+            if failure.status < 500 and failure.status != 429:
+                _log.warning("Discord refused the answer to %s: %s", what, failure)
+                return None
+            problem: object = failure
+        except (TimeoutError, aiohttp.ClientError, OSError) as failure:
+            problem = failure
+        if attempt < ANSWER_ATTEMPTS:
+            _log.info("Answer to %s failed (%r); retrying in %.1f s", what, problem, delay)
+            await asyncio.sleep(delay)
+            delay *= 2
+    _log.warning("Could not deliver the answer to %s after %d attempts", what, ANSWER_ATTEMPTS)
+    return None

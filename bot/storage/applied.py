@@ -1,0 +1,89 @@
+"""The interactions whose change the store applied, with their outcome: an interaction applies once.
+
+Discord may deliver one INTERACTION_CREATE twice (a gateway RESUME replays events; a duplicate delivery). Each
+change a player asks for - a roll, a push, a Willpower spend or set, an extended test's progress - is applied
+together with a row here, in one transaction, keyed by the interaction's id. A repeat finds the row and gets
+the first delivery's outcome back instead of applying again, so what it answers is what the first was told.
+
+Rows are kept for `APPLIED_RETENTION` (a RESUME replays minutes, not hours) and then purged with the rolls.
+The outcome is a JSON object (plain numbers and text) so that any driver can keep it as text.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.storage.store import Store, Transaction
+
+APPLIED_RETENTION = timedelta(hours=24)
+"""How long an applied interaction is remembered: far longer than any replay Discord makes."""
+
+_RECALL = "SELECT outcome FROM applied_interactions WHERE interaction_id = ?"
+
+_REMEMBER = """
+INSERT INTO applied_interactions (interaction_id, subject, outcome, applied_at)
+VALUES (:id, :subject, :outcome, :now)
+"""
+
+_LATEST_FOR = """
+SELECT outcome FROM applied_interactions WHERE subject = ? ORDER BY applied_at DESC, interaction_id DESC LIMIT 1
+"""
+
+Outcome = dict[str, Any]
+
+
+class AlreadyApplied(Exception):  # noqa: N818 - it is an answer, not an error: the change was made before
+    """The interaction was applied before (a repeat): nothing was changed now; `outcome` is what it applied."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__("this interaction was applied before")
+        self.outcome = outcome
+
+
+def _outcome(text: str) -> Outcome:
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        raise ValueError(f"an applied interaction's outcome must be a JSON object, not {text!r}")
+    return value
+
+
+async def recalled_in(transaction: Transaction, interaction_id: int | None) -> Outcome | None:
+    """The outcome stored for interaction_id inside transaction, or None (never applied, or no id given)."""
+    if interaction_id is None:
+        return None
+    row = await transaction.fetch_one(_RECALL, (interaction_id,))
+    return _outcome(row["outcome"]) if row else None
+
+
+async def remember_in(
+    transaction: Transaction, interaction_id: int | None, outcome: Outcome, subject: str | None = None
+) -> None:
+    """Keep interaction_id's outcome inside transaction (nothing when no id is given)."""
+    if interaction_id is None:
+        return
+    params = {"id": interaction_id, "subject": subject, "outcome": json.dumps(outcome), "now": time.time()}
+    await transaction.fetch_all(_REMEMBER, params)
+
+
+class AppliedInteractions:
+    """Read and purge the applied interactions (they are written by the changes themselves)."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def outcome(self, interaction_id: int) -> Outcome | None:
+        """What the interaction applied, or None when the store never applied it (or forgot it)."""
+        row = await self._store.fetch_one(_RECALL, (interaction_id,))
+        return _outcome(row["outcome"]) if row else None
+
+    async def latest_for(self, subject: str) -> Outcome | None:
+        """The outcome of the latest interaction applied to subject (e.g. 'yz_roll:12'), or None."""
+        row = await self._store.fetch_one(_LATEST_FOR, (subject,))
+        return _outcome(row["outcome"]) if row else None
+
+    async def purge(self, before: datetime) -> int:
+        """Forget the interactions applied before `before`; return how many."""
+        return await self._store.execute("DELETE FROM applied_interactions WHERE applied_at < ?", (before.timestamp(),))

@@ -1,0 +1,92 @@
+"""Leases on shards: one process serves a shard at a time, on one database.
+
+A process takes a lease on each shard id it serves (today shard 0 of 1) with its owner name and an expiry, and
+renews it while it lives. A second process started with the same token on the same database finds the leases
+held and is refused (it would otherwise answer every interaction a second time). A crashed process stops
+renewing, so its leases expire and the next start takes them over.
+
+Taking and renewing are one transaction for all the shards: a process gets every shard it asked for or none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from bot.storage.store import Store
+
+_HELD_BY_OTHERS = """
+SELECT shard_id, owner, expires_at FROM shard_leases
+WHERE shard_id = :shard AND owner != :owner AND expires_at > :now
+"""
+
+_TAKE = """
+INSERT INTO shard_leases (shard_id, owner, expires_at) VALUES (:shard, :owner, :until)
+ON CONFLICT (shard_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+"""
+
+_RENEW = """
+UPDATE shard_leases SET expires_at = :until WHERE shard_id = :shard AND owner = :owner AND expires_at > :now
+RETURNING shard_id
+"""
+
+_RELEASE = "DELETE FROM shard_leases WHERE shard_id = :shard AND owner = :owner"
+
+
+@dataclass(frozen=True, slots=True)
+class HeldLease:
+    """A shard's lease held by another process, until expires_at."""
+
+    shard_id: int
+    owner: str
+    expires_at: datetime
+
+
+class ShardLeases:
+    """The shard_leases table."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def take(self, shard_ids: Sequence[int], owner: str, now: datetime, ttl: timedelta) -> list[HeldLease]:
+        """Take (or take over, once expired) the lease of every shard for owner until now + ttl.
+
+        Returns the leases other processes still hold; when there is any, nothing was taken."""
+        held: list[HeldLease] = []
+        async with self._store.transaction() as transaction:
+            for shard in shard_ids:
+                params = {"shard": shard, "owner": owner, "now": now.timestamp()}
+                row = await transaction.fetch_one(_HELD_BY_OTHERS, params)
+                if row is not None:
+                    held.append(HeldLease(row["shard_id"], row["owner"], _moment(row["expires_at"])))
+            if held:
+                return held
+            rows = [{"shard": shard, "owner": owner, "until": (now + ttl).timestamp()} for shard in shard_ids]
+            await transaction.execute_many(_TAKE, rows)
+        return held
+
+    async def renew(self, shard_ids: Sequence[int], owner: str, now: datetime, ttl: timedelta) -> bool:
+        """Extend owner's leases to now + ttl; False (nothing changed) if any was lost (expired or taken)."""
+        try:
+            async with self._store.transaction() as transaction:
+                for shard in shard_ids:
+                    params = {"shard": shard, "owner": owner, "now": now.timestamp(), "until": (now + ttl).timestamp()}
+                    if await transaction.fetch_one(_RENEW, params) is None:
+                        raise _Lost(shard)
+        except _Lost:
+            return False
+        return True
+
+    async def release(self, shard_ids: Sequence[int], owner: str) -> None:
+        """Give owner's leases back (at a clean stop), so the next start need not wait for them to expire."""
+        async with self._store.transaction() as transaction:
+            await transaction.execute_many(_RELEASE, [{"shard": shard, "owner": owner} for shard in shard_ids])
+
+
+class _Lost(Exception):
+    """A lease was no longer the owner's: raised inside renew's transaction to roll it back."""
+
+
+def _moment(seconds: float) -> datetime:
+    return datetime.fromtimestamp(seconds, UTC)
