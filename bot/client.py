@@ -137,6 +137,11 @@ class RollkeeperBot(commands.Bot):
             for item in view.walk_children()
         )
 
+    @property
+    def interactions_in_hand(self) -> int:
+        """How many interactions the bot is handling right now (slash commands and clicks)."""
+        return len(self._in_hand)
+
     def hold_interaction(self) -> None:
         """Count the running task as handling an interaction until it ends: close() waits for it.
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests.fakediscord.faults import Fault
 from tests.fakediscord.records import Reply, Request, Violation
 from tests.fakediscord.spec import SpecValidator
 from tests.fakediscord.store import EPHEMERAL, LOADING, CommandRegistry, MessageStore
@@ -50,12 +51,18 @@ class Backend:
         self.replies: dict[str, Reply] = {}
         self.failures: dict[tuple[str, str], Result] = {}
         """Requests a test makes fail, e.g. ("GET", "/users/@me") -> error(401, 0, "401: Unauthorized")."""
+        self.faults: list[Fault] = []
+        """Faults injected with FakeDiscord.inject, in the order they were added (see faults.py)."""
         self.owners: dict[int, Reply] = {}
         self.gateway_url = ""
         self.latency = 0.0
         """Seconds each REST answer waits before it is sent, as the round trip to Discord would (benchmarks)."""
 
     # -- bookkeeping ----------------------------------------------------------------------------------
+
+    def fault_for(self, method: str, template: str | None) -> Fault | None:
+        """The first injected fault not yet spent that matches the request."""
+        return next((fault for fault in self.faults if fault.matches(method, template)), None)
 
     def track(self, reply: Reply) -> None:
         self.replies[reply.token] = reply

@@ -24,6 +24,8 @@ class GatewaySession:
         self.session_id = secrets.token_hex(16)
         self._sequence = 0
         self._lock = asyncio.Lock()
+        self.history: list[dict] = []
+        """Every event dispatched, for a RESUME to replay."""
 
     async def send(self, payload: dict) -> None:
         async with self._lock:
@@ -32,7 +34,21 @@ class GatewaySession:
     async def dispatch(self, event: str, data: dict) -> None:
         async with self._lock:
             self._sequence += 1
-            await self.ws.send_str(json.dumps({"op": 0, "t": event, "s": self._sequence, "d": data}))
+            payload = {"op": 0, "t": event, "s": self._sequence, "d": data}
+            self.history.append(payload)
+            await self.ws.send_str(json.dumps(payload))
+
+    async def resume(self, ws: web.WebSocketResponse, seen: int, replay: int) -> None:
+        """Take the new connection and send what the bot missed after `seen`, plus (a fault) the last `replay`
+        events it had already received, in their order and with their numbers, then RESUMED."""
+        async with self._lock:
+            self.ws = ws
+            missed = [event for event in self.history if event["s"] > seen]
+            again = [event for event in self.history if event["s"] <= seen][-replay:] if replay else []
+            for event in again + missed:
+                await ws.send_str(json.dumps(event))
+            self._sequence += 1
+            await ws.send_str(json.dumps({"op": 0, "t": "RESUMED", "s": self._sequence, "d": {}}))
 
     @property
     def closed(self) -> bool:
@@ -49,6 +65,9 @@ class Gateway:
         self.session: GatewaySession | None = None
         self.identified = asyncio.Event()
         self.sessions: list[GatewaySession] = []
+        self.replay_on_resume = 0
+        """How many already-delivered events the next RESUME replays (a fault: see FakeDiscord.reconnect)."""
+        self.resumed = asyncio.Event()
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
@@ -64,11 +83,32 @@ class Gateway:
                 await ws.send_str(json.dumps({"op": HEARTBEAT_ACK}))
             elif op == IDENTIFY and session is None:
                 session = await self._identify(ws, payload["d"])
-            elif op == RESUME:
-                await ws.send_str(json.dumps({"op": INVALID_SESSION, "d": False}))
+            elif op == RESUME and session is None:
+                session = await self._resume(ws, payload["d"])
         if session is not None and self.session is session:
             self.session = None
         return ws
+
+    async def _resume(self, ws: web.WebSocketResponse, resume: dict) -> GatewaySession | None:
+        """Resume the session the bot names (replaying self.replay_on_resume events), or refuse it."""
+        found = next((s for s in self.sessions if s.session_id == resume.get("session_id")), None)
+        if found is None:
+            await ws.send_str(json.dumps({"op": INVALID_SESSION, "d": False}))
+            return None
+        replay, self.replay_on_resume = self.replay_on_resume, 0
+        await found.resume(ws, int(resume.get("seq") or 0), replay)
+        self.session = found
+        self.resumed.set()
+        return found
+
+    async def reconnect(self, replay: int = 0) -> None:
+        """Close the bot's connection as Discord does before a RESUME (code 4000: resumable); the RESUME that
+        follows replays the last `replay` events the bot already received (as a lost acknowledgement does)."""
+        if self.session is None:
+            raise RuntimeError("no bot is connected")
+        self.replay_on_resume = replay
+        self.resumed.clear()
+        await self.session.ws.close(code=4000, message=b"Unknown error: please resume")
 
     async def _identify(self, ws: web.WebSocketResponse, identify: dict) -> GatewaySession | None:
         refused = identify.get("intents", 0) & PRIVILEGED_INTENTS & ~self.allowed_intents

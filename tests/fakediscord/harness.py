@@ -22,9 +22,10 @@ import yarl
 from aiohttp import web
 
 from tests.fakediscord.backend import Backend
+from tests.fakediscord.faults import Fault
 from tests.fakediscord.gateway import Gateway
 from tests.fakediscord.interactions import Interactions
-from tests.fakediscord.records import Request, Violation
+from tests.fakediscord.records import Reply, Request, Violation
 from tests.fakediscord.server import API, RestApi
 from tests.fakediscord.spec import SpecValidator
 from tests.fakediscord.world import BOT_PERMISSIONS, FakeChannel, FakeGuild, FakeUser
@@ -146,6 +147,30 @@ class FakeDiscord(Interactions):
             for record in self.bot_errors
         ]
         assert not problems, "the bot misbehaved towards Discord:\n" + "\n".join(problems)
+
+    # -- faults (see faults.py) ----------------------------------------------------------------------------
+
+    def inject(self, method: str, route: str, **fault: object) -> Fault:
+        """Make the next matching requests fail: `status`, `retry_after` (429), `delay`, `reset`, `taken`,
+        `hang`, `times` (see faults.py). Returns the Fault, whose `hits` says how often it struck."""
+        injected = Fault(method.upper(), route, **fault)  # type: ignore[arg-type]
+        self.backend.faults.append(injected)
+        return injected
+
+    async def deliver_twice(self, payload: dict, *, gap: float = 0.0) -> Reply:
+        """Deliver one INTERACTION_CREATE twice (same id, same token), `gap` seconds apart, as a duplicate
+        delivery does; settle both and return the one Reply they share."""
+        reply = await self.send_interaction(payload, wait=False)
+        if gap:
+            await asyncio.sleep(gap)
+        await self.gateway.session.dispatch("INTERACTION_CREATE", payload)  # type: ignore[union-attr]
+        return await self.settle(reply, expect_answer=False)
+
+    async def reconnect(self, *, replay: int = 0) -> None:
+        """Drop the bot's gateway connection; its RESUME replays the last `replay` events it already had.
+        Returns once the bot has resumed."""
+        await self.gateway.reconnect(replay)
+        await self._until(self.gateway.resumed.wait(), "the bot to RESUME")
 
     # -- lifecycle ------------------------------------------------------------------------------------
 

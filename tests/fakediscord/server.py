@@ -9,6 +9,7 @@ import re
 from aiohttp import web
 
 from tests.fakediscord.backend import Backend, Result, error
+from tests.fakediscord.faults import faulted
 from tests.fakediscord.limits import check_limits
 from tests.fakediscord.records import Request, Violation
 
@@ -97,6 +98,9 @@ class RestApi:
             if reply is not None:
                 reply.rejected.append(record)
             response = respond(error(400, 50035, "Invalid Form Body: " + "; ".join(problems)))
+        elif (fault := self.backend.fault_for(request.method, template)) is not None:
+            request[BODY], request[FILES] = body, files
+            response = await faulted(fault, request, handler)
         elif (request.method, path) in self.backend.failures:
             response = respond(self.backend.failures[request.method, path])
         else:

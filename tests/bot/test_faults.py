@@ -1,0 +1,186 @@
+"""Told = stored under faults: the fake Discord's fault knobs, each shown working, and what the bot does.
+
+Each test ends on the same check: what the player was told (the message as Discord keeps it) equals what the
+store holds, nothing is applied twice, the bot still serves. The knobs: tests/fakediscord/faults.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from contextlib import closing
+
+import pytest
+
+from bot.answers import ANSWER_ATTEMPTS
+from rules.dice import FixedDice
+from tests.bot.embeds import give_faces
+from tests.bot.payloads import slash_payload
+from tests.fakediscord import ALICE, GM, FakeDiscord, FakeGuild, Reply, message_text
+from tests.fakediscord.faults import CALLBACK, EDIT_ORIGINAL
+
+YZ = ("cogs.yearzero", "cogs.willpower", "cogs.sevenkingdoms")
+GUILD = FakeGuild("Faults")
+
+
+@pytest.fixture
+async def fake_discord(discord_spec):
+    async with FakeDiscord(guilds=[GUILD], validator=discord_spec, timeout=30.0) as fake:
+        yield fake
+        await fake.stop()
+        fake.take_violations()  # the faults make the bot repeat requests Discord then refuses (40060): expected
+        assert fake.bot_errors == []
+
+
+def query(db_path, sql: str, *params) -> list[tuple]:
+    with closing(sqlite3.connect(db_path)) as connection:
+        return connection.execute(sql, params).fetchall()
+
+
+def willpower(db_path) -> int:
+    found = query(db_path, "SELECT points FROM willpower WHERE user_id = ?", ALICE.id)
+    return found[0][0] if found else 0
+
+
+async def idle(bot) -> None:
+    """Wait until the bot handles no interaction (a duplicate's second handling ends after the first)."""
+    for _ in range(600):
+        if bot.interactions_in_hand == 0:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the bot kept interactions in hand")
+
+
+async def roll(fake: FakeDiscord, bot, faces, **options) -> Reply:
+    dice: FixedDice = give_faces(bot, "YearZero", *faces)
+    reply = await fake.slash("yz", {"attribute": 2, "skill": 1} | options)
+    dice.finish()
+    return reply
+
+
+def push_faces(bot, *faces: int) -> None:
+    give_faces(bot, "YearZero", *faces)
+
+
+# -- the knobs ---------------------------------------------------------------------------------------
+
+
+async def test_a_status_fault_strikes_its_route_the_given_number_of_times(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    fault = fake_discord.inject("POST", CALLBACK, status=503, times=2)
+    reply = await roll(fake_discord, bot, [6, 3, 2])  # discord.py retries a 5xx: the third try passes
+    assert fault.hits == 2 and reply.type == 5 and "Year Zero" in reply.embed["title"]
+    statuses = [request.status for request in reply.requests if request.template == CALLBACK]
+    assert statuses == [503, 503, 200]
+
+
+async def test_a_429_makes_discord_py_wait_retry_after(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    fake_discord.inject("PATCH", EDIT_ORIGINAL, status=429, retry_after=0.5)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    reply = await roll(fake_discord, bot, [6, 3, 2])
+    assert loop.time() - started >= 0.5 and not reply.loading and reply.embeds
+    assert [r.status for r in reply.requests if r.template == EDIT_ORIGINAL] == [429, 200]
+
+
+async def test_a_reset_drops_the_connection_and_taken_applies_it_first(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    lost = fake_discord.inject("POST", CALLBACK, reset=True, taken=True)
+    reply = await roll(fake_discord, bot, [6, 3, 2])
+    # Discord took the deferral, its answer was lost; the bot's second try is told 40060 and carries on.
+    assert lost.hits == 1 and reply.type == 5 and reply.embeds and not reply.loading
+    assert len(query(db_path, "SELECT id FROM yz_rolls")) == 1
+
+
+async def test_a_hung_callback_answers_unknown_interaction_late(start_bot, fake_discord, db_path):
+    await start_bot(extensions=YZ)
+    fake_discord.inject("POST", CALLBACK, hang=0.3)
+    reply = await fake_discord.slash("willpower spend", expect_answer=False)
+    assert reply.callbacks == [] and [r.status for r in reply.requests] == [404]
+
+
+# -- told = stored ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [
+        {"status": 404},  # the token is gone (a hung process, past 15 minutes): not retried
+        {"reset": True, "times": ANSWER_ATTEMPTS},  # as many resets as the bot tries
+    ],
+    ids=["404", "resets"],
+)
+async def test_a_push_whose_answer_is_lost_is_shown_on_the_next_click(start_bot, fake_discord, db_path, fault):
+    bot = await start_bot(extensions=YZ)
+    reply = await roll(fake_discord, bot, [6, 3, 2])
+    push_faces(bot, 1, 1)
+    fake_discord.inject("PATCH", EDIT_ORIGINAL, **fault)
+    await fake_discord.click(reply, label="Push")
+    assert reply.message["components"] != [] and "pushed" not in reply.embed["title"]  # still the first roll
+    assert query(db_path, "SELECT state FROM yz_rolls") == [("pushed",)] and willpower(db_path) == 2
+    again = await fake_discord.click(reply, label="Push")
+    assert again.type == 6 and reply.message["components"] == [] and "pushed" in reply.embed["title"]
+    assert willpower(db_path) == 2 and "Willpower +2 (now 2)" in reply.embed["description"]
+
+
+async def test_a_roll_whose_answer_is_lost_does_not_supersede_the_shown_one(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    shown = await roll(fake_discord, bot, [6, 3, 2])
+    fake_discord.inject("PATCH", EDIT_ORIGINAL, reset=True, times=ANSWER_ATTEMPTS)
+    lost = await roll(fake_discord, bot, [5, 4, 3])
+    assert lost.loading  # the player sees no roll (Discord ends it as "did not respond")
+    assert query(db_path, "SELECT state FROM yz_roll_states") == [("pending",)]
+    push_faces(bot, 6, 6)
+    pushed = await fake_discord.click(shown, label="Push")
+    assert "pushed" in pushed.embed["title"] and shown.message["components"] == []
+
+
+async def test_a_spend_whose_acknowledgement_fails_spends_nothing(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    await fake_discord.slash("willpower set", {"player": ALICE, "points": 5}, user=GM)
+    fake_discord.inject("POST", CALLBACK, status=503, times=6)
+    failed = await fake_discord.slash("willpower spend", {"points": 2}, expect_answer=False)
+    assert failed.callbacks == [] and willpower(db_path) == 5  # told it failed: nothing spent
+    fake_discord.inject("POST", CALLBACK, reset=True, taken=True)
+    spent = await fake_discord.slash("willpower spend", {"points": 2})
+    assert spent.content.endswith("5 → **3**.") and willpower(db_path) == 3
+    assert bot.is_ready()
+
+
+# -- applied once -----------------------------------------------------------------------------------
+
+
+async def test_a_spend_delivered_twice_is_spent_once(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    await fake_discord.slash("willpower set", {"player": ALICE, "points": 5}, user=GM)
+    payload = slash_payload(fake_discord, "willpower spend", {"points": 2})
+    reply = await fake_discord.deliver_twice(payload, gap=0.05)
+    await idle(bot)
+    assert willpower(db_path) == 3 and reply.content.endswith("5 → **3**.")
+    assert len(query(db_path, "SELECT * FROM applied_interactions WHERE interaction_id = ?", reply.id)) == 1
+
+
+async def test_a_resume_that_replays_a_roll_and_a_push_applies_each_once(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    reply = await roll(fake_discord, bot, [6, 3, 2])
+    push_faces(bot, 1, 1, 1, 1)  # the push, and the replay's push (rolled, then not applied)
+    await fake_discord.click(reply, label="Push")
+    await fake_discord.reconnect(replay=2)  # the /yz and the click arrive again
+    await idle(bot)
+    assert query(db_path, "SELECT count(*), min(state) FROM yz_rolls") == [(1, "pushed")]
+    assert willpower(db_path) == 2 and "Willpower +2 (now 2)" in reply.embed["description"]
+    assert reply.message["components"] == []
+    assert bot.is_ready() and (await fake_discord.slash("willpower show")).content.startswith("You have **2**")
+
+
+async def test_an_extended_roll_replayed_on_resume_counts_once(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    give_faces(bot, "SevenKingdoms", 6, 6, 6)
+    options = {"task": "Siege", "needed": 10, "rank": 3, "difficulty": "Routine"}
+    first = await fake_discord.slash("test extended", options)
+    progress = query(db_path, "SELECT progress FROM extended_tests")
+    await fake_discord.reconnect(replay=1)
+    await idle(bot)
+    assert query(db_path, "SELECT progress FROM extended_tests") == progress and progress[0][0] > 0
+    assert f"+{progress[0][0]} degree" in message_text(first.message)
