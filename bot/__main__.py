@@ -4,8 +4,9 @@
 clear-guild-commands GUILD_ID`` removes the commands synced to one server (see bot/admin.py).
 
 Exit codes: 0 after a clean stop (SIGINT or SIGTERM), 2 for a setting to fix (no token, a token Discord
-refuses, a database path that cannot be used), 1 for anything else. Problems with the settings are one
-paragraph on stderr, without a traceback; the token never appears in a message or a log line.
+refuses, a database path that cannot be used, another process already serving this bot on that database),
+1 for anything else. Problems with the settings are one paragraph on stderr, without a traceback; the token
+never appears in a message or a log line.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, TextIO
 
+from bot.lease import LeaseHeld
 from bot.settings import Settings, SettingsError, load_settings
 from bot.storage import StorageError, check_database_path, probe_database
 
@@ -143,7 +145,7 @@ def _run(settings: Settings) -> int:
         asyncio.run(serve(settings))
     except discord.LoginFailure:
         return _fail(TOKEN_REFUSED, EXIT_SETTINGS)
-    except StorageError as error:
+    except (StorageError, LeaseHeld) as error:
         return _fail(str(error), EXIT_SETTINGS, secrets)
     except (OSError, discord.GatewayNotFound) as error:
         return _fail(f"Could not reach Discord: {error}", EXIT_FAILED, secrets)

@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.gateway import drop_malformed_interactions
+from bot.lease import ShardLease
 from bot.roll_endings import mark_expiring
 from bot.settings import Settings
 from bot.storage import DEFAULT_BUSY_TIMEOUT_MS, Database, StorageBusy, StorageUnavailable
@@ -92,6 +93,7 @@ class RollkeeperBot(commands.Bot):
         """Set once the purge that starts with the bot has run (it runs behind the start, not before it)."""
         self.lost_database: StorageUnavailable | None = None
         """Why the bot stopped on its own: its database file deleted, replaced or damaged while it ran."""
+        self._lease: ShardLease | None = None
         self._stopping: asyncio.Task[None] | None = None
         self._invite_logged = False
         self._in_hand: set[asyncio.Task[Any]] = set()
@@ -171,6 +173,7 @@ class RollkeeperBot(commands.Bot):
         self._db = await Database.open(self.settings.database_path, busy_timeout_ms=self._busy_timeout_ms)
         self._db.store.on_lost = self._database_lost
         try:
+            await self._take_lease(self._db)
             for name in self.extension_names:
                 await self.load_extension(name)
             if self.dynamic_item_types:
@@ -197,6 +200,20 @@ class RollkeeperBot(commands.Bot):
             await asyncio.sleep(FILE_WATCH_SECONDS)
             with contextlib.suppress(StorageUnavailable):
                 self.db.store.check_file()
+
+    def served_shards(self) -> tuple[int, ...]:
+        """The shard ids this process serves: an AutoShardedBot's `shard_ids`, else its one shard (0 by default)."""
+        shard_ids = getattr(self, "shard_ids", None)
+        return tuple(shard_ids) if shard_ids else (self.shard_id or 0,)
+
+    async def _take_lease(self, db: Database) -> None:
+        """Lease the shards in the database (LeaseHeld if another process serves them), renewed from now on."""
+        settings = self.settings
+        self._lease = ShardLease(
+            db, self.served_shards(), ttl=settings.lease_ttl_seconds, renew_every=settings.lease_renew_seconds,
+            clock=self.now, on_lost=self._stop_soon,
+        )
+        await self._lease.take()
 
     async def purge_expired_rolls(self) -> int:
         """Delete the Year Zero rolls past their lifetime (in small batches, then shrink the file), first taking
@@ -266,6 +283,9 @@ class RollkeeperBot(commands.Bot):
                     await chore
         self._purge_task = self._watch_task = None
         await super().close()
+        if self._lease is not None:
+            lease, self._lease = self._lease, None
+            await lease.release()
         if self._db is not None:
             database, self._db = self._db, None
             await database.close()

@@ -20,6 +20,8 @@ from dotenv import dotenv_values
 DEFAULT_DATABASE_NAME = "rollkeeper.sqlite3"
 DEFAULT_PUSH_LIFETIME_HOURS = 24.0
 MAX_PUSH_LIFETIME_HOURS = 24.0 * 366
+DEFAULT_LEASE_TTL_SECONDS = 30.0
+DEFAULT_LEASE_RENEW_SECONDS = 10.0
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 _MAX_SNOWFLAKE = 2**63 - 1
@@ -63,6 +65,11 @@ class Settings:
     """One of LOG_LEVELS (LOG_LEVEL)."""
     push_lifetime_hours: float = DEFAULT_PUSH_LIFETIME_HOURS
     """How long a Year Zero roll stays pushable (PUSH_LIFETIME_HOURS)."""
+    lease_ttl_seconds: float = DEFAULT_LEASE_TTL_SECONDS
+    """How long this process's lease on its shards lasts unrenewed (LEASE_TTL_SECONDS): a crashed process's
+    shards can be taken over after it."""
+    lease_renew_seconds: float = DEFAULT_LEASE_RENEW_SECONDS
+    """How often the lease is renewed (LEASE_RENEW_SECONDS), below the TTL."""
 
     @property
     def push_lifetime(self) -> timedelta:
@@ -81,6 +88,7 @@ class Settings:
             guild_id=guild_id_setting(values.get("GUILD_ID")),
             log_level=_log_level(values.get("LOG_LEVEL")),
             push_lifetime_hours=_push_lifetime_hours(values.get("PUSH_LIFETIME_HOURS")),
+            **_lease(values.get("LEASE_TTL_SECONDS"), values.get("LEASE_RENEW_SECONDS")),
         )
 
 
@@ -161,3 +169,27 @@ def _push_lifetime_hours(value: str | None) -> float:
             f"(e.g. 24), not {_shown(text)}"
         )
     return hours
+
+
+def _seconds(name: str, value: str | None, default: float) -> float:
+    text = _text(value)
+    if not text:
+        return default
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not 0 < seconds <= 3600:
+        raise SettingsError(f"{name} must be a number of seconds above 0 and at most 3600, not {_shown(text)}")
+    return seconds
+
+
+def _lease(ttl: str | None, renew: str | None) -> dict[str, float]:
+    """LEASE_TTL_SECONDS and LEASE_RENEW_SECONDS; the lease must be renewed well before it expires."""
+    lease = {
+        "lease_ttl_seconds": _seconds("LEASE_TTL_SECONDS", ttl, DEFAULT_LEASE_TTL_SECONDS),
+        "lease_renew_seconds": _seconds("LEASE_RENEW_SECONDS", renew, DEFAULT_LEASE_RENEW_SECONDS),
+    }
+    if lease["lease_renew_seconds"] * 2 > lease["lease_ttl_seconds"]:
+        raise SettingsError("LEASE_RENEW_SECONDS must be at most half of LEASE_TTL_SECONDS, so a renewal can fail once")
+    return lease

@@ -10,7 +10,7 @@ Taking and renewing are one transaction for all the shards: a process gets every
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -49,8 +49,11 @@ class ShardLeases:
     def __init__(self, store: Store) -> None:
         self._store = store
 
-    async def take(self, shard_ids: Sequence[int], owner: str, now: datetime, ttl: timedelta) -> list[HeldLease]:
-        """Take (or take over, once expired) the lease of every shard for owner until now + ttl.
+    async def take(
+        self, shard_ids: Sequence[int], owner: str, now: datetime, ttl: timedelta, *, overrule: Collection[str] = ()
+    ) -> list[HeldLease]:
+        """Take (or take over, once expired) the lease of every shard for owner until now + ttl; leases held by
+        an owner in `overrule` (known dead) are taken over at once.
 
         Returns the leases other processes still hold; when there is any, nothing was taken."""
         held: list[HeldLease] = []
@@ -58,7 +61,7 @@ class ShardLeases:
             for shard in shard_ids:
                 params = {"shard": shard, "owner": owner, "now": now.timestamp()}
                 row = await transaction.fetch_one(_HELD_BY_OTHERS, params)
-                if row is not None:
+                if row is not None and row["owner"] not in overrule:
                     held.append(HeldLease(row["shard_id"], row["owner"], _moment(row["expires_at"])))
             if held:
                 return held

@@ -46,7 +46,7 @@ class FakeInteraction:
     data: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.response = SimpleNamespace(is_done=lambda: self.done, send_message=self._answer("response"))
+        self.response = SimpleNamespace(is_done=lambda: self.done, send_message=self._answer("response"), type=None)
         self.followup = SimpleNamespace(send=self._answer("followup"))
 
     def _answer(self, how: str):

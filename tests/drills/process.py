@@ -108,7 +108,7 @@ class BotProcess:
 
 
 async def answer_of(fake: FakeDiscord, payload: dict, timeout: float = 30.0) -> Reply:
-    """Send one interaction to the bot process and wait for its first answer."""
+    """Send one interaction to the bot process and wait for its answer (past any "thinking...")."""
     reply = await fake.send_interaction(payload, wait=False)
-    await asyncio.wait_for(reply.answered.wait(), timeout)
+    await asyncio.wait_for(reply.final.wait(), timeout)
     return reply

@@ -126,6 +126,8 @@ class Backend:
             return outcome
         reply.callbacks.append(body)
         reply.answered.set()
+        if kind not in (5, 6):
+            reply.final.set()
         return 200, self._callback_response(reply, kind)
 
     @staticmethod
@@ -197,6 +199,7 @@ class Backend:
         else:
             message = self.store.create(body, **self._place(reply), files=files)
         reply.followup_ids.append(int(self._own(reply, message)["id"]))
+        reply.final.set()
         return 200, message
 
     def _webhook_message(
@@ -227,6 +230,7 @@ class Backend:
         else:
             self.store.apply(message, body, files=files)
         reply.edits.append({"message_id": int(message["id"]), "body": body})
+        reply.final.set()
         return 200, message
 
     def delete_webhook_message(self, application_id: int, token: str, message_id: str) -> Result:

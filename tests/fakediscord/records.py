@@ -56,6 +56,9 @@ class Reply:
     errors_from: int = 0
     parse_error: BaseException | None = None
     answered: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set at the first callback accepted (a deferral included)."""
+    final: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once the player sees an answer: a callback other than a deferral, or an edit or followup after one."""
     handled: asyncio.Future | None = None
 
     @property
