@@ -37,8 +37,10 @@ INVITE_SCOPES = ("bot", "applications.commands")
 PURGE_INTERVAL = timedelta(hours=1)
 FILE_WATCH_SECONDS = 5.0
 """How often an idle bot checks that its database file is still the one it opened (every statement checks too)."""
-INTERACTION_GRACE = 3.0
-"""Seconds a closing bot waits for the interactions it is handling (Discord's own window is 3 s)."""
+INTERACTION_GRACE = 10.0
+"""Seconds a closing bot waits for the interactions it is handling: a deferred answer may take a few retries
+(Discord gives it 15 minutes; systemd waits 90 s for a stop)."""
+RESTARTING = "rollkeeper is restarting: nothing was done. Try again in a few seconds."
 STALE_BUTTON = "This button no longer works: it may be from an older roll. Roll again."
 
 
@@ -96,6 +98,8 @@ class RollkeeperBot(commands.Bot):
         self._lease: ShardLease | None = None
         self._stopping: asyncio.Task[None] | None = None
         self._invite_logged = False
+        self.draining = False
+        """True once close() began: new interactions are refused (answered RESTARTING), those in hand finish."""
         self._in_hand: set[asyncio.Task[Any]] = set()
         """The tasks handling an interaction right now (slash commands, clicks), for close() to wait for."""
 
@@ -273,8 +277,18 @@ class RollkeeperBot(commands.Bot):
             _log.info("Invite the bot to a server with: %s", self.invite_url())
         _log.info("Ready as %s, in %d servers", self.user, len(self.guilds))
 
+    async def refuse_if_draining(self, interaction: discord.Interaction) -> bool:
+        """While closing, answer a new interaction that the bot is restarting (nothing is applied for it, so what
+        the player is told is true) and return True; the checks of commands and buttons call this first."""
+        if not self.draining:
+            return False
+        await send_private(interaction, RESTARTING)
+        return True
+
     async def close(self) -> None:
-        """Let the interactions in hand finish, stop the purge, disconnect from Discord, close the database."""
+        """Drain: refuse new interactions, let those in hand finish; then stop the purge, disconnect from
+        Discord, give the shard lease back and close the database."""
+        self.draining = True
         await self._finish_interactions()
         for chore in (self._purge_task, self._watch_task):
             if chore is not None and chore is not asyncio.current_task():

@@ -178,6 +178,9 @@ class RollkeeperTree(app_commands.CommandTree):
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Refuse, privately, a command whose raw options do not fit its declarations (crafted payloads)."""
+        refuse = getattr(interaction.client, "refuse_if_draining", None)
+        if refuse is not None and await refuse(interaction):  # closing: no new work (the bot says so)
+            return False
         hold = getattr(interaction.client, "hold_interaction", None)
         if hold is not None:  # the bot waits for this command's task when it closes
             hold()

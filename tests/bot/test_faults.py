@@ -184,3 +184,27 @@ async def test_an_extended_roll_replayed_on_resume_counts_once(start_bot, fake_d
     await idle(bot)
     assert query(db_path, "SELECT progress FROM extended_tests") == progress and progress[0][0] > 0
     assert f"+{progress[0][0]} degree" in message_text(first.message)
+
+
+# -- drain --------------------------------------------------------------------------------------------
+
+
+async def test_closing_refuses_new_interactions_and_finishes_those_in_hand(start_bot, fake_discord, db_path):
+    """SIGTERM (bot.close) during pushes whose answers are slow: they are all shown as stored; a click that
+    arrives while draining is told the bot restarts, and nothing is stored for it."""
+    from bot.client import RESTARTING
+
+    bot = await start_bot(extensions=YZ)
+    first = await roll(fake_discord, bot, [6, 3, 2])
+    push_faces(bot, 1, 1)
+    fake_discord.inject("PATCH", EDIT_ORIGINAL, delay=1.0)  # the push's answer is slow
+    in_hand = asyncio.create_task(fake_discord.click(first, label="Push"))
+    await asyncio.sleep(0.3)
+    closing_bot = asyncio.create_task(bot.close())
+    await asyncio.sleep(0.1)
+    refused = await fake_discord.slash("willpower spend", expect_answer=True)
+    assert refused.content == RESTARTING and refused.ephemeral
+    await in_hand
+    await closing_bot
+    assert "pushed" in first.embed["title"] and first.message["components"] == []
+    assert willpower(db_path) == 2  # the push in hand, as shown; the spend refused while draining spent nothing
