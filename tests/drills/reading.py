@@ -17,15 +17,22 @@ def answered_once(reply: Reply) -> bool:
 
 
 def private_text(reply: Reply) -> str | None:
-    """The text of an ephemeral plain answer (a refusal or an error), else None."""
+    """The text of an ephemeral plain answer (a refusal or an error), else None: the answer itself (4), or the
+    private followup after an acknowledgement (a click's silent one, or a deleted "thinking...")."""
     if reply.type == 4 and reply.flags & EPHEMERAL and not reply.embeds:
         return reply.content
+    followups = reply.followups
+    acknowledged_only = reply.type == 6 or (reply.type == 5 and reply.message is None)
+    if acknowledged_only and len(followups) == 1 and followups[0]["flags"] & EPHEMERAL and not followups[0]["embeds"]:
+        return followups[0]["content"]
     return None
 
 
 def is_pushed_roll(reply: Reply) -> bool:
-    """The answer shows a pushed Year Zero roll: the first message edited in place (7), or /push's new one (4)."""
-    return reply.type in (4, 7) and bool(reply.embeds) and reply.embed["title"].split(" ", 1)[-1].startswith("Pushed:")
+    """The answer shows a pushed Year Zero roll: the first message edited in place (a click, acknowledged with 6),
+    or /push's "thinking..." filled in (5)."""
+    pushed = bool(reply.embeds) and reply.embed["title"].split(" ", 1)[-1].startswith("Pushed:")
+    return reply.type in (5, 6) and pushed
 
 
 def willpower_line(reply: Reply) -> tuple[int, int | None]:
