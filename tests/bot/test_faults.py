@@ -17,8 +17,10 @@ from rules.dice import FixedDice
 from tests.bot.embeds import give_faces
 from tests.bot.payloads import slash_payload
 from tests.fakediscord import ALICE, GM, FakeDiscord, FakeGuild, Reply, message_text
-from tests.fakediscord.faults import CALLBACK, EDIT_ORIGINAL
+from tests.fakediscord.faults import CALLBACK, EDIT_ORIGINAL, says, shows
 
+ANSWER_ROUTES = (("POST", CALLBACK), ("PATCH", EDIT_ORIGINAL))
+"""The routes an answer can take: the interaction's callback, or the edit of its original after a deferral."""
 YZ = ("cogs.yearzero", "cogs.willpower", "cogs.sevenkingdoms")
 GUILD = FakeGuild("Faults")
 
@@ -112,40 +114,54 @@ async def test_a_hung_callback_answers_unknown_interaction_late(start_bot, fake_
     ids=["404", "resets"],
 )
 async def test_a_push_whose_answer_is_lost_is_shown_on_the_next_click(start_bot, fake_discord, db_path, fault):
+    """Finding 1: the push is stored, its answer lost. The roller's next click shows the push as stored."""
     bot = await start_bot(extensions=YZ)
     reply = await roll(fake_discord, bot, [6, 3, 2])
     push_faces(bot, 1, 1)
-    fake_discord.inject("PATCH", EDIT_ORIGINAL, **fault)
-    await fake_discord.click(reply, label="Push")
-    assert reply.message["components"] != [] and "pushed" not in reply.embed["title"]  # still the first roll
-    assert query(db_path, "SELECT state FROM yz_rolls") == [("pushed",)] and willpower(db_path) == 2
-    again = await fake_discord.click(reply, label="Push")
-    assert again.type == 6 and reply.message["components"] == [] and "pushed" in reply.embed["title"]
-    assert willpower(db_path) == 2 and "Willpower +2 (now 2)" in reply.embed["description"]
+    for route in ANSWER_ROUTES:  # whichever way the bot answers with the pushed roll, it is lost
+        fake_discord.inject(*route, when=shows("pushed"), **fault)
+    await fake_discord.click(reply, label="Push", expect_answer=False)
+    assert "pushed" not in reply.embed["title"]  # the player still sees the first roll
+    stored = query(db_path, "SELECT state FROM yz_rolls"), willpower(db_path)
+    again = await fake_discord.click(reply, label="Push", expect_answer=False)
+    assert "pushed" in reply.embed["title"] and reply.message["components"] == [], again.describe()
+    assert stored == ([("pushed",)], 2) and "Willpower +2 (now 2)" in reply.embed["description"]
 
 
 async def test_a_roll_whose_answer_is_lost_does_not_supersede_the_shown_one(start_bot, fake_discord, db_path):
+    """Finding 3: a /yz whose answer never arrives must not make the roll the player sees unpushable."""
     bot = await start_bot(extensions=YZ)
     shown = await roll(fake_discord, bot, [6, 3, 2])
-    fake_discord.inject("PATCH", EDIT_ORIGINAL, reset=True, times=ANSWER_ATTEMPTS)
-    lost = await roll(fake_discord, bot, [5, 4, 3])
-    assert lost.loading  # the player sees no roll (Discord ends it as "did not respond")
-    assert query(db_path, "SELECT state FROM yz_roll_states") == [("pending",)]
+    for route in ANSWER_ROUTES:
+        fake_discord.inject(*route, reset=True, times=ANSWER_ATTEMPTS, when=shows("Year Zero"))
+    give_faces(bot, "YearZero", 5, 4, 3)
+    lost = await fake_discord.slash("yz", {"attribute": 2, "skill": 1}, expect_answer=False)
+    assert lost.embeds == []  # the player never saw this roll
     push_faces(bot, 6, 6)
     pushed = await fake_discord.click(shown, label="Push")
-    assert "pushed" in pushed.embed["title"] and shown.message["components"] == []
+    assert "pushed" in shown.embed["title"] and shown.message["components"] == [], pushed.describe()
+    assert query(db_path, "SELECT state FROM yz_roll_states") == [("pushed",)]
 
 
 async def test_a_spend_whose_acknowledgement_fails_spends_nothing(start_bot, fake_discord, db_path):
-    bot = await start_bot(extensions=YZ)
+    """Finding 4, first half: the player is told the interaction failed, and nothing is spent."""
+    await start_bot(extensions=YZ)
     await fake_discord.slash("willpower set", {"player": ALICE, "points": 5}, user=GM)
     fake_discord.inject("POST", CALLBACK, status=503, times=6)
     failed = await fake_discord.slash("willpower spend", {"points": 2}, expect_answer=False)
-    assert failed.callbacks == [] and willpower(db_path) == 5  # told it failed: nothing spent
-    fake_discord.inject("POST", CALLBACK, reset=True, taken=True)
-    spent = await fake_discord.slash("willpower spend", {"points": 2})
-    assert spent.content.endswith("5 → **3**.") and willpower(db_path) == 3
-    assert bot.is_ready()
+    assert failed.callbacks == [] and willpower(db_path) == 5
+
+
+async def test_a_spend_whose_answer_is_reset_is_shown_as_spent(start_bot, fake_discord, db_path):
+    """Finding 4: the answer that says "spends" meets a reset. The player is shown the spend that was stored -
+    never "try again" about a spend that happened (a retry would spend twice)."""
+    bot = await start_bot(extensions=YZ)
+    await fake_discord.slash("willpower set", {"player": ALICE, "points": 5}, user=GM)
+    for route in ANSWER_ROUTES:
+        fake_discord.inject(*route, reset=True, when=says("spends"))
+    spent = await fake_discord.slash("willpower spend", {"points": 2}, expect_answer=False)
+    assert spent.content.endswith("5 → **3**.") and not spent.followups, spent.describe()
+    assert willpower(db_path) == 3 and bot.is_ready()
 
 
 # -- applied once -----------------------------------------------------------------------------------

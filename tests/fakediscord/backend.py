@@ -60,9 +60,9 @@ class Backend:
 
     # -- bookkeeping ----------------------------------------------------------------------------------
 
-    def fault_for(self, method: str, template: str | None) -> Fault | None:
+    def fault_for(self, method: str, template: str | None, body: object = None) -> Fault | None:
         """The first injected fault not yet spent that matches the request."""
-        return next((fault for fault in self.faults if fault.matches(method, template)), None)
+        return next((fault for fault in self.faults if fault.matches(method, template, body)), None)
 
     def track(self, reply: Reply) -> None:
         self.replies[reply.token] = reply

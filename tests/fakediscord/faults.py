@@ -8,14 +8,16 @@ retry_after, a delay, a reset connection, a request taken but its answer lost, a
     fake.inject("POST", CALLBACK, hang=4.0)                     # answered after 4 s: too late (10062)
 
 `route` is the OpenAPI path template (as in `fake.requests_to`). Each fault hits the next `times` matching
-requests, then is spent (`fault.hits` counts them). Gateway faults (duplicate delivery, replay on RESUME) are
-on FakeDiscord itself: `deliver_twice`, `resume`.
+requests (those whose body `when` accepts, if given: a fault can strike "the answer that shows the push" on
+whichever route the bot sends it), then is spent (`fault.hits` counts them). Gateway faults (duplicate
+delivery, replay on RESUME) are on FakeDiscord itself: `deliver_twice`, `reconnect`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from aiohttp import web
@@ -40,10 +42,14 @@ class Fault:
     taken: bool = False
     hang: float | None = None
     times: int = 1
+    when: Callable[[object], bool] | None = None
+    """Strike only requests whose JSON body this says yes to (e.g. an answer that shows a pushed roll)."""
     hits: int = 0
 
-    def matches(self, method: str, template: str | None) -> bool:
-        return self.hits < self.times and self.method == method and self.route == template
+    def matches(self, method: str, template: str | None, body: object = None) -> bool:
+        if self.hits >= self.times or self.method != method or self.route != template:
+            return False
+        return self.when is None or self.when(body)
 
     def error(self) -> web.Response:
         """The error answer: Discord's 429 body and the Via header discord.py looks for, or a JSON error."""
@@ -74,3 +80,27 @@ async def faulted(fault: Fault, request: web.Request, handler) -> web.StreamResp
     if fault.status is not None:
         return fault.error()
     return response if response is not None else await handler(request)
+
+
+def shows(title_part: str) -> Callable[[object], bool]:
+    """A `when` for bodies carrying an embed whose title holds title_part (a callback's under "data")."""
+
+    def carries(body: object) -> bool:
+        if not isinstance(body, dict):
+            return False
+        data = body.get("data") if isinstance(body.get("data"), dict) else body
+        return any(title_part in str(embed.get("title", "")) for embed in data.get("embeds") or [])
+
+    return carries
+
+
+def says(text: str) -> Callable[[object], bool]:
+    """A `when` for bodies whose message content holds text (a callback's under "data")."""
+
+    def carries(body: object) -> bool:
+        if not isinstance(body, dict):
+            return False
+        data = body.get("data") if isinstance(body.get("data"), dict) else body
+        return text in str(data.get("content") or "")
+
+    return carries

@@ -98,7 +98,7 @@ class RestApi:
             if reply is not None:
                 reply.rejected.append(record)
             response = respond(error(400, 50035, "Invalid Form Body: " + "; ".join(problems)))
-        elif (fault := self.backend.fault_for(request.method, template)) is not None:
+        elif (fault := self.backend.fault_for(request.method, template, body)) is not None:
             request[BODY], request[FILES] = body, files
             response = await faulted(fault, request, handler)
         elif (request.method, path) in self.backend.failures:
