@@ -61,7 +61,6 @@ class WillpowerCommands(commands.GroupCog, group_name="willpower"):
         await deliver(lambda: interaction.edit_original_response(content=text), "/willpower spend")
 
 
-
 class WillpowerSetting(commands.Cog):
     """/willpower-set: a top-level command of its own, because Discord applies default_member_permissions to
     top-level commands only: members without Manage Server do not see it (a server's admins can change that
@@ -87,7 +86,7 @@ class WillpowerSetting(commands.Cog):
             f"{player.mention}'s Willpower is now **{change.after}** (was {change.before}), "
             f"set by {interaction.user.mention}."
         )
-        await deliver(lambda: interaction.edit_original_response(content=text), "/willpower set")
+        await deliver(lambda: interaction.edit_original_response(content=text), "/willpower-set")
 
 
 async def setup(bot: RollkeeperBot) -> None:

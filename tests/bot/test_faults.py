@@ -146,7 +146,7 @@ async def test_a_roll_whose_answer_is_lost_does_not_supersede_the_shown_one(star
 async def test_a_spend_whose_acknowledgement_fails_spends_nothing(start_bot, fake_discord, db_path):
     """Finding 4, first half: the player is told the interaction failed, and nothing is spent."""
     await start_bot(extensions=YZ)
-    await fake_discord.slash("willpower set", {"player": ALICE, "points": 5}, user=GM)
+    await fake_discord.slash("willpower-set", {"player": ALICE, "points": 5}, user=GM)
     fake_discord.inject("POST", CALLBACK, status=503, times=6)
     failed = await fake_discord.slash("willpower spend", {"points": 2}, expect_answer=False)
     assert failed.callbacks == [] and willpower(db_path) == 5
@@ -156,7 +156,7 @@ async def test_a_spend_whose_answer_is_reset_is_shown_as_spent(start_bot, fake_d
     """Finding 4: the answer that says "spends" meets a reset. The player is shown the spend that was stored -
     never "try again" about a spend that happened (a retry would spend twice)."""
     bot = await start_bot(extensions=YZ)
-    await fake_discord.slash("willpower set", {"player": ALICE, "points": 5}, user=GM)
+    await fake_discord.slash("willpower-set", {"player": ALICE, "points": 5}, user=GM)
     for route in ANSWER_ROUTES:
         fake_discord.inject(*route, reset=True, when=says("spends"))
     spent = await fake_discord.slash("willpower spend", {"points": 2}, expect_answer=False)
@@ -169,7 +169,7 @@ async def test_a_spend_whose_answer_is_reset_is_shown_as_spent(start_bot, fake_d
 
 async def test_a_spend_delivered_twice_is_spent_once(start_bot, fake_discord, db_path):
     bot = await start_bot(extensions=YZ)
-    await fake_discord.slash("willpower set", {"player": ALICE, "points": 5}, user=GM)
+    await fake_discord.slash("willpower-set", {"player": ALICE, "points": 5}, user=GM)
     payload = slash_payload(fake_discord, "willpower spend", {"points": 2})
     reply = await fake_discord.deliver_twice(payload, gap=0.05)
     await idle(bot)
