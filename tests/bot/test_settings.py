@@ -169,3 +169,22 @@ def test_a_token_with_characters_no_token_has_is_a_settings_error(tmp_path: Path
     with pytest.raises(SettingsError, match="characters a Discord token never has") as caught:
         load(tmp_path, DISCORD_TOKEN=f"{TOKEN[:10]}{odd}{TOKEN[10:]}")
     assert TOKEN[:10] not in str(caught.value)
+
+
+def test_the_lease_settings(tmp_path: Path):
+    defaults = load(tmp_path, DISCORD_TOKEN=TOKEN)
+    assert (defaults.lease_ttl_seconds, defaults.lease_renew_seconds) == (30.0, 10.0)
+    quick = load(tmp_path, DISCORD_TOKEN=TOKEN, LEASE_TTL_SECONDS="2", LEASE_RENEW_SECONDS="0.5")
+    assert (quick.lease_ttl_seconds, quick.lease_renew_seconds) == (2.0, 0.5)
+
+
+@pytest.mark.parametrize(
+    ("environ", "start"),
+    [
+        ({"LEASE_TTL_SECONDS": "0"}, "LEASE_TTL_SECONDS must be a number of seconds"),
+        ({"LEASE_RENEW_SECONDS": "nan"}, "LEASE_RENEW_SECONDS must be a number of seconds"),
+        ({"LEASE_TTL_SECONDS": "10", "LEASE_RENEW_SECONDS": "6"}, "LEASE_RENEW_SECONDS must be at most half"),
+    ],
+)
+def test_bad_lease_settings(tmp_path: Path, environ: dict, start: str):
+    assert refusal(tmp_path, **environ).startswith(start)
