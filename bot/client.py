@@ -23,6 +23,7 @@ from bot.lease import ShardLease
 from bot.roll_endings import mark_expiring
 from bot.settings import Settings
 from bot.storage import DEFAULT_BUSY_TIMEOUT_MS, Database, StorageBusy, StorageUnavailable
+from bot.storage.applied import APPLIED_RETENTION
 from bot.tree import RollkeeperTree, send_private
 
 _log = logging.getLogger(__name__)
@@ -221,12 +222,14 @@ class RollkeeperBot(commands.Bot):
 
     async def purge_expired_rolls(self) -> int:
         """Delete the Year Zero rolls past their lifetime (in small batches, then shrink the file), first taking
-        the buttons off a few of their messages; return how many were deleted."""
+        the buttons off a few of their messages, and the applied interactions older than both a day and that
+        lifetime (a push's outcome is shown on a click as long as its roll lives); return the rolls deleted."""
         await mark_expiring(self)
         started = time.monotonic()
         purged = await self.db.purge_expired(self.now(), self.settings.push_lifetime)
         level = logging.INFO if purged else logging.DEBUG
         _log.log(level, "Purged %d expired Year Zero rolls in %.1f s", purged, time.monotonic() - started)
+        await self.db.applied.purge(discord.utils.utcnow() - max(APPLIED_RETENTION, self.settings.push_lifetime))
         return purged
 
     async def _purge_periodically(self) -> None:

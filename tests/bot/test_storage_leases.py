@@ -114,3 +114,13 @@ async def test_an_interaction_is_applied_once(db):
     assert await db.applied.outcome(101) == {"before": 5, "after": 3, "lost": 0}
     assert await db.applied.purge(datetime.now(UTC) + timedelta(seconds=1)) == 4
     assert await db.applied.outcome(101) is None
+
+
+async def test_the_bot_purges_applied_interactions_with_the_rolls(start_bot, db_path):
+    bot = await start_bot(extensions=())
+    await bot.db.willpower.set(1, 2, 5, interaction_id=7)
+    with closing(sqlite3.connect(db_path)) as connection, connection:  # applied two days ago
+        connection.execute("UPDATE applied_interactions SET applied_at = applied_at - 2 * 86400")
+    await bot.db.willpower.set(1, 2, 6, interaction_id=8)  # applied now: kept
+    await bot.purge_expired_rolls()
+    assert await bot.db.applied.outcome(7) is None and await bot.db.applied.outcome(8) is not None
