@@ -351,7 +351,7 @@ async def test_push_command_pushes_the_latest_roll_and_takes_the_button_off(star
     dice = use_faces(bot, 1, 6)
     pushed = await fake_discord.slash("push")
     dice.finish()
-    assert pushed.type == 4 and not pushed.ephemeral
+    assert pushed.type == DEFERRED and not pushed.ephemeral
     assert field(pushed.embed, PUSHED_DICE) == "Base: `6`⚔ ↻ `1`☠ `6`⚔"
     superseded, edit = fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE)
     assert superseded.path == f"/channels/{GUILD.channel.id}/messages/{older.message['id']}"

@@ -82,14 +82,16 @@ async def faulted(fault: Fault, request: web.Request, handler) -> web.StreamResp
     return response if response is not None else await handler(request)
 
 
-def shows(title_part: str) -> Callable[[object], bool]:
-    """A `when` for bodies carrying an embed whose title holds title_part (a callback's under "data")."""
+def shows(text: str) -> Callable[[object], bool]:
+    """A `when` for bodies carrying an embed that holds text anywhere (title, description, fields, footer),
+    whatever its case; a callback's embeds are under "data"."""
 
     def carries(body: object) -> bool:
         if not isinstance(body, dict):
             return False
         data = body.get("data") if isinstance(body.get("data"), dict) else body
-        return any(title_part in str(embed.get("title", "")) for embed in data.get("embeds") or [])
+        embeds = json.dumps(data.get("embeds") or [], ensure_ascii=False)
+        return text.lower() in embeds.lower()
 
     return carries
 
