@@ -124,3 +124,13 @@ async def test_the_bot_purges_applied_interactions_with_the_rolls(start_bot, db_
     await bot.db.willpower.set(1, 2, 6, interaction_id=8)  # applied now: kept
     await bot.purge_expired_rolls()
     assert await bot.db.applied.outcome(7) is None and await bot.db.applied.outcome(8) is not None
+
+
+async def test_only_a_roll_never_shown_nor_pushed_is_withdrawn(db):
+    older = await db.rolls.create_for(200, 1, 3, 2, '{"roll": 1}', NOW)
+    unshown = await db.rolls.create_for(201, 1, 3, 2, '{"roll": 2}', NOW)
+    assert (await db.rolls.get(older.id)).state.value == "superseded"
+    assert await db.rolls.withdraw(unshown.id)
+    assert (await db.rolls.get(older.id)).state.value == "pending"  # the shown roll is the latest again
+    db.rolls.note_message(older.id, 3, 999)  # shown
+    assert not await db.rolls.withdraw(older.id) and await db.rolls.get(older.id) is not None
