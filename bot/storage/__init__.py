@@ -5,11 +5,13 @@ Usage::
     db = await Database.open(settings.database_path)
     roll_id = await db.rolls.create(guild_id, channel_id, user_id, payload_json, now)
     claim = await db.rolls.claim_push(roll_id, user_id, pushed_json, willpower_gain, now, lifetime)
+    change = await db.willpower.spend(guild_id, user_id, 2, interaction_id=interaction.id)  # applied once
     await db.close()
 
 No SQL lives outside this package.
 """
 
+from bot.storage.applied import AlreadyApplied, AppliedInteractions
 from bot.storage.database import Database
 from bot.storage.errors import (
     InvalidValue,
@@ -22,6 +24,7 @@ from bot.storage.errors import (
 )
 from bot.storage.extended import ExtendedTask, ExtendedTests
 from bot.storage.files import check_database_path, probe_database
+from bot.storage.leases import HeldLease, ShardLeases
 from bot.storage.meta import Meta
 from bot.storage.migrations import Migration, load_migrations
 from bot.storage.rolls import PushClaim, PushRefusal, RollState, YearZeroRoll, YearZeroRolls, refusal_of
@@ -29,6 +32,10 @@ from bot.storage.store import DEFAULT_BUSY_TIMEOUT_MS
 from bot.storage.willpower import MAX_WILLPOWER, Willpower, WillpowerChange
 
 __all__ = [
+    "AlreadyApplied",
+    "AppliedInteractions",
+    "HeldLease",
+    "ShardLeases",
     "DEFAULT_BUSY_TIMEOUT_MS",
     "MAX_WILLPOWER",
     "Database",
