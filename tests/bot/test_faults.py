@@ -53,6 +53,27 @@ async def idle(bot) -> None:
     raise AssertionError("the bot kept interactions in hand")
 
 
+async def resume_replaying(fake: FakeDiscord, bot, events: int) -> None:
+    """Drop the gateway; the RESUME replays the last `events` interactions; return once the bot handled them."""
+    seen: list[int] = []
+
+    async def note(interaction) -> None:
+        seen.append(interaction.id)
+
+    bot.add_listener(note, "on_interaction")
+    try:
+        await fake.reconnect(replay=events)
+        for _ in range(600):
+            if len(seen) >= events:
+                break
+            await asyncio.sleep(0.05)
+        assert len(seen) == events, f"the bot saw {len(seen)} of {events} replayed interactions"
+        await asyncio.sleep(0.05)  # its handlers now hold their interactions
+        await idle(bot)
+    finally:
+        bot.remove_listener(note, "on_interaction")
+
+
 async def roll(fake: FakeDiscord, bot, faces, **options) -> Reply:
     dice: FixedDice = give_faces(bot, "YearZero", *faces)
     reply = await fake.slash("yz", {"attribute": 2, "skill": 1} | options)
@@ -180,10 +201,10 @@ async def test_a_spend_delivered_twice_is_spent_once(start_bot, fake_discord, db
 async def test_a_resume_that_replays_a_roll_and_a_push_applies_each_once(start_bot, fake_discord, db_path):
     bot = await start_bot(extensions=YZ)
     reply = await roll(fake_discord, bot, [6, 3, 2])
-    push_faces(bot, 1, 1, 1, 1)  # the push, and the replay's push (rolled, then not applied)
+    # The push's two dice, then what a replay would roll if it were applied again: a pushable /yz (3 3 3), a push.
+    push_faces(bot, 1, 1, 3, 3, 3, 4, 4)
     await fake_discord.click(reply, label="Push")
-    await fake_discord.reconnect(replay=2)  # the /yz and the click arrive again
-    await idle(bot)
+    await resume_replaying(fake_discord, bot, 2)  # the /yz and the click arrive again
     assert query(db_path, "SELECT count(*), min(state) FROM yz_rolls") == [(1, "pushed")]
     assert willpower(db_path) == 2 and "Willpower +2 (now 2)" in reply.embed["description"]
     assert reply.message["components"] == []
@@ -192,12 +213,11 @@ async def test_a_resume_that_replays_a_roll_and_a_push_applies_each_once(start_b
 
 async def test_an_extended_roll_replayed_on_resume_counts_once(start_bot, fake_discord, db_path):
     bot = await start_bot(extensions=YZ)
-    give_faces(bot, "SevenKingdoms", 6, 6, 6)
+    give_faces(bot, "SevenKingdoms", 6, 6, 6, 6, 6, 6)  # the roll, and what its replay would roll
     options = {"task": "Siege", "needed": 10, "rank": 3, "difficulty": "Routine"}
     first = await fake_discord.slash("test extended", options)
     progress = query(db_path, "SELECT progress FROM extended_tests")
-    await fake_discord.reconnect(replay=1)
-    await idle(bot)
+    await resume_replaying(fake_discord, bot, 1)
     assert query(db_path, "SELECT progress FROM extended_tests") == progress and progress[0][0] > 0
     assert f"+{progress[0][0]} degree" in message_text(first.message)
 
