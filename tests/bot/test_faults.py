@@ -53,8 +53,8 @@ async def idle(bot) -> None:
     raise AssertionError("the bot kept interactions in hand")
 
 
-async def resume_replaying(fake: FakeDiscord, bot, events: int) -> None:
-    """Drop the gateway; the RESUME replays the last `events` interactions; return once the bot handled them."""
+async def handling(bot, interactions: int, action) -> None:
+    """Run action (a coroutine), then wait until the bot has seen `interactions` interactions and handled them."""
     seen: list[int] = []
 
     async def note(interaction) -> None:
@@ -62,16 +62,21 @@ async def resume_replaying(fake: FakeDiscord, bot, events: int) -> None:
 
     bot.add_listener(note, "on_interaction")
     try:
-        await fake.reconnect(replay=events)
+        await action
         for _ in range(600):
-            if len(seen) >= events:
+            if len(seen) >= interactions:
                 break
             await asyncio.sleep(0.05)
-        assert len(seen) == events, f"the bot saw {len(seen)} of {events} replayed interactions"
+        assert len(seen) == interactions, f"the bot saw {len(seen)} of {interactions} interactions"
         await asyncio.sleep(0.05)  # its handlers now hold their interactions
         await idle(bot)
     finally:
         bot.remove_listener(note, "on_interaction")
+
+
+async def resume_replaying(fake: FakeDiscord, bot, events: int) -> None:
+    """Drop the gateway; the RESUME replays the last `events` interactions; return once the bot handled them."""
+    await handling(bot, events, fake.reconnect(replay=events))
 
 
 async def roll(fake: FakeDiscord, bot, faces, **options) -> Reply:
@@ -192,8 +197,9 @@ async def test_a_spend_delivered_twice_is_spent_once(start_bot, fake_discord, db
     bot = await start_bot(extensions=YZ)
     await fake_discord.slash("willpower-set", {"player": ALICE, "points": 5}, user=GM)
     payload = slash_payload(fake_discord, "willpower spend", {"points": 2})
-    reply = await fake_discord.deliver_twice(payload, gap=0.05)
-    await idle(bot)
+    delivered = asyncio.ensure_future(fake_discord.deliver_twice(payload, gap=0.05))
+    await handling(bot, 2, delivered)
+    reply = delivered.result()
     assert willpower(db_path) == 3 and reply.content.endswith("5 → **3**.")
     assert len(query(db_path, "SELECT * FROM applied_interactions WHERE interaction_id = ?", reply.id)) == 1
 
