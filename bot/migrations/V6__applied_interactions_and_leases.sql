@@ -1,4 +1,4 @@
--- V5: what the store applied for each interaction (so a repeat is answered from it, never applied twice), and
+-- V6: what the store applied for each interaction (so a repeat is answered from it, never applied twice), and
 -- a lease per shard (so a second process on the same database and shards is refused).
 
 -- One row per interaction whose change the store applied: its outcome as JSON, for answering a repeat (a RESUME
