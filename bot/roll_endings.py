@@ -150,7 +150,10 @@ async def refuse_or_repair(interaction: discord.Interaction, refusal: PushRefusa
 async def repair(interaction: discord.Interaction, ending: Ending, stored: YearZeroRoll | None = None) -> bool:
     """Answer a click on a message that should no longer offer a push by editing it to say why, its card redrawn
     ended from the stored roll when there still is one (a purged roll's card stays as it was)."""
-    if interaction.type is not discord.InteractionType.component or interaction.response.is_done():
+    if interaction.type is not discord.InteractionType.component:
+        return False
+    acknowledged = interaction.response.type is discord.InteractionResponseType.deferred_message_update
+    if interaction.response.is_done() and not acknowledged:
         return False
     await show_ended(interaction, ending, stored)
     return True
@@ -160,6 +163,9 @@ async def show_ended(interaction: discord.Interaction, ending: Ending, stored: Y
     """Answer a click by editing its message to the roll's ended card, without buttons (a purged roll, given as
     None, keeps the card it had: only the content says why)."""
     card = _card(ended_card(stored, ending, _shown_at(interaction, stored)) if stored is not None else None)
+    if interaction.response.type is discord.InteractionResponseType.deferred_message_update:  # acknowledged first
+        await interaction.edit_original_response(content=ending.value, view=None, **card)
+        return
     await interaction.response.edit_message(content=ending.value, view=None, **card)
 
 

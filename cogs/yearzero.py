@@ -253,11 +253,11 @@ class YearZero(commands.Cog):
         if shown_elsewhere(interaction, stored):
             await refuse_or_repair(interaction, PushRefusal.PUSHED_MEANWHILE, stored)
             return None
-        if stored.state is not RollState.PENDING:  # ended since: say why, as a claim would
+        lifetime = self.bot.settings.push_lifetime
+        if stored.state is not RollState.PENDING or self.bot.now() > stored.expires_at(lifetime):  # ended: say why
             if stored.state is RollState.PUSHED and await self._show_stored_push(interaction, stored):
                 return None
-            refusal = refusal_of(stored, self.bot.now(), self.bot.settings.push_lifetime)
-            await refuse_or_repair(interaction, refusal, stored)
+            await refuse_or_repair(interaction, refusal_of(stored, self.bot.now(), lifetime), stored)
             return None
         return stored
 
