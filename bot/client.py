@@ -289,8 +289,8 @@ class RollkeeperBot(commands.Bot):
         return True
 
     async def close(self) -> None:
-        """Drain: refuse new interactions, let those in hand finish; then stop the purge, disconnect from
-        Discord, give the shard lease back and close the database."""
+        """Drain: refuse new interactions, let those in hand finish; then stop the purge, give the shard lease
+        back, disconnect from Discord and close the database."""
         self.draining = True
         await self._finish_interactions()
         for chore in (self._purge_task, self._watch_task):
@@ -299,10 +299,10 @@ class RollkeeperBot(commands.Bot):
                 with contextlib.suppress(asyncio.CancelledError):
                     await chore
         self._purge_task = self._watch_task = None
-        await super().close()
-        if self._lease is not None:
+        if self._lease is not None:  # before disconnecting: serve() may stop waiting once the client is closed
             lease, self._lease = self._lease, None
             await lease.release()
+        await super().close()
         if self._db is not None:
             database, self._db = self._db, None
             await database.close()

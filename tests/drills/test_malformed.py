@@ -63,7 +63,7 @@ MALFORMED: dict[str, Callable[[FakeDiscord], dict]] = {
 async def answered_unless_stopped(fake: FakeDiscord, bot: BotProcess, payload: dict) -> Reply:
     """Send payload; return once it is answered or the bot process has exited, whichever comes first."""
     reply = await fake.send_interaction(payload, wait=False)
-    answered = asyncio.ensure_future(reply.answered.wait())
+    answered = asyncio.ensure_future(reply.final.wait())  # past the acknowledgement of a change
     exited = asyncio.ensure_future(bot.process.wait())
     await asyncio.wait({answered, exited}, timeout=30, return_when=asyncio.FIRST_COMPLETED)
     answered.cancel()

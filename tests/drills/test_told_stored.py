@@ -39,6 +39,13 @@ def settings(tmp_path) -> dict[str, str]:
 async def test_a_second_process_on_the_same_database_is_refused(fake_discord, tmp_path):
     env = settings(tmp_path)
     first = await BotProcess.start(fake_discord, tmp_path, tmp_path / "first.log", **env)
+    try:
+        await first_refuses_a_second(fake_discord, tmp_path, env, first)
+    finally:
+        await first.kill()  # a no-op once it stopped; else no bot outlives a failed drill
+
+
+async def first_refuses_a_second(fake_discord, tmp_path, env: dict[str, str], first: BotProcess) -> None:
     await first.until_ready()
     code = await BotProcess.run_to_exit(fake_discord, tmp_path, tmp_path / "second.log", **env)
     output = (tmp_path / "second.log").read_text().strip().splitlines()
@@ -49,8 +56,11 @@ async def test_a_second_process_on_the_same_database_is_refused(fake_discord, tm
     assert "**0** Willpower" in private_text(shown)  # the first still serves
     assert await first.stop() == 0
     third = await BotProcess.start(fake_discord, tmp_path, tmp_path / "third.log", **env)
-    await third.until_ready()
-    assert await third.stop() == 0
+    try:
+        await third.until_ready()
+        assert await third.stop() == 0
+    finally:
+        await third.kill()
 
 
 async def roll_all(fake: FakeDiscord) -> dict:
@@ -79,8 +89,15 @@ def check_told_equals_stored(db, clicks: list[tuple[int, Reply]]) -> None:
 
 
 async def test_sigterm_during_a_slow_push_storm_drains(fake_discord, tmp_path):
-    fake, env, db = fake_discord, settings(tmp_path), tmp_path / "rollkeeper.sqlite3"
+    fake, env = fake_discord, settings(tmp_path)
     bot = await BotProcess.start(fake, tmp_path, tmp_path / "bot.log", **env)
+    try:
+        await storm_and_drain(fake, bot, tmp_path / "rollkeeper.sqlite3")
+    finally:
+        await bot.kill()  # a no-op once it stopped
+
+
+async def storm_and_drain(fake: FakeDiscord, bot: BotProcess, db) -> None:
     await bot.until_ready()
     rolls = await roll_all(fake)
     fake.inject("POST", CALLBACK, delay=1.5, times=10_000)  # slow: together more than 3 s for a push
