@@ -77,21 +77,26 @@ def storm_bursts(fake: FakeDiscord, rolls: dict[int, tuple]) -> list[tuple[int, 
     return bursts
 
 
-def kill_at_callback(fake: FakeDiscord, bot: BotProcess, count: int) -> None:
-    """SIGKILL the bot the moment the fake receives its count-th interaction callback (from then on).
+def kill_at_answer(fake: FakeDiscord, bot: BotProcess, count: int) -> None:
+    """SIGKILL the bot the moment the fake receives its count-th answer (from then on): an edit or a followup on an
+    interaction's token, which comes after the change was stored (an acknowledgement comes before it).
 
     Killing from the fake's request handler, not from a polling loop, lands the kill while the bot still has
     work in hand: interactions received but not handled, pushes claimed but not yet answered.
     """
-    callback, seen = fake.backend.callback, []
+    seen: list[None] = []
 
-    def callback_then_kill(*args, **kwargs):
-        seen.append(None)
-        if len(seen) >= count and bot.process.returncode is None:
-            os.kill(bot.process.pid, signal.SIGKILL)
-        return callback(*args, **kwargs)
+    def then_kill(answer):
+        def answered(*args, **kwargs):
+            seen.append(None)
+            if len(seen) >= count and bot.process.returncode is None:
+                os.kill(bot.process.pid, signal.SIGKILL)
+            return answer(*args, **kwargs)
 
-    fake.backend.callback = callback_then_kill
+        return answered
+
+    fake.backend.edit_webhook_message = then_kill(fake.backend.edit_webhook_message)
+    fake.backend.followup = then_kill(fake.backend.followup)
 
 
 async def storm_then_kill(fake: FakeDiscord, bot: BotProcess, bursts) -> list[tuple[int, Reply]]:
@@ -101,11 +106,11 @@ async def storm_then_kill(fake: FakeDiscord, bot: BotProcess, bursts) -> list[tu
     """
     stormed = bursts[: round(len(bursts) * STORMED)]
     payloads = [(roll_id, payload) for roll_id, burst in stormed for payload in burst]
-    kill_at_callback(fake, bot, round(len(payloads) * KILL_AT))
+    kill_at_answer(fake, bot, round(len(payloads) * KILL_AT))
     sent = [(roll_id, await fake.send_interaction(payload, wait=False)) for roll_id, payload in payloads]
     await asyncio.wait_for(bot.process.wait(), 30)
     await asyncio.sleep(0.2)  # what was already on the wire has landed
-    del fake.backend.callback
+    del fake.backend.edit_webhook_message, fake.backend.followup
     return sent
 
 
