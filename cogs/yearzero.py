@@ -231,10 +231,7 @@ class YearZero(commands.Cog):
         claim = await self._claim(interaction, stored, pushed)
         if claim is None or claim.roll is None or claim.willpower is None:
             return
-        shown, _, _ = read_payload(claim.roll)  # as stored: a repeated interaction shows the first one's push
-        result = PushedRoll(shown, claim.willpower.after, claim.willpower.lost)
-        embed = render_pushed(result, _pool_odds(shown), roller=interaction.user, note=note)
-        view = push_view(roll_id) if claim.roll.state is RollState.PENDING and shown.can_push else None
+        embed, view = pushed_answer(interaction, claim.roll, claim.willpower)  # as stored (a repeat: the first's)
         what = f"push of roll {roll_id}"
         if edit_in_place:
             await deliver(lambda: interaction.edit_original_response(embed=embed, view=view), what)
@@ -288,11 +285,7 @@ class YearZero(commands.Cog):
         if outcome is None or roll.pushed_payload is None:
             return False
         await acknowledge(interaction)
-        change = WillpowerChange(**outcome["willpower"])
-        latest, note, _ = read_payload(roll)
-        result = PushedRoll(latest, change.after, change.lost)
-        embed = render_pushed(result, _pool_odds(latest), roller=interaction.user, note=note)
-        view = push_view(roll.id) if roll.state is RollState.PENDING and latest.can_push else None
+        embed, view = pushed_answer(interaction, roll, WillpowerChange(**outcome["willpower"]))
         await deliver(lambda: interaction.edit_original_response(embed=embed, view=view), f"push of roll {roll.id}")
         return True
 
@@ -322,6 +315,16 @@ class YearZero(commands.Cog):
 
 _PUSHED_SINCE = {PushRefusal.ALREADY_PUSHED, PushRefusal.NO_PUSHES_LEFT, PushRefusal.PUSHED_MEANWHILE}
 """Refusals of a roller's push because another push of theirs was claimed: they are shown that push instead."""
+
+
+def pushed_answer(
+    interaction: discord.Interaction, roll: YearZeroRoll, change: WillpowerChange
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """The card of a roll as its latest stored push left it, and its buttons while pushes are left."""
+    latest, note, _ = read_payload(roll)
+    result = PushedRoll(latest, change.after, change.lost)
+    embed = render_pushed(result, _pool_odds(latest), roller=interaction.user, note=note)
+    return embed, push_view(roll.id) if roll.state is RollState.PENDING and latest.can_push else None
 
 
 def _first_card(interaction: discord.Interaction, roll: YzRoll, note: str | None) -> discord.Embed:
