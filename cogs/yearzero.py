@@ -38,7 +38,7 @@ from bot.storage.rolls import push_subject
 from bot.tree import report_error, reports_errors, send_private, server_channel
 from rules.dice import DiceSource, SystemDice
 from rules.yearzero import YzRoll, push, roll_yz
-from rules.yearzero_odds import YzOdds, odds_after_first, odds_for_roll
+from rules.yearzero_odds import odds_after_first, pool_odds
 
 __all__ = ["KeepButton", "PushButton", "YearZero", "push_view", "read_payload", "stored_payload"]
 
@@ -323,19 +323,13 @@ def pushed_answer(
     """The card of a roll as its latest stored push left it, and its buttons while pushes are left."""
     latest, note, _ = read_payload(roll)
     result = PushedRoll(latest, change.after, change.lost)
-    embed = render_pushed(result, _pool_odds(latest), roller=interaction.user, note=note)
+    embed = render_pushed(result, pool_odds(latest), roller=interaction.user, note=note)
     return embed, push_view(roll.id) if roll.state is RollState.PENDING and latest.can_push else None
 
 
 def _first_card(interaction: discord.Interaction, roll: YzRoll, note: str | None) -> discord.Embed:
-    odds = FirstRollOdds(_pool_odds(roll), odds_after_first(roll))
+    odds = FirstRollOdds(pool_odds(roll), odds_after_first(roll))
     return render_first(roll, odds, roller=interaction.user, note=note)
-
-
-def _pool_odds(roll: YzRoll) -> YzOdds:
-    """The odds of the roll's pool before rolling, with its Pride die and the pushes it allows."""
-    base = roll.attribute + roll.skill
-    return odds_for_roll(base, roll.gear, roll.artifacts, pride=roll.pride, pushes=roll.pushes_allowed)
 
 
 def _with(view: discord.ui.View | None) -> dict:
