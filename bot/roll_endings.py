@@ -1,9 +1,9 @@
 """Messages of Year Zero rolls that can no longer be pushed: edited, best effort, to say so and drop the buttons.
 
 A roll stops being pushable when it is pushed for the last time, kept, superseded by the same player's newer roll
-in that channel, or expired. Its message (noted in storage when it was sent) is then edited: its content says why,
-its Push and Keep buttons go, and its card is drawn again from the stored roll in its ended state (the ending in
-the card, no Push line nor push cost, a link to the pushed result after /push). An edit that fails (Discord down,
+in that channel, or expired. Its message (noted in storage when it was sent) is then edited: its Push and Keep
+buttons go, and its card is drawn again from the stored roll in its ended state (the ending said once, in the card:
+no content line, no Push line nor push cost, a link to the pushed result after /push). An edit that fails (Discord down,
 message deleted) is only logged: the next click on the message repairs it (``refuse_or_repair``). A private roll's
 message is ephemeral, which only the interaction that sent it could edit, so it is left as it is.
 """
@@ -84,7 +84,7 @@ def ending_line(ending: Ending, result_url: str | None = None) -> str:
 
 def ended_card(stored: YearZeroRoll, ending: Ending, result_url: str | None = None) -> discord.Embed | None:
     """The card of a roll that ended, drawn from its stored payload; None (logged) when the payload is unreadable:
-    the message then keeps its card and only says why in its content."""
+    the message then keeps its card and says why in its content instead."""
     try:
         roll, note, _ = read_payload(stored)
         return render_ended(EndedRoll(roll, ending_line(ending, result_url)), pool_odds(roll), note=note)
@@ -93,8 +93,11 @@ def ended_card(stored: YearZeroRoll, ending: Ending, result_url: str | None = No
         return None
 
 
-def _card(embed: discord.Embed | None) -> dict:
-    return {"embed": embed} if embed is not None else {}
+def _ended_message(embed: discord.Embed | None, ending: Ending) -> dict:
+    """The edit of an ended roll's message: its card redrawn with the ending in it, and any content cleared (null,
+    as Discord's spec allows) so the ending is read once; only a roll whose card cannot be redrawn (purged, or an
+    unreadable payload) keeps its old card and says why in the content."""
+    return {"embed": embed, "content": None} if embed is not None else {"content": ending.value}
 
 
 async def edit_ended(bot: RollkeeperBot, stored: YearZeroRoll, ending: Ending, result_id: int | None) -> bool:
@@ -104,9 +107,9 @@ async def edit_ended(bot: RollkeeperBot, stored: YearZeroRoll, ending: Ending, r
         return False
     channel = bot.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id)
     result_url = channel.get_partial_message(result_id).jump_url if result_id is not None else None
-    card = _card(ended_card(stored, ending, result_url))
+    message = _ended_message(ended_card(stored, ending, result_url), ending)
     try:
-        await channel.get_partial_message(stored.message_id).edit(content=ending.value, view=None, **card)
+        await channel.get_partial_message(stored.message_id).edit(view=None, **message)
     except (discord.HTTPException, aiohttp.ClientError) as failure:
         _log.info("Could not mark message %s as %s: %s", stored.message_id, ending.name.lower(), failure)
         return False
@@ -161,12 +164,13 @@ async def repair(interaction: discord.Interaction, ending: Ending, stored: YearZ
 
 async def show_ended(interaction: discord.Interaction, ending: Ending, stored: YearZeroRoll | None) -> None:
     """Answer a click by editing its message to the roll's ended card, without buttons (a purged roll, given as
-    None, keeps the card it had: only the content says why)."""
-    card = _card(ended_card(stored, ending, _shown_at(interaction, stored)) if stored is not None else None)
+    None, keeps the card it had and says why in the content)."""
+    card = ended_card(stored, ending, _shown_at(interaction, stored)) if stored is not None else None
+    message = _ended_message(card, ending)
     if interaction.response.type is discord.InteractionResponseType.deferred_message_update:  # acknowledged first
-        await interaction.edit_original_response(content=ending.value, view=None, **card)
+        await interaction.edit_original_response(view=None, **message)
         return
-    await interaction.response.edit_message(content=ending.value, view=None, **card)
+    await interaction.response.edit_message(view=None, **message)
 
 
 def _shown_at(interaction: discord.Interaction, stored: YearZeroRoll) -> str | None:

@@ -24,7 +24,7 @@ from bot.storage import Database, PushRefusal
 from cogs.yearzero import NO_ROLL_TO_PUSH, KeepButton, PushButton, push_view, read_payload
 from rules.dice import FixedDice
 from rules.yearzero import push
-from tests.bot.embeds import below_title, field, give_faces, odds
+from tests.bot.embeds import assert_ended_as, below_title, field, give_faces, odds
 from tests.bot.payloads import click_payload, slash_payload
 from tests.fakediscord import ALICE, BOB, GM, FakeChannel, FakeDiscord, FakeGuild, Reply, message_text
 
@@ -357,8 +357,8 @@ async def test_push_command_pushes_the_latest_roll_and_takes_the_button_off(star
     assert superseded.path == f"/channels/{GUILD.channel.id}/messages/{older.message['id']}"
     assert edit.status == 200 and edit.path == f"/channels/{GUILD.channel.id}/messages/{latest.message['id']}"
     assert latest.components == [] and "Pushed:" not in latest.embed["title"]  # the first roll stays shown
-    assert latest.message["content"] == Ending.PUSHED.value
-    assert older.components == [] and older.message["content"] == Ending.SUPERSEDED.value
+    assert_ended_as(latest.message, Ending.PUSHED)
+    assert_ended_as(older.message, Ending.SUPERSEDED)
     assert [row["state"] for row in rows(db_path)] == ["superseded", "pushed"] and willpower(db_path) == 1
     assert private_answer(await fake_discord.slash("push")) == NO_ROLL_TO_PUSH
 
@@ -393,11 +393,12 @@ async def test_a_newer_roll_in_the_same_channel_supersedes(start_bot, fake_disco
     bobs = await roll(fake_discord, bot, [4, 5], attribute=2, skill=0, user=BOB)
     await bot.db.rolls.flush_messages()
     before = snapshot(db_path)
-    assert first.components == [] and first.message["content"] == Ending.SUPERSEDED.value  # edited at once
+    assert_ended_as(first.message, Ending.SUPERSEDED)  # edited at once
     any_faces(bot)
     custom_id = f"rk:yz:push:{rows(db_path)[0]['id']}"
     repaired = await fake_discord.send_interaction(click_payload(fake_discord, first, custom_id))
-    assert repaired.type == 7 and repaired.data["content"] == Ending.SUPERSEDED.value
+    assert repaired.type == 7
+    assert_ended_as(repaired.data, Ending.SUPERSEDED)
     assert snapshot(db_path) == before
     for reply, user in ((second, ALICE), (elsewhere, ALICE), (bobs, BOB)):
         use_faces(bot, 6, 6)
@@ -408,7 +409,7 @@ async def test_a_roll_with_nothing_to_push_supersedes_too(start_bot, fake_discor
     bot = await start_bot(extensions=YZ)
     first = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
     await roll(fake_discord, bot, [6, 1], attribute=2, skill=0)
-    assert first.components == [] and first.message["content"] == Ending.SUPERSEDED.value
+    assert_ended_as(first.message, Ending.SUPERSEDED)
     assert private_answer(await fake_discord.slash("push")) == NO_ROLL_TO_PUSH
 
 
@@ -424,7 +425,8 @@ async def test_an_expired_roll_is_refused_then_purged_at_start_up(start_bot, fak
     before, old_id = snapshot(db_path), rows(db_path)[0]["id"]
     any_faces(bot)
     repaired = await fake_discord.click(old, label="Push")  # not purged yet: the click repairs the message
-    assert repaired.type == 7 and old.message["content"] == Ending.EXPIRED.value and old.components == []
+    assert repaired.type == 7
+    assert_ended_as(old.message, Ending.EXPIRED)
     assert private_answer(await fake_discord.slash("push")) == NO_ROLL_TO_PUSH
     assert snapshot(db_path) == before
 

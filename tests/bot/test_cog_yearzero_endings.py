@@ -14,7 +14,7 @@ from bot.render.yearzero import PUSHED_DICE
 from bot.roll_endings import EXPIRING_EDITS, Ending
 from bot.storage import PushRefusal
 from cogs.yearzero import NO_ROLL_TO_PUSH
-from tests.bot.embeds import field
+from tests.bot.embeds import assert_ended_as, field
 from tests.bot.payloads import click_payload
 from tests.bot.test_cog_yearzero import (
     EDIT_CHANNEL_MESSAGE,
@@ -64,7 +64,8 @@ async def test_keep_ends_the_roll_and_the_card_says_so(start_bot, fake_discord, 
     refused = await fake_discord.click(reply, label="Keep", user=BOB)
     assert private_answer(refused) == PushRefusal.NOT_YOURS.message and labels(reply) == ["Push", "Keep"]
     kept = await fake_discord.click(reply, label="Keep")
-    assert kept.type == 7 and reply.components == [] and reply.message["content"] == Ending.KEPT.value
+    assert kept.type == 7
+    assert_ended_as(reply.message, Ending.KEPT)
     assert reply.embed["title"] == "✅ 1 success"  # the card still shows the roll as it lies
     assert [row["state"] for row in rows(db_path)] == ["kept"] and willpower(db_path) is None
     assert private_answer(await fake_discord.slash("push")) == NO_ROLL_TO_PUSH
@@ -90,7 +91,7 @@ async def test_pushed_with_the_command_edits_the_message_and_moves_the_buttons(s
     use_faces(bot, 4, 5)
     pushed = await fake_discord.slash("push")
     assert pushed.type == 5 and [b["label"] for b in buttons(pushed.message)] == ["Push", "Keep"]
-    assert reply.components == [] and reply.message["content"] == Ending.PUSHED.value
+    assert_ended_as(reply.message, Ending.PUSHED)
     use_faces(bot, 6, 6)
     again = await fake_discord.click(pushed, label="Push")  # the second push, on the message /push sent
     assert again.type == 6 and pushed.components == []
@@ -103,10 +104,21 @@ async def test_superseded_by_a_newer_roll_edits_the_older_message_only(start_bot
     elsewhere = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, channel=TAVERN)
     bobs = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, user=BOB)
     newer = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
-    assert older.components == [] and older.message["content"] == Ending.SUPERSEDED.value
+    assert_ended_as(older.message, Ending.SUPERSEDED)
     assert all(labels(reply) == ["Push", "Keep"] for reply in (elsewhere, bobs, newer))
     [edit] = fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE)
     assert edit.path == f"/channels/{GUILD.channel.id}/messages/{older.message['id']}"
+
+
+async def test_an_ended_message_says_its_ending_once_and_clears_earlier_content(start_bot, fake_discord):
+    bot = await start_bot(extensions=YZ)
+    older = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
+    older.message["content"] = Ending.SUPERSEDED.value  # as an earlier version of the bot left an ended message
+    await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
+    [edit] = fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE)
+    assert edit.body["content"] is None and edit.body["components"] == []  # null clears it, as the spec allows
+    assert_ended_as(older.message, Ending.SUPERSEDED)
+    assert older.message["embeds"][0]["description"].count(Ending.SUPERSEDED.value) == 1
 
 
 async def test_expired_rolls_are_edited_by_the_purge(start_bot, fake_discord, db_path):
@@ -120,8 +132,9 @@ async def test_expired_rolls_are_edited_by_the_purge(start_bot, fake_discord, db
     await bot.db.rolls.flush_messages()
     now[0] += timedelta(minutes=31)
     assert await bot.purge_expired_rolls() == 2
-    assert old.components == [] and old.message["content"] == Ending.EXPIRED.value
-    assert "content" not in pushed.message or not pushed.message["content"]  # ended before: no second edit
+    assert_ended_as(old.message, Ending.EXPIRED)
+    [edit] = fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE)  # pushed ended before: no second edit
+    assert edit.path == f"/channels/{GUILD.channel.id}/messages/{old.message['id']}"
     assert rows(db_path) == []
 
 
@@ -154,7 +167,8 @@ async def test_when_the_edit_failed_the_next_click_repairs_the_message(start_bot
     any_faces(bot)
     for reply, ending in ((superseded, Ending.SUPERSEDED), (latest, Ending.PUSHED)):
         repaired = await fake_discord.click(reply, label="Push")
-        assert repaired.type == 7 and reply.components == [] and reply.message["content"] == ending.value
+        assert repaired.type == 7
+        assert_ended_as(reply.message, ending)
 
 
 async def test_a_click_on_a_kept_rolls_stale_copy_repairs_it(start_bot, fake_discord, db_path):
@@ -164,7 +178,8 @@ async def test_a_click_on_a_kept_rolls_stale_copy_repairs_it(start_bot, fake_dis
     await fake_discord.click(reply, label="Keep")
     any_faces(bot)
     again = await fake_discord.send_interaction(stale)
-    assert again.type == 7 and again.data["content"] == Ending.KEPT.value
+    assert again.type == 7
+    assert_ended_as(again.data, Ending.KEPT)
     assert [row["state"] for row in rows(db_path)] == ["kept"]
 
 
@@ -181,7 +196,8 @@ async def test_keep_racing_push_clicks_ends_the_roll_one_way_only(start_bot, fak
         state = rows(db_path)[-1]["state"]
         assert state in ("pushed", "kept") and reply.components == []
         if state == "kept":
-            assert reply.message["content"] == Ending.KEPT.value and reply.embed["title"] == "❌ No success"
+            assert_ended_as(reply.message, Ending.KEPT)
+            assert reply.embed["title"] == "❌ No success"
         else:
             assert reply.embed["title"].startswith("❌ Pushed")
         refusals = {private_answer(answer) for answer in answers if answer.type == 4}
@@ -194,7 +210,7 @@ async def test_a_private_roll_is_kept_and_pushed_in_its_own_ephemeral_messages(s
     bot = await start_bot(extensions=YZ)
     kept = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, private=True)
     assert (await fake_discord.click(kept, label="Keep")).type == 7
-    assert kept.components == [] and kept.message["content"] == Ending.KEPT.value
+    assert_ended_as(kept.message, Ending.KEPT)
 
     first = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, private=True, pushes=2)
     use_faces(bot, 4, 5)
@@ -203,7 +219,8 @@ async def test_a_private_roll_is_kept_and_pushed_in_its_own_ephemeral_messages(s
     assert fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE) == []  # an ephemeral message has no route
     any_faces(bot)
     repaired = await fake_discord.click(first, label="Push")  # the first message still offers a push: repaired
-    assert repaired.type == 7 and first.components == [] and first.message["content"] == Ending.PUSHED.value
+    assert repaired.type == 7
+    assert_ended_as(first.message, Ending.PUSHED)
     use_faces(bot, 6, 6)
     assert (await fake_discord.click(by_command, label="Push")).type == 6 and by_command.components == []
     assert [row["pushes_made"] for row in rows(db_path)] == [0, 2]
@@ -234,4 +251,5 @@ async def test_the_purge_leaves_private_messages_alone(start_bot, fake_discord, 
     assert labels(private) == ["Push", "Keep"]  # until clicked: then repaired, as the roll is gone
     any_faces(bot)
     repaired = await fake_discord.click(private, label="Push")
-    assert repaired.type == 7 and private.components == [] and private.message["content"] == Ending.EXPIRED.value
+    assert repaired.type == 7 and private.components == []  # purged: its old card stays, the content says why
+    assert private.message["content"] == Ending.EXPIRED.value
