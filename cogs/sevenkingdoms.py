@@ -33,7 +33,6 @@ from rules.sevenkingdoms import (
     difficulty_number,
     minimum_rank,
     parse_pool,
-    resolve_difficulty,
     roll_test,
 )
 from rules.sevenkingdoms_competition import parse_participants, roll_competition
@@ -73,8 +72,6 @@ describe = Descriptions({
     "pool_penalty": "Pool penalties, 0-10: each removes one test die before the roll",
     "injuries": "Injuries, 0-10: each subtracts 1 from the result",
     "aid": "A helper aids you: +1 bonus die (one helper at most)",
-    "difficulty": "A named difficulty (give a difficulty or a target number)",
-    "target": "A difficulty number, 0-60, instead of a named difficulty",
 })
 POOL = ("rank", "bonus", "pool", "discard", "wounds", "pool_penalty", "injuries", "aid")
 LAST = ("private", "note")
@@ -178,16 +175,15 @@ class SevenKingdoms(commands.Cog):
         description="Roll toward a named task of this channel: each success adds its degrees until done",
     )
     @describe(
-        *POOL, "difficulty", "target", *LAST,
+        *POOL, *LAST,
         task="The task's name (one per name in this channel)",
+        difficulty="A named difficulty (like Hard) or a number, 0-60",
         needed="Degrees the task takes, 1-50: required to start it; later rolls may leave it out",
         restart="Start the task over at 0 (with a new `needed`, or the old one)",
     )
-    @app_commands.choices(difficulty=DIFFICULTY_CHOICES)
     async def extended(
-        self, interaction: BotInteraction, task: TaskName, needed: Needed | None = None,
-        restart: bool = False, rank: Rank | None = None, difficulty: str | None = None,
-        target: Target | None = None, bonus: Rank | None = None, pool: Notation | None = None,
+        self, interaction: BotInteraction, task: TaskName, difficulty: DifficultyText, needed: Needed | None = None,
+        restart: bool = False, rank: Rank | None = None, bonus: Rank | None = None, pool: Notation | None = None,
         discard: Discard | None = None, wounds: Rank = 0, pool_penalty: Rank = 0, injuries: Rank = 0,
         aid: bool = False, private: bool = False, note: Note | None = None,
     ) -> None:
@@ -196,7 +192,7 @@ class SevenKingdoms(commands.Cog):
         sk_pool = build_pool(
             pool, rank, bonus, discard, wounds=wounds, pool_penalty=pool_penalty, injuries=injuries, aid=aid
         )
-        number = resolve_difficulty(difficulty, target)
+        number = difficulty_number(difficulty)
         stored = await self._extended.get(guild_id, channel_id, name)
         before = _progress_before(name, stored, needed, restart)
         odds = odds_for_test(sk_pool, number, kind="basic")
@@ -250,6 +246,11 @@ class SevenKingdoms(commands.Cog):
         """The channel's tasks still going, as the player types a task's name."""
         tasks = await channel_tasks(interaction)
         return task_choices([task for task in tasks if not task.complete], typed)
+
+    @extended.autocomplete("difficulty")
+    async def _extended_difficulties(self, interaction: BotInteraction, typed: str) -> list[app_commands.Choice[str]]:
+        """As for /test basic: the named difficulties matching what the player typed, a number typed first."""
+        return difficulty_suggestions(typed)
 
     @clear.autocomplete("task")
     async def _all_tasks(self, interaction: BotInteraction, typed: str) -> list[app_commands.Choice[str]]:

@@ -112,7 +112,7 @@ SENT = [  # (command, options, cog, faces, the tone of the card, its buttons)
     ("heroic versus", {"skill": 3, "versus": 2}, "Heroic", [6, 6], Tones.CRIT, []),
     ("test basic", {"rank": 2, "difficulty": "Easy"}, "SevenKingdoms", [1, 1], Tones.FAILURE, []),
     ("test competition", {"participants": "Arya 1D, Sansa 1D"}, "SevenKingdoms", [3, 3], Tones.TIE, []),
-    ("test extended", {"task": "Siege", "needed": 3, "rank": 1, "target": 3}, "SevenKingdoms", [6],
+    ("test extended", {"task": "Siege", "needed": 3, "rank": 1, "difficulty": "3"}, "SevenKingdoms", [6],
      Tones.SUCCESS, []),
     ("test progress", {}, "SevenKingdoms", [], Tones.PROGRESS, []),
     ("yz", {"attribute": 2, "skill": 0}, "YearZero", [2, 3], Tones.FAILURE, ["Push", "Keep"]),

@@ -209,7 +209,7 @@ async def test_extended_progress_adds_degrees_survives_a_restart_and_announces_c
     second = await extended(fake_discord, bot, [6, 5, 4], task="forge a BLADE", rank=3, difficulty="Easy")
     assert field(second, "Progress") == "**Forge a blade**: ▰▰▰▰▱ 4/5 — 1 to go"  # 15 vs 3: 3 degrees
 
-    failed = await extended(fake_discord, bot, [1, 2, 3], task="Forge a blade", rank=3, target=15)
+    failed = await extended(fake_discord, bot, [1, 2, 3], task="Forge a blade", rank=3, difficulty="15")
     assert "No progress this time." in failed["description"]
     assert field(failed, "Progress") == "**Forge a blade**: ▰▰▰▰▱ 4/5 — 1 to go"
 
@@ -219,7 +219,7 @@ async def test_extended_progress_adds_degrees_survives_a_restart_and_announces_c
     assert field(done, "Progress") == "**Forge a blade**: ▰▰▰▰▰ 6/5 — complete!"
     assert await stored_tasks(bot) == [(fake_discord.guild.id, fake_discord.channel.id, "Forge a blade", 5, 6)]
 
-    await refused(fake_discord, bot, "test extended", {"task": "Forge a blade", "rank": 3, "target": 3},
+    await refused(fake_discord, bot, "test extended", {"task": "Forge a blade", "rank": 3, "difficulty": "3"},
                   "is already complete (6/5): set `restart` to start it over")
 
     listing = await fake_discord.slash("test progress")
@@ -230,42 +230,72 @@ async def test_extended_progress_adds_degrees_survives_a_restart_and_announces_c
 
 
 async def test_restart_starts_over_and_a_different_needed_asks_for_it(fake_discord, bot):
-    await extended(fake_discord, bot, [6, 6, 6], task="Siege", needed=10, rank=3, target=3)  # 4 degrees
-    await refused(fake_discord, bot, "test extended", {"task": "Siege", "needed": 8, "rank": 3, "target": 3},
+    await extended(fake_discord, bot, [6, 6, 6], task="Siege", needed=10, rank=3, difficulty="3")  # 4 degrees
+    await refused(fake_discord, bot, "test extended", {"task": "Siege", "needed": 8, "rank": 3, "difficulty": "3"},
                   '"Siege" already needs 10 degrees (4 so far): set `restart` to start it over needing 8')
-    again = await extended(fake_discord, bot, [1, 1, 1], task="Siege", restart=True, rank=3, target=4)
+    again = await extended(fake_discord, bot, [1, 1, 1], task="Siege", restart=True, rank=3, difficulty="4")
     assert field(again, "Progress") == "**Siege**: ▱▱▱▱▱▱▱▱▱▱ 0/10 — 10 to go"  # 3 vs 4: no progress
     smaller = await extended(fake_discord, bot, [1, 1, 2], task="Siege", needed=2, restart=True, rank=3,
-                             target=4)
+                             difficulty="4")
     assert field(smaller, "Progress") == "**Siege**: ▰▱ 1/2 — 1 to go"
 
 
 async def test_bad_extended_input_creates_and_changes_nothing(fake_discord, bot):
-    new = {"task": "Climb the Wall", "rank": 2, "target": 6}
+    new = {"task": "Climb the Wall", "rank": 2, "difficulty": "6"}
     await refused(fake_discord, bot, "test extended", new,
                   'There is no extended test "Climb the Wall" in this channel yet: start it by giving `needed`')
     hard = {"task": "Climb the Wall", "needed": 3, "rank": 1, "difficulty": "Hard"}
     await refused(fake_discord, bot, "test extended", hard, "Rank 1 is below the minimum rank 3 for a Hard test")
-    await refused(fake_discord, bot, "test extended", new | {"needed": 3, "target": 0},
+    await refused(fake_discord, bot, "test extended", new | {"needed": 3, "difficulty": "0"},
                   "An Automatic test adds no degrees")
     await refused(fake_discord, bot, "test extended", new | {"needed": 3, "pool": "2D"}, "not both")
-    await refused(fake_discord, bot, "test extended", {"task": "   ", "needed": 3, "rank": 2, "target": 6},
+    await refused(fake_discord, bot, "test extended", {"task": "   ", "needed": 3, "rank": 2, "difficulty": "6"},
                   "An extended test needs a name.")
     assert await stored_tasks(bot) == []
 
-    await extended(fake_discord, bot, [6, 6], task="Climb the Wall", needed=4, rank=2, target=6)  # 12: 2 deg.
+    await extended(fake_discord, bot, [6, 6], task="Climb the Wall", needed=4, rank=2, difficulty="6")  # 12: 2 deg.
     kept = await stored_tasks(bot)
     assert kept == [(fake_discord.guild.id, fake_discord.channel.id, "Climb the Wall", 4, 2)]
-    await refused(fake_discord, bot, "test extended", new | {"restart": True, "rank": 1, "target": 15},
+    await refused(fake_discord, bot, "test extended", new | {"restart": True, "rank": 1, "difficulty": "15"},
                   "below the minimum rank")
     assert await stored_tasks(bot) == kept
 
 
+async def test_extended_declares_its_difficulty_required_as_basic_does(fake_discord, bot):
+    (group,) = [command for command in fake_discord.commands() if command["name"] == "test"]
+    shown = {sub["name"]: {o["name"]: o for o in sub["options"]} for sub in group["options"]}
+    extended_options, basic_options = shown["extended"], shown["basic"]
+    assert sorted(name for name, o in extended_options.items() if o.get("required")) == ["difficulty", "task"]
+    assert "target" not in extended_options and "choices" not in extended_options["difficulty"]
+    same = ("type", "required", "autocomplete", "description", "min_length", "max_length")
+    assert {key: extended_options["difficulty"].get(key) for key in same} == {
+        key: basic_options["difficulty"].get(key) for key in same
+    }
+    with pytest.raises(CannotInvoke, match=r"needs option\(s\) \['difficulty'\]"):
+        await fake_discord.slash("test extended", {"task": "Siege", "needed": 3, "rank": 2})
+    hard = await fake_discord.autocomplete("test extended", {"task": "Siege", "difficulty": "har"}, "difficulty")
+    assert [choice["value"] for choice in hard.choices] == ["Hard", "Very Hard"]
+    number = await fake_discord.autocomplete("test extended", {"task": "Siege", "difficulty": "12"}, "difficulty")
+    assert number.choices[0] == {"name": "12 (minimum rank 2)", "value": "12"}
+
+
+async def test_extended_takes_a_difficulty_by_name_or_number_and_refuses_a_bad_one(fake_discord, bot):
+    siege = {"task": "Siege", "needed": 9, "rank": 2}
+    for bad, message in (("Trivial", "Unknown difficulty 'Trivial'"), ("61", "Difficulty 61 is out of range")):
+        await refused(fake_discord, bot, "test extended", siege | {"difficulty": bad}, message)
+    assert await stored_tasks(bot) == []
+    by_name = await extended(fake_discord, bot, [6, 6], task="Siege", needed=9, rank=2, difficulty="routine")
+    assert below_title(by_name)[0] == "Seven Kingdoms extended · 2D vs Routine (6)"  # 12 vs 6: 2 degrees
+    by_number = await extended(fake_discord, bot, [6, 6], task="Siege", rank=2, difficulty="9")
+    assert below_title(by_number)[0] == "Seven Kingdoms extended · 2D vs Challenging (9)"
+    assert field(by_number, "Progress") == "**Siege**: ▰▰▰▱▱▱▱▱▱ 3/9 — 6 to go"  # 12 vs 9: 1 degree
+
+
 async def test_tasks_are_kept_per_channel_and_can_be_cleared(fake_discord, bot):
-    await extended(fake_discord, bot, [6], task="Court intrigue", needed=3, rank=1, target=3)  # 1 degree
+    await extended(fake_discord, bot, [6], task="Court intrigue", needed=3, rank=1, difficulty="3")  # 1 degree
     elsewhere = await fake_discord.slash("test progress", channel=TAVERN)
     assert elsewhere.embed["title"] == "📋 No extended tests here"
-    await refused(fake_discord, bot, "test extended", {"task": "Court intrigue", "rank": 1, "target": 3},
+    await refused(fake_discord, bot, "test extended", {"task": "Court intrigue", "rank": 1, "difficulty": "3"},
                   "There is no extended test", channel=TAVERN)
     here = await fake_discord.slash("test progress", {"private": True})
     assert here.ephemeral and "**Court intrigue**: ▰▱▱ 1/3 — 2 to go" in here.embed["description"]
@@ -292,7 +322,7 @@ def test_the_progress_bar_scales_to_twenty_marks_and_is_full_only_when_complete(
 async def test_task_and_character_names_are_shown_as_typed(fake_discord, bot):
     """A task or a participant named with Markdown or a link is shown as typed, never as formatting."""
     dice = use_faces(bot, 6, 6, 6)
-    options = {"task": "**Won** [here](https://evil.example)", "needed": 5, "rank": 3, "target": 3}
+    options = {"task": "**Won** [here](https://evil.example)", "needed": 5, "rank": 3, "difficulty": "3"}
     reply = await fake_discord.slash("test extended", options)
     dice.finish()
     escaped = "\\*\\*Won\\*\\* \\[here](https://evil.example)"

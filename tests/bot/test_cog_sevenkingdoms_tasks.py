@@ -106,10 +106,10 @@ async def test_the_confirmation_still_works_after_a_restart(fake_discord, start_
 
 async def test_a_task_started_by_slash_command_remembers_its_starter_across_a_restart(fake_discord, bot):
     dice = give_faces(bot, "SevenKingdoms", 6, 6)
-    await fake_discord.slash("test extended", {"task": "Forge", "needed": 9, "rank": 2, "target": 3}, user=BOB)
+    await fake_discord.slash("test extended", {"task": "Forge", "needed": 9, "rank": 2, "difficulty": "3"}, user=BOB)
     dice.finish()
     give_faces(bot, "SevenKingdoms", 1, 1)
-    await fake_discord.slash("test extended", {"task": "forge", "restart": True, "rank": 2, "target": 3})
+    await fake_discord.slash("test extended", {"task": "forge", "restart": True, "rank": 2, "difficulty": "3"})
     (task,) = await bot.db.extended.in_channel(fake_discord.guild.id, GENERAL.id)
     assert task.started_by == BOB.id  # Alice's restart does not make the task hers
     refused = await fake_discord.slash("test clear", {"task": "Forge"}, user=ALICE)

@@ -205,7 +205,7 @@ def seven_kingdoms_roll(rng: random.Random, table: FakeChannel) -> tuple[str, di
         ("test basic", pool | {"difficulty": str(rng.randint(3, 17))}),
         ("test conflict", pool | {"defense": rng.randint(3, 15)}),
         ("test competition", {"participants": f"Jaime {rng.randint(2, 5)}D+1B, Brienne {rng.randint(2, 5)}D"}),
-        ("test extended", pool | {"task": f"siege of {table.name}", "needed": 6, "target": 6}),
+        ("test extended", pool | {"task": f"siege of {table.name}", "needed": 6, "difficulty": "6"}),
     ])
 
 
