@@ -223,13 +223,16 @@ class RollkeeperBot(commands.Bot):
     async def purge_expired_rolls(self) -> int:
         """Delete the Year Zero rolls past their lifetime (in small batches, then shrink the file), first taking
         the buttons off a few of their messages, and the applied interactions older than both a day and that
-        lifetime (a push's outcome is shown on a click as long as its roll lives); return the rolls deleted."""
+        lifetime (a push's outcome is shown on a click as long as its roll lives), and the roll log's entries
+        past ROLL_LOG_DAYS; return the rolls deleted."""
         await mark_expiring(self)
         started = time.monotonic()
         purged = await self.db.purge_expired(self.now(), self.settings.push_lifetime)
         level = logging.INFO if purged else logging.DEBUG
         _log.log(level, "Purged %d expired Year Zero rolls in %.1f s", purged, time.monotonic() - started)
         await self.db.applied.purge(discord.utils.utcnow() - max(APPLIED_RETENTION, self.settings.push_lifetime))
+        logged = await self.db.log.purge_older(self.now(), self.settings.roll_log_retention)
+        _log.debug("Purged %d roll log entries older than %d days", logged, self.settings.roll_log_days)
         return purged
 
     async def _purge_periodically(self) -> None:

@@ -22,6 +22,8 @@ DEFAULT_PUSH_LIFETIME_HOURS = 24.0
 MAX_PUSH_LIFETIME_HOURS = 24.0 * 366
 DEFAULT_LEASE_TTL_SECONDS = 30.0
 DEFAULT_LEASE_RENEW_SECONDS = 10.0
+DEFAULT_ROLL_LOG_DAYS = 90
+MAX_ROLL_LOG_DAYS = 3660
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 _MAX_SNOWFLAKE = 2**63 - 1
@@ -70,10 +72,16 @@ class Settings:
     shards can be taken over after it."""
     lease_renew_seconds: float = DEFAULT_LEASE_RENEW_SECONDS
     """How often the lease is renewed (LEASE_RENEW_SECONDS), below the TTL."""
+    roll_log_days: int = DEFAULT_ROLL_LOG_DAYS
+    """How many days the roll log keeps each roll (ROLL_LOG_DAYS)."""
 
     @property
     def push_lifetime(self) -> timedelta:
         return timedelta(hours=self.push_lifetime_hours)
+
+    @property
+    def roll_log_retention(self) -> timedelta:
+        return timedelta(days=self.roll_log_days)
 
     @property
     def log_level_number(self) -> int:
@@ -89,6 +97,7 @@ class Settings:
             log_level=_log_level(values.get("LOG_LEVEL")),
             push_lifetime_hours=_push_lifetime_hours(values.get("PUSH_LIFETIME_HOURS")),
             **_lease(values.get("LEASE_TTL_SECONDS"), values.get("LEASE_RENEW_SECONDS")),
+            roll_log_days=_roll_log_days(values.get("ROLL_LOG_DAYS")),
         )
 
 
@@ -193,3 +202,14 @@ def _lease(ttl: str | None, renew: str | None) -> dict[str, float]:
     if lease["lease_renew_seconds"] * 2 > lease["lease_ttl_seconds"]:
         raise SettingsError("LEASE_RENEW_SECONDS must be at most half of LEASE_TTL_SECONDS, so a renewal can fail once")
     return lease
+
+
+def _roll_log_days(value: str | None) -> int:
+    text = _text(value)
+    if not text:
+        return DEFAULT_ROLL_LOG_DAYS
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_ROLL_LOG_DAYS:
+        raise SettingsError(
+            f"ROLL_LOG_DAYS must be a whole number of days from 1 to {MAX_ROLL_LOG_DAYS} (e.g. 90), not {_shown(text)}"
+        )
+    return int(text)

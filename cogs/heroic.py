@@ -14,11 +14,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.logbook import Rolled, answer_roll
 from bot.render import heroic as render
 from bot.shared_options import NOTE, PRIVATE, Descriptions, Note
 from rules.dice import DiceSource, SystemDice
 from rules.heroic import DAMAGE_MAX, SKILL_MAX, TN_MAX, TN_MIN, Difficulty, Kind, Variant, roll_heroic
 from rules.heroic_odds import odds_for_heroic
+from rules.luck_events import heroic_events
 
 Skill = app_commands.Range[int, 0, SKILL_MAX]
 TargetNumber = app_commands.Range[int, TN_MIN, TN_MAX]
@@ -114,7 +116,8 @@ class Heroic(commands.Cog):
         roll = roll_heroic(skill, self.dice, variant=dice, kind=kind, damage=damage, **target)
         odds = odds_for_heroic(roll.skill, roll.tn, roll.variant)
         embed = render.render_roll(roll, odds, roller=interaction.user, note=note)
-        await interaction.response.send_message(embed=embed, ephemeral=private)
+        rolled = Rolled("heroic", roll.kind.value, heroic_events(roll, odds))
+        await answer_roll(interaction, embed, rolled, private=private)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -11,11 +11,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.logbook import Rolled, answer_roll
 from bot.render import hex as render
 from bot.shared_options import Descriptions, Note
 from rules.dice import DiceSource, SystemDice
 from rules.hex import MAX_DV, MAX_POOL, MAX_RISK, HexPool, roll_cast, roll_contest, roll_plain, roll_test
 from rules.hex_odds import odds_for_cast, odds_for_contest, odds_for_plain, odds_for_test
+from rules.luck_events import hex_events
 
 Rating = app_commands.Range[int, 0, 12]
 Bonus = app_commands.Range[int, 0, 3]
@@ -56,8 +58,10 @@ class Hex(commands.Cog):
         self.dice: DiceSource = dice or SystemDice()
 
     @staticmethod
-    async def _answer(interaction: discord.Interaction, result_embed: discord.Embed, private: bool) -> None:
-        await interaction.response.send_message(embed=result_embed, ephemeral=private)
+    async def _answer(
+        interaction: discord.Interaction, result_embed: discord.Embed, private: bool, rolled: Rolled
+    ) -> None:
+        await answer_roll(interaction, result_embed, rolled, private=private)
 
     @hex_group.command(name="test", description="An uncontested Test: one 6 succeeds; Hazard Dice may bring a Mishap")
     @describe(*POOL, "required", *COMMON)
@@ -71,7 +75,7 @@ class Hex(commands.Cog):
         odds = odds_for_test(pool, required=required, advancement=advancement)
         result = roll_test(pool, self.dice, required=required, advancement=advancement, dv=dv)
         embed = render.render_result(result, odds, roller=interaction.user, note=note)
-        await self._answer(interaction, embed, private)
+        await self._answer(interaction, embed, private, Rolled("hex", result.kind, hex_events(result, odds)))
 
     @hex_group.command(name="contest", description="A Contest: the opposition wins only with strictly more 6s")
     @describe(*POOL, *COMMON, opposing=CONTEST_OPPOSING)
@@ -85,7 +89,7 @@ class Hex(commands.Cog):
         odds = odds_for_contest(pool, opposing, advancement=advancement)
         result = roll_contest(pool, opposing, self.dice, advancement=advancement, dv=dv)
         embed = render.render_result(result, odds, roller=interaction.user, note=note)
-        await self._answer(interaction, embed, private)
+        await self._answer(interaction, embed, private, Rolled("hex", result.kind, hex_events(result, odds)))
 
     @hex_group.command(name="cast", description="A magical casting at a Risk, resisted by an opposing pool or not")
     @describe(*POOL, "risk", "required", *COMMON, opposing=CAST_OPPOSING)
@@ -102,7 +106,7 @@ class Hex(commands.Cog):
             pool, risk, self.dice, dv=dv, required=required, advancement=advancement, opposing=opposing
         )
         embed = render.render_result(result, odds, roller=interaction.user, note=note)
-        await self._answer(interaction, embed, private)
+        await self._answer(interaction, embed, private, Rolled("hex", result.kind, hex_events(result, odds)))
 
     @hex_group.command(name="plain", description="A no-Mishap roll (Initiative, Hit Location, Armor): counts 6s")
     @describe("private", "note", dice="How many dice to roll, 1-45")
@@ -113,7 +117,7 @@ class Hex(commands.Cog):
         odds = odds_for_plain(dice)
         result = roll_plain(dice, self.dice)
         embed = render.render_plain(result, odds, roller=interaction.user, note=note)
-        await self._answer(interaction, embed, private)
+        await self._answer(interaction, embed, private, Rolled("hex", "plain"))
 
 
 async def setup(bot: commands.Bot) -> None:

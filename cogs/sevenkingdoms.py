@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.answers import acknowledge, deliver
 from bot.client import BotInteraction, RollkeeperBot
 from bot.errors import PlayerError
+from bot.logbook import Rolled, answer_roll, sevenkingdoms_rolled
 from bot.render import sevenkingdoms as render
 from bot.shared_options import Descriptions, Note
 from bot.storage import ExtendedTask, ExtendedTests, NoSuchExtendedTest
@@ -132,7 +133,7 @@ class SevenKingdoms(commands.Cog):
         odds = odds_for_test(sk_pool, number, kind="basic")
         test = roll_test(sk_pool, self.dice, target=number, kind="basic")
         embed = render.render_test(test, odds, roller=interaction.user, note=note)
-        await interaction.response.send_message(embed=embed, ephemeral=private)
+        await answer_roll(interaction, embed, sevenkingdoms_rolled(test, odds), private=private)
 
     @basic.autocomplete("difficulty")
     async def _difficulties(self, interaction: BotInteraction, typed: str) -> list[app_commands.Choice[str]]:
@@ -153,7 +154,7 @@ class SevenKingdoms(commands.Cog):
         odds = odds_for_test(sk_pool, defense, kind="conflict")
         test = roll_test(sk_pool, self.dice, target=defense, kind="conflict")
         embed = render.render_test(test, odds, roller=interaction.user, note=note)
-        await interaction.response.send_message(embed=embed, ephemeral=private)
+        await answer_roll(interaction, embed, sevenkingdoms_rolled(test, odds), private=private)
 
     @test_group.command(name="competition", description="Everyone named rolls; the highest result wins")
     @describe(
@@ -168,7 +169,7 @@ class SevenKingdoms(commands.Cog):
         odds = competition_odds([pool for _, pool in entrants])
         result = roll_competition(entrants, self.dice)
         embed = render.render_competition(result, odds, roller=interaction.user, note=note)
-        await interaction.response.send_message(embed=embed, ephemeral=private)
+        await answer_roll(interaction, embed, Rolled("sevenkingdoms", "competition"), private=private)
 
     @test_group.command(
         name="extended",

@@ -27,6 +27,7 @@ from bot.storage.files import check_database_path, probe_database
 from bot.storage.leases import HeldLease, ShardLeases
 from bot.storage.meta import Meta
 from bot.storage.migrations import Migration, load_migrations
+from bot.storage.roll_log import LogEntry, NewEntry, RevealRefusal, RollLog
 from bot.storage.rolls import PushClaim, PushRefusal, RollState, YearZeroRoll, YearZeroRolls, refusal_of
 from bot.storage.store import DEFAULT_BUSY_TIMEOUT_MS
 from bot.storage.willpower import MAX_WILLPOWER, Willpower, WillpowerChange
@@ -42,13 +43,17 @@ __all__ = [
     "ExtendedTask",
     "ExtendedTests",
     "InvalidValue",
+    "LogEntry",
     "Meta",
     "Migration",
+    "NewEntry",
     "NoSuchExtendedTest",
     "TaskComplete",
     "NotEnoughWillpower",
     "PushClaim",
     "PushRefusal",
+    "RevealRefusal",
+    "RollLog",
     "RollState",
     "StorageBusy",
     "StorageError",

@@ -13,6 +13,7 @@ from bot.storage.extended import ExtendedTests
 from bot.storage.leases import ShardLeases
 from bot.storage.meta import Meta
 from bot.storage.migrations import Migration, migrate, schema_version
+from bot.storage.roll_log import RollLog
 from bot.storage.rolls import YearZeroRolls
 from bot.storage.store import DEFAULT_BUSY_TIMEOUT_MS, Store
 from bot.storage.upkeep import reclaim_space, use_incremental_vacuum
@@ -23,7 +24,8 @@ LOCKED_AT_START = "another program kept it locked past the busy timeout"
 
 class Database:
     """The open database: ``await Database.open(path)``, then ``.rolls``, ``.willpower``, ``.extended``,
-    ``.meta``, ``.applied`` (interactions applied, for answering repeats) and ``.leases`` (shards served).
+    ``.meta``, ``.applied`` (interactions applied, for answering repeats) ``.leases`` (shards served)
+    and ``.log`` (the roll log).
 
     Closes with ``await db.close()`` or at the end of ``async with``.
     """
@@ -36,6 +38,7 @@ class Database:
         self.meta = Meta(store)
         self.applied = AppliedInteractions(store)
         self.leases = ShardLeases(store)
+        self.log = RollLog(store)
 
     @classmethod
     async def open(

@@ -306,7 +306,7 @@ async def test_rolls_stored_before_v3_keep_their_states_after_it(tmp_path: Path)
     async with await Database.open(path) as db:
         assert await db.schema_version() >= 3
         triggers = await db.store.fetch_all("SELECT name FROM sqlite_master WHERE type = 'trigger'")
-        assert triggers == []
+        assert "yz_rolls_supersede" not in [row["name"] for row in triggers]
         assert await states(db) == {first: "superseded", second: "pending", other: "pending"}
         third = await db.rolls.create(G, C, U, FIRST, NOW + timedelta(minutes=1))
         raw = await db.store.fetch_one("SELECT state FROM yz_rolls WHERE id = ?", (second,))

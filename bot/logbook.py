@@ -1,0 +1,116 @@
+"""The one call a roll command makes to answer: log the roll, give a private roll its Reveal button, send.
+
+Every roll of every system goes through `answer_roll`: the log entry is written first (one INSERT, which for a
+pushable Year Zero roll also stores the roll itself), so the buttons can name it; then the card is sent. A
+Year Zero push updates its entry with `record_push`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.client import the_bot
+from bot.reveal import RevealButton
+from bot.storage import NewEntry
+from bot.tree import server_channel
+from rules.luck import LuckEvent
+from rules.luck_events import sevenkingdoms_events, yearzero_first_events, yearzero_push_events
+from rules.sevenkingdoms import SkTest
+from rules.sevenkingdoms_odds import SkTestOdds
+from rules.yearzero import YzRoll
+from rules.yearzero_odds import YzOdds
+
+Buttons = Callable[[int], Sequence[discord.ui.Item[Any]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled:
+    """What the log keeps of a roll besides its card: its system and kind, luck events and extra figures."""
+
+    system: str
+    kind: str
+    events: tuple[LuckEvent, ...] = ()
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def events_text(self) -> str:
+        return " ".join(event.as_text() for event in self.events)
+
+
+def sevenkingdoms_rolled(test: SkTest, odds: SkTestOdds, *, kind: str | None = None) -> Rolled:
+    """A Seven Kingdoms basic, conflict or extended roll: its event, and degrees against the expected ones."""
+    extras: dict[str, Any] = {}
+    if test.rolled and odds.expected_degrees is not None:
+        extras = {"degrees": test.degrees, "expected_degrees": str(odds.expected_degrees)}
+    return Rolled("sevenkingdoms", kind or test.kind, sevenkingdoms_events(test, odds), extras)
+
+
+def yearzero_rolled(roll: YzRoll, odds: YzOdds) -> Rolled:
+    """A Year Zero first roll: its event; no push, no Willpower, no bane taken yet."""
+    return Rolled("yearzero", "roll", yearzero_first_events(roll, odds), {"pushes": 0, "willpower": 0, "banes": 0})
+
+
+def yearzero_push_rolled(first: YzRoll, pushed: YzRoll, willpower_gained: int) -> Rolled:
+    """A Year Zero push: its event (when the roll had no success yet), Willpower gained and banes taken."""
+    extras = {"pushes": 1, "willpower": willpower_gained, "banes": pushed.base_banes + pushed.gear_banes}
+    return Rolled("yearzero", "roll", yearzero_push_events(first, pushed), extras)
+
+
+def reading_of(embed: discord.Embed) -> str:
+    """The card's short reading for the log: its title, else the first line of its description."""
+    if embed.title:
+        return embed.title
+    return (embed.description or "").split("\n", 1)[0]
+
+
+def card_of(embed: discord.Embed) -> dict[str, Any]:
+    """The card as sent, as the log keeps it for Reveal."""
+    return dict(embed.to_dict())
+
+
+def roll_view(entry_id: int, private: bool, buttons: Buttons | None = None) -> discord.ui.View | None:
+    """The buttons of a roll's message (its own, then Reveal when private), or None when it has none.
+
+    Clicks are taken by the DynamicItems registered at start-up, so the view is stopped at once."""
+    items = list(buttons(entry_id)) if buttons else []
+    if private:
+        items.append(RevealButton(entry_id))
+    if not items:
+        return None
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    view.stop()
+    return view
+
+
+async def answer_roll(
+    interaction: discord.Interaction, embed: discord.Embed, rolled: Rolled, *, private: bool,
+    pushable: str | None = None, buttons: Buttons | None = None,
+) -> tuple[int, discord.InteractionCallbackResponse[Any] | None]:
+    """Log the roll, then send its card (privately with a Reveal button when private); return the log entry's
+    id (which is also the stored Year Zero roll's when pushable is given) and Discord's answer."""
+    bot = the_bot(interaction)
+    guild_id, channel_id = server_channel(interaction)
+    entry = NewEntry(
+        guild_id, channel_id, interaction.user.id, rolled.system, rolled.kind, reading_of(embed),
+        rolled.events_text, rolled.extras, private, card_of(embed) if private else None,
+    )
+    logged = await bot.db.log.write(entry, bot.now(), pushable=pushable)
+    view = roll_view(logged.id, private, buttons)
+    if view is None:
+        return logged.id, await interaction.response.send_message(embed=embed, ephemeral=private)
+    return logged.id, await interaction.response.send_message(embed=embed, view=view, ephemeral=private)
+
+
+async def record_push(
+    interaction: discord.Interaction, entry_id: int, embed: discord.Embed, rolled: Rolled, *, private: bool
+) -> discord.ui.View | None:
+    """Log a Year Zero push on its roll's entry; return the Reveal button for the pushed card when private."""
+    card = card_of(embed) if private else None
+    await the_bot(interaction).db.log.record_push(entry_id, reading_of(embed), rolled.events_text, rolled.extras, card)
+    return roll_view(entry_id, private)

@@ -1,0 +1,232 @@
+"""The roll log: one row per roll of every system, public and private (migration V4).
+
+Writing an entry is one INSERT, one trip; a pushable Year Zero roll rides in the same INSERT (the ``pushable``
+column), and the trigger ``roll_log_pushable`` stores it in ``yz_rolls`` under the entry's own id. A private
+roll keeps its card as sent, so Reveal can post the same dice; the reveal is claimed by one conditional UPDATE,
+so a roll is revealed at most once whatever clicks race. Private entries are read only for their roller.
+
+Times are aware datetimes (UTC) in the API and Unix seconds in the database.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
+from typing import Any
+
+import aiosqlite
+
+from bot.storage.rolls import epoch
+from bot.storage.store import Store
+
+MAX_READING = 300
+"""Characters of a roll's reading kept in the log (a card's title is at most 256)."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewEntry:
+    """What the log keeps of a roll as it is made. ``events`` are luck events as text ('p/q:1 p/q:0')."""
+
+    guild_id: int
+    channel_id: int
+    user_id: int
+    system: str
+    kind: str
+    reading: str
+    events: str = ""
+    extras: dict[str, Any] = field(default_factory=dict)
+    private: bool = False
+    card: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One logged roll as read back."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    user_id: int
+    created_at: datetime
+    system: str
+    kind: str
+    reading: str
+    events: tuple[str, ...]
+    extras: dict[str, Any]
+    private: bool
+    card: dict[str, Any] | None
+    revealed_at: datetime | None
+
+
+class RevealRefusal(StrEnum):
+    """Why a Reveal was not claimed; `message` says it to the player."""
+
+    UNKNOWN = "unknown"
+    NOT_YOURS = "not_yours"
+    NOT_PRIVATE = "not_private"
+    ALREADY_REVEALED = "already_revealed"
+
+    @property
+    def message(self) -> str:
+        return _REVEAL_MESSAGES[self]
+
+
+_REVEAL_MESSAGES = {
+    RevealRefusal.UNKNOWN: "I cannot find that roll any more; it may be older than the roll log keeps.",
+    RevealRefusal.NOT_YOURS: "Only the player who rolled can reveal this roll.",
+    RevealRefusal.NOT_PRIVATE: "This roll was not private: everyone saw it already.",
+    RevealRefusal.ALREADY_REVEALED: "This roll has already been revealed.",
+}
+
+_COLUMNS = "id, guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras, private, card, " \
+           "revealed_at"
+
+_INSERT = f"""
+INSERT INTO roll_log (guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras, private,
+                      card, pushable)
+VALUES (:guild, :channel, :user, :now, :system, :kind, :reading, :events, :extras, :private, :card, :pushable)
+RETURNING {_COLUMNS}
+"""
+
+_PUSH = """
+UPDATE roll_log SET reading = :reading, events = trim(events || ' ' || :events), extras = :extras,
+                    card = CASE WHEN private = 1 THEN :card ELSE NULL END
+WHERE id = :id
+"""
+
+_REVEAL = f"""
+UPDATE roll_log SET revealed_at = :now
+WHERE id = :id AND user_id = :user AND private = 1 AND card IS NOT NULL AND revealed_at IS NULL
+RETURNING {_COLUMNS}
+"""
+
+_PAGE = f"""
+SELECT {_COLUMNS} FROM roll_log
+WHERE guild_id = :guild AND channel_id = :channel AND id < :before AND (private = 0 OR user_id = :viewer)
+ORDER BY id DESC LIMIT :limit
+"""
+
+_STATS = f"""
+SELECT {_COLUMNS} FROM roll_log
+WHERE guild_id = :guild AND channel_id = :channel AND created_at >= :since
+  AND (:user IS NULL OR user_id = :user) AND (private = 0 OR user_id = :viewer)
+ORDER BY id
+"""
+
+_BETWEEN = f"""
+SELECT {_COLUMNS} FROM roll_log
+WHERE guild_id = :guild AND channel_id = :channel AND created_at >= :start AND created_at < :end
+  AND (private = 0 OR revealed_at IS NOT NULL OR user_id = :viewer)
+ORDER BY id
+"""
+
+_COMPACT = json.JSONEncoder(separators=(",", ":"))
+
+
+def _entry(row: aiosqlite.Row) -> LogEntry:
+    revealed = row["revealed_at"]
+    return LogEntry(
+        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], user_id=row["user_id"],
+        created_at=datetime.fromtimestamp(row["created_at"], UTC), system=row["system"], kind=row["kind"],
+        reading=row["reading"], events=tuple(row["events"].split()), extras=json.loads(row["extras"]),
+        private=bool(row["private"]), card=json.loads(row["card"]) if row["card"] else None,
+        revealed_at=None if revealed is None else datetime.fromtimestamp(revealed, UTC),
+    )
+
+
+def _card(card: dict[str, Any] | None) -> str | None:
+    return None if card is None else _COMPACT.encode(card)
+
+
+@dataclass(frozen=True, slots=True)
+class RevealClaim:
+    """The entry whose reveal this caller won, or why not."""
+
+    entry: LogEntry | None
+    refusal: RevealRefusal | None = None
+
+
+class RollLog:
+    """The roll log of every channel."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def write(self, entry: NewEntry, now: datetime, *, pushable: str | None = None) -> LogEntry:
+        """Log a roll in one INSERT; with pushable (a Year Zero roll's payload) the same statement stores the
+        pushable roll under the returned entry's id."""
+        params = {
+            "guild": entry.guild_id, "channel": entry.channel_id, "user": entry.user_id, "now": epoch(now),
+            "system": entry.system, "kind": entry.kind, "reading": entry.reading[:MAX_READING],
+            "events": entry.events, "extras": _COMPACT.encode(entry.extras), "private": int(entry.private),
+            "card": _card(entry.card if entry.private else None), "pushable": pushable,
+        }
+        rows = await self._store.write(_INSERT, params)
+        return _entry(rows[0])
+
+    async def record_push(
+        self, entry_id: int, reading: str, events: str, extras: dict[str, Any], card: dict[str, Any] | None
+    ) -> None:
+        """A Year Zero roll was pushed: its reading, extras and (private) card become the pushed ones, and the
+        push's luck events are added to the first roll's."""
+        params = {"id": entry_id, "reading": reading[:MAX_READING], "events": events,
+                  "extras": _COMPACT.encode(extras), "card": _card(card)}
+        await self._store.write(_PUSH, params)
+
+    async def get(self, entry_id: int) -> LogEntry | None:
+        if not 0 < entry_id < 2**63:
+            return None
+        row = await self._store.fetch_one(f"SELECT {_COLUMNS} FROM roll_log WHERE id = ?", (entry_id,))
+        return _entry(row) if row else None
+
+    async def claim_reveal(self, entry_id: int, user_id: int, now: datetime) -> RevealClaim:
+        """Mark a private entry revealed, at most once and only for its roller; return it with its card."""
+        if not 0 < entry_id < 2**63:
+            return RevealClaim(None, RevealRefusal.UNKNOWN)
+        rows = await self._store.write(_REVEAL, {"id": entry_id, "user": user_id, "now": epoch(now)})
+        if rows:
+            return RevealClaim(_entry(rows[0]))
+        entry = await self.get(entry_id)
+        return RevealClaim(entry, _refusal(entry, user_id))
+
+    async def page(
+        self, guild_id: int, channel_id: int, viewer_id: int, *, before: int | None = None, limit: int = 10
+    ) -> list[LogEntry]:
+        """The channel's rolls newest first, older than entry `before`; private ones only the viewer's own."""
+        params = {"guild": guild_id, "channel": channel_id, "viewer": viewer_id, "limit": limit,
+                  "before": 2**63 - 1 if before is None else before}
+        return [_entry(row) for row in await self._store.fetch_all(_PAGE, params)]
+
+    async def since(
+        self, guild_id: int, channel_id: int, viewer_id: int, since: datetime, *, user_id: int | None = None
+    ) -> list[LogEntry]:
+        """The channel's rolls since a moment, oldest first, of one player or all; private ones only the
+        viewer's own."""
+        params = {"guild": guild_id, "channel": channel_id, "viewer": viewer_id, "since": epoch(since),
+                  "user": user_id}
+        return [_entry(row) for row in await self._store.fetch_all(_STATS, params)]
+
+    async def between(
+        self, guild_id: int, channel_id: int, viewer_id: int, start: datetime, end: datetime
+    ) -> list[LogEntry]:
+        """The channel's rolls from start (included) to end (excluded), oldest first: public and revealed ones,
+        and the viewer's own private ones."""
+        params = {"guild": guild_id, "channel": channel_id, "viewer": viewer_id, "start": epoch(start),
+                  "end": epoch(end)}
+        return [_entry(row) for row in await self._store.fetch_all(_BETWEEN, params)]
+
+    async def purge_older(self, now: datetime, keep: timedelta) -> int:
+        """Delete every entry older than keep; return how many were deleted."""
+        return await self._store.execute("DELETE FROM roll_log WHERE created_at < ?", (epoch(now - keep),))
+
+
+def _refusal(entry: LogEntry | None, user_id: int) -> RevealRefusal:
+    if entry is None:
+        return RevealRefusal.UNKNOWN
+    if entry.user_id != user_id:
+        return RevealRefusal.NOT_YOURS
+    if not entry.private or entry.card is None:
+        return RevealRefusal.NOT_PRIVATE
+    return RevealRefusal.ALREADY_REVEALED
