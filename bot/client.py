@@ -29,7 +29,8 @@ from bot.tree import RollkeeperTree, send_private
 _log = logging.getLogger(__name__)
 
 EXTENSIONS = (
-    "cogs.hex", "cogs.yearzero", "cogs.heroic", "cogs.sevenkingdoms", "cogs.willpower", "cogs.help",
+    "cogs.hex", "cogs.yearzero", "cogs.heroic", "cogs.sevenkingdoms", "cogs.willpower", "cogs.help", "cogs.log",
+    "cogs.stats",
 )
 """The cogs loaded at start-up, in this order; a missing one stops the start."""
 

@@ -108,6 +108,12 @@ WHERE guild_id = :guild AND channel_id = :channel AND id < :before AND (private 
 ORDER BY id DESC LIMIT :limit
 """
 
+_PAGE_NEWER = f"""
+SELECT {_COLUMNS} FROM roll_log
+WHERE guild_id = :guild AND channel_id = :channel AND id > :after AND (private = 0 OR user_id = :viewer)
+ORDER BY id LIMIT :limit
+"""
+
 _STATS = f"""
 SELECT {_COLUMNS} FROM roll_log
 WHERE guild_id = :guild AND channel_id = :channel AND created_at >= :since
@@ -192,11 +198,16 @@ class RollLog:
         return RevealClaim(entry, _refusal(entry, user_id))
 
     async def page(
-        self, guild_id: int, channel_id: int, viewer_id: int, *, before: int | None = None, limit: int = 10
+        self, guild_id: int, channel_id: int, viewer_id: int, *, before: int | None = None,
+        after: int | None = None, limit: int = 10,
     ) -> list[LogEntry]:
-        """The channel's rolls newest first, older than entry `before`; private ones only the viewer's own."""
-        params = {"guild": guild_id, "channel": channel_id, "viewer": viewer_id, "limit": limit,
-                  "before": 2**63 - 1 if before is None else before}
+        """A page of the channel's rolls, newest first: the latest, those older than entry `before`, or those
+        just newer than entry `after`; private ones only the viewer's own."""
+        params = {"guild": guild_id, "channel": channel_id, "viewer": viewer_id, "limit": limit}
+        if after is not None:
+            rows = await self._store.fetch_all(_PAGE_NEWER, params | {"after": after})
+            return [_entry(row) for row in reversed(rows)]
+        params["before"] = 2**63 - 1 if before is None else before
         return [_entry(row) for row in await self._store.fetch_all(_PAGE, params)]
 
     async def since(

@@ -44,6 +44,7 @@ async def read_body(request: web.Request) -> tuple[object, list[dict]]:
                         "index": int(match[1]),
                         "filename": part.filename,
                         "size": len(data),
+                        "data": data,
                         "content_type": part.headers.get("Content-Type"),
                     }
                 )
