@@ -49,7 +49,7 @@ class Stats(commands.Cog):
     )
     async def stats(
         self, interaction: BotInteraction, player: discord.User | None = None, everyone: bool = False,
-        since: app_commands.Range[float, 0.01, MAX_HOURS] | None = None,
+        since: app_commands.Range[float, 0.01, float(MAX_HOURS)] | None = None,
     ) -> None:
         """Rolls, successes, expected successes, luck percentile and 'at least this good', per system."""
         guild_id, channel_id = server_channel(interaction)
