@@ -1,0 +1,108 @@
+"""The roll log on a real SQLite file: one INSERT per roll (with a pushable roll inside it), Reveal claimed
+once, private entries read only by their roller, retention."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.settings import DEFAULT_ROLL_LOG_DAYS, SettingsError, load_settings
+from bot.storage import Database, NewEntry, RevealRefusal, load_migrations
+
+G, C, ALICE, BOB = 1111, 2222, 7, 8
+NOW = datetime(2026, 11, 29, 20, 0, tzinfo=UTC)
+LIFETIME = timedelta(hours=12)
+
+
+@pytest.fixture
+async def db(tmp_path: Path):
+    async with await Database.open(tmp_path / "db.sqlite3") as database:
+        yield database
+
+
+def entry(user: int = ALICE, *, private: bool = False, events: str = "1/2:1", system: str = "heroic") -> NewEntry:
+    card = {"title": "Success", "description": "**Success**"} if private else None
+    return NewEntry(G, C, user, system, "task", "Success", events, {"pushes": 0}, private, card)
+
+
+async def test_a_pushable_roll_and_its_log_entry_are_one_statement_under_one_id(db: Database):
+    seen: list[str] = []
+    await db.store.set_trace_callback(seen.append)
+    logged = await db.log.write(entry(system="yearzero"), NOW, pushable='{"roll": 1}')
+    # SQLite's trace calls back once per step of a statement (the trigger's step too): one statement all the same.
+    assert len(set(seen)) == 1 and seen[0].split()[0].upper() == "INSERT"
+    stored = await db.rolls.get(logged.id)
+    assert stored is not None and stored.payload == '{"roll": 1}' and stored.user_id == ALICE
+    claim = await db.rolls.claim_push(logged.id, ALICE, "{}", 1, NOW, LIFETIME)
+    assert claim.claimed
+    await db.log.record_push(logged.id, "Pushed", "1/6:0", {"pushes": 1}, None)
+    pushed = await db.log.get(logged.id)
+    assert pushed is not None and pushed.events == ("1/2:1", "1/6:0") and pushed.extras == {"pushes": 1}
+
+
+async def test_a_roll_that_cannot_be_pushed_stores_no_pushable_roll(db: Database):
+    logged = await db.log.write(entry(), NOW)
+    assert await db.rolls.get(logged.id) is None and logged.reading == "Success" and logged.card is None
+
+
+async def test_log_ids_start_above_the_rolls_stored_before_the_log(tmp_path: Path):
+    path = tmp_path / "upgraded.sqlite3"
+    before_log = [migration for migration in load_migrations() if "roll_log" not in migration.name]
+    async with await Database.open(path, migrations=before_log) as old:
+        for _ in range(3):
+            last = await old.rolls.create(G, C, ALICE, "{}", NOW)
+    async with await Database.open(path) as db:
+        logged = await db.log.write(entry(), NOW, pushable="{}")
+        assert logged.id > last and (await db.rolls.get(last)) is not None
+
+
+async def test_a_reveal_is_claimed_once_and_only_by_the_roller(db: Database):
+    secret = await db.log.write(entry(private=True), NOW)
+    assert (await db.log.claim_reveal(secret.id, BOB, NOW)).refusal is RevealRefusal.NOT_YOURS
+    claims = await asyncio.gather(*(db.log.claim_reveal(secret.id, ALICE, NOW) for _ in range(30)))
+    winners = [claim for claim in claims if claim.refusal is None]
+    assert len(winners) == 1 and winners[0].entry is not None and winners[0].entry.card == entry(private=True).card
+    assert {claim.refusal for claim in claims} == {None, RevealRefusal.ALREADY_REVEALED}
+    public = await db.log.write(entry(), NOW)
+    assert (await db.log.claim_reveal(public.id, ALICE, NOW)).refusal is RevealRefusal.NOT_PRIVATE
+    assert (await db.log.claim_reveal(10**6, ALICE, NOW)).refusal is RevealRefusal.UNKNOWN
+    assert (await db.log.claim_reveal(2**70, ALICE, NOW)).refusal is RevealRefusal.UNKNOWN
+
+
+async def test_private_entries_are_read_only_by_their_roller(db: Database):
+    await db.log.write(entry(ALICE, private=True), NOW)
+    await db.log.write(entry(BOB), NOW)
+    assert [e.user_id for e in await db.log.page(G, C, BOB)] == [BOB]
+    assert [e.user_id for e in await db.log.page(G, C, ALICE)] == [BOB, ALICE]
+    assert [e.user_id for e in await db.log.since(G, C, BOB, NOW - LIFETIME, user_id=ALICE)] == []
+    assert [e.user_id for e in await db.log.since(G, C, ALICE, NOW - LIFETIME, user_id=ALICE)] == [ALICE]
+    assert [e.user_id for e in await db.log.between(G, C, BOB, NOW, NOW + LIFETIME)] == [BOB]
+
+
+async def test_pages_go_older_and_newer(db: Database):
+    ids = [(await db.log.write(entry(), NOW)).id for _ in range(5)]
+    first = await db.log.page(G, C, ALICE, limit=2)
+    assert [e.id for e in first] == ids[:-3:-1]
+    older = await db.log.page(G, C, ALICE, before=first[-1].id, limit=2)
+    assert [e.id for e in older] == [ids[2], ids[1]]
+    newer = await db.log.page(G, C, ALICE, after=older[0].id, limit=2)
+    assert [e.id for e in newer] == [e.id for e in first]
+
+
+async def test_entries_older_than_the_retention_are_purged(db: Database):
+    await db.log.write(entry(), NOW - timedelta(days=91))
+    kept = await db.log.write(entry(), NOW - timedelta(days=89))
+    assert await db.log.purge_older(NOW, timedelta(days=DEFAULT_ROLL_LOG_DAYS)) == 1
+    assert [e.id for e in await db.log.page(G, C, ALICE)] == [kept.id]
+
+
+def test_roll_log_days_is_a_setting_with_a_clear_error(tmp_path: Path):
+    base = {"DISCORD_TOKEN": "x.y.z"}
+    assert load_settings(base, cwd=tmp_path).roll_log_days == DEFAULT_ROLL_LOG_DAYS == 90
+    assert load_settings(base | {"ROLL_LOG_DAYS": "7"}, cwd=tmp_path).roll_log_retention == timedelta(days=7)
+    for bad in ("0", "-3", "1.5", "many", "99999"):
+        with pytest.raises(SettingsError, match="ROLL_LOG_DAYS"):
+            load_settings(base | {"ROLL_LOG_DAYS": bad}, cwd=tmp_path)
