@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from bot.client import BotInteraction, RollkeeperBot, the_bot
 from bot.errors import PlayerError
-from bot.render.log import log_csv, render_log_page
+from bot.log_cards import log_csv, render_log_page
 from bot.reveal import RevealButton
 from bot.tree import reports_errors, server_channel
 
@@ -95,7 +95,10 @@ async def log_page(
 class RollLogCog(commands.Cog, name="RollLog"):
     """The roll log: every roll of this channel, and Reveal for private rolls."""
 
-    log_group = app_commands.Group(name="log", description="The roll log of this channel", guild_only=True)
+    log_group = app_commands.Group(
+        name="log", description="The roll log of this channel", guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True),
+    )
 
     def __init__(self, bot: RollkeeperBot) -> None:
         self.bot = bot

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.client import BotInteraction, RollkeeperBot
 from bot.errors import PlayerError
-from bot.render.log import render_stats
+from bot.log_cards import render_stats
 from bot.stats import events_of, per_system, sparkline, tally
 from bot.tree import server_channel
 
@@ -35,6 +35,7 @@ class Stats(commands.Cog):
     session_group = app_commands.Group(
         name="session", description="Game sessions of this channel", guild_only=True,
         default_permissions=discord.Permissions(manage_guild=True),
+        allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
 
     def __init__(self, bot: RollkeeperBot) -> None:

@@ -1,4 +1,4 @@
-"""The roll log's page, the /stats card and the CSV export."""
+"""The roll log's page, the /stats card and the CSV export (not roll cards: those are in bot/render)."""
 
 from __future__ import annotations
 
