@@ -74,10 +74,15 @@ def log_csv(entries: Sequence[LogEntry]) -> str:
     for entry in entries:
         revealed = entry.revealed_at.isoformat() if entry.revealed_at else ""
         writer.writerow([
-            entry.id, entry.created_at.isoformat(), entry.user_id, entry.system, entry.kind, entry.reading,
-            int(entry.private), revealed, " ".join(entry.events), _extras(entry),
+            entry.id, entry.created_at.isoformat(), entry.user_id, entry.system, entry.kind,
+            spreadsheet_safe(entry.reading), int(entry.private), revealed, " ".join(entry.events), _extras(entry),
         ])
     return out.getvalue()
+
+
+def spreadsheet_safe(text: str) -> str:
+    """Text a spreadsheet will not run as a formula (a cell starting with = + - @ gets a leading quote)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def _extras(entry: LogEntry) -> str:
