@@ -25,7 +25,7 @@ from discord.ext import commands
 from bot.__main__ import configure_logging, serve
 from bot.client import CommandSync, RollkeeperBot, command_definitions_hash
 from bot.settings import Settings
-from bot.storage import Database
+from bot.storage import Database, NewEntry
 
 SECRET = "MTIzNDU2.secret-token-for-tests.do-not-log"
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
@@ -249,6 +249,9 @@ async def test_setup_opens_migrates_and_purges_and_close_closes(tmp_path: Path):
     async with await Database.open(tmp_path / "db.sqlite3") as database:
         old = await database.rolls.create(1, 2, 3, "{}", NOW - timedelta(hours=25))
         recent = await database.rolls.create(1, 2, 4, "{}", NOW - timedelta(hours=1))
+        logged = NewEntry(1, 2, 3, "heroic", "task", "Success")
+        old_entry = await database.log.write(logged, NOW - timedelta(days=91))
+        kept_entry = await database.log.write(logged, NOW - timedelta(days=89))
     bot = RollkeeperBot(settings_for(tmp_path), extensions=(), application_id=4242, clock=lambda: NOW)
     with pytest.raises(RuntimeError, match="not open"):
         bot.db  # noqa: B018 - the property itself is under test
@@ -257,6 +260,7 @@ async def test_setup_opens_migrates_and_purges_and_close_closes(tmp_path: Path):
     assert bot.now() == NOW
     await asyncio.wait_for(bot.first_purge_done.wait(), 10)  # behind the start, not before it
     assert await bot.db.rolls.get(old) is None and await bot.db.rolls.get(recent) is not None
+    assert await bot.db.log.get(old_entry.id) is None and await bot.db.log.get(kept_entry.id) is not None
     database = bot.db
     await bot.close()
     assert database.store.closed
