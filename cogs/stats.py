@@ -17,6 +17,7 @@ from bot.client import BotInteraction, RollkeeperBot
 from bot.errors import PlayerError
 from bot.log_cards import render_stats
 from bot.stats import events_of, per_system, sparkline, tally
+from bot.text import inert
 from bot.tree import server_channel
 
 DEFAULT_HOURS = 24
@@ -60,7 +61,7 @@ class Stats(commands.Cog):
         start, period = await self._period(guild_id, channel_id, since)
         who = None if everyone else (player or interaction.user).id
         entries = await self.bot.db.log.since(guild_id, channel_id, interaction.user.id, start, user_id=who)
-        whose = "this channel" if everyone else (player or interaction.user).display_name
+        whose = "this channel" if everyone else inert((player or interaction.user).display_name, 100)
         embed = render_stats(
             whose, period, tally("In total", entries), per_system(entries), sparkline(events_of(entries))
         )

@@ -179,7 +179,7 @@ async def test_stats_show_the_exact_luck_of_the_evening(start_bot, fake_discord)
 
     stats = await fake_discord.slash("stats")
     total = field(stats.embed, "In total")
-    assert stats.flags & EPHEMERAL and total.startswith("3 rolls")
+    assert stats.flags & EPHEMERAL and total.startswith("3 rolls") and stats.embed["title"] == "Luck of Alice"
     assert f"2 of 3 chances succeeded; expected {float(luck.expected):.2f}" in total
     assert f"Luckier than {percent(luck.percentile)} of possible evenings" in total
     assert f"At least this good: {percent(luck.at_least_this_good)}" in total
