@@ -8,9 +8,10 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.render.common import DESCRIPTION, FIELD_VALUE, Colour, clip, percent, plural
+from bot.render.common import DESCRIPTION, FIELD_VALUE, Tones, clip, plural
 from bot.stats import SYSTEM_NAMES, Tally
 from bot.storage import LogEntry
+from rules.odds_text import percent
 
 EMPTY_PAGE = "No rolls here yet (or none older)."
 CSV_HEADERS = (
@@ -30,7 +31,10 @@ def log_line(entry: LogEntry) -> str:
 def render_log_page(entries: Sequence[LogEntry]) -> discord.Embed:
     """A page of the channel's log, newest first."""
     text = "\n".join(log_line(entry) for entry in entries) or EMPTY_PAGE
-    embed = discord.Embed(title="Roll log of this channel", description=clip(text, DESCRIPTION), colour=Colour.NEUTRAL)
+    tone = Tones.PROGRESS
+    embed = discord.Embed(
+        title=f"{tone.symbol} Roll log of this channel", description=clip(text, DESCRIPTION), colour=tone.colour
+    )
     if entries:
         embed.set_footer(text=f"Entries {entries[-1].id}–{entries[0].id}; private rolls show only to their roller.")
     return embed
@@ -57,7 +61,8 @@ def luck_text(tally: Tally) -> str:
 
 def render_stats(whose: str, period: str, total: Tally, systems: Sequence[Tally], spark: str) -> discord.Embed:
     """The /stats card: the total first, then each system, then the evening as a sparkline."""
-    embed = discord.Embed(title=f"Luck of {whose}", description=period, colour=Colour.NEUTRAL)
+    tone = Tones.NEUTRAL
+    embed = discord.Embed(title=f"{tone.symbol} Luck of {whose}", description=period, colour=tone.colour)
     embed.add_field(name="In total", value=clip(luck_text(total), FIELD_VALUE), inline=False)
     for tally in systems:
         embed.add_field(name=tally.name, value=clip(luck_text(tally), FIELD_VALUE), inline=False)

@@ -11,12 +11,13 @@ from fractions import Fraction
 
 import pytest
 
-from bot.render.common import percent
+from bot.render.yearzero import PUSHED_DICE
 from bot.storage import RevealRefusal
 from cogs.log import NEEDS_MANAGE_SERVER
 from cogs.stats import GM_ONLY
 from rules.heroic_odds import odds_for_heroic
 from rules.luck import LuckEvent, luck_of
+from rules.odds_text import percent
 from tests.bot.embeds import field, give_faces
 from tests.bot.payloads import click_payload
 from tests.fakediscord import ALICE, BOB, GM, FakeChannel, FakeDiscord, FakeGuild, Reply
@@ -71,7 +72,7 @@ async def test_a_private_roll_is_revealed_by_its_roller_once_with_the_same_dice(
     assert shown.type == 4 and not shown.flags & EPHEMERAL
     card, original = shown.embed, secret.embed
     assert card["title"] == original["title"] and card["fields"] == original["fields"]
-    assert card["color"] == original["color"] and card["author"] == original["author"]
+    assert card["color"] == original["color"] and card.get("footer") == original.get("footer")
     first_line, rest = card["description"].split("\n", 1)
     assert first_line.startswith("*Rolled privately at <t:") and first_line.endswith(":f>, revealed.*")
     assert rest == original["description"] and "timestamp" in card
@@ -100,7 +101,8 @@ async def test_a_pushed_private_roll_is_revealed_with_its_push(start_bot, fake_d
     pushed = await fake_discord.click(secret, label="Push")
     assert labels(pushed.message) == ["Reveal"]
     shown = await fake_discord.click(secret, label="Reveal")
-    assert field(shown.embed, "Pushed") == field(pushed.embed, "Pushed") and not shown.flags & EPHEMERAL
+    assert field(shown.embed, PUSHED_DICE) == field(pushed.embed, PUSHED_DICE) == "Base: ↻ `6`⚔ `4`"
+    assert shown.embed["title"] == pushed.embed["title"] and not shown.flags & EPHEMERAL
 
 
 async def test_a_public_roll_has_no_reveal_and_a_crafted_reveal_is_refused(start_bot, fake_discord, db_path):
@@ -179,7 +181,7 @@ async def test_stats_show_the_exact_luck_of_the_evening(start_bot, fake_discord)
 
     stats = await fake_discord.slash("stats")
     total = field(stats.embed, "In total")
-    assert stats.flags & EPHEMERAL and total.startswith("3 rolls") and stats.embed["title"] == "Luck of Alice"
+    assert stats.flags & EPHEMERAL and total.startswith("3 rolls") and stats.embed["title"] == "🎲 Luck of Alice"
     assert f"2 of 3 chances succeeded; expected {float(luck.expected):.2f}" in total
     assert f"Luckier than {percent(luck.percentile)} of possible evenings" in total
     assert f"At least this good: {percent(luck.at_least_this_good)}" in total
