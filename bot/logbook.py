@@ -61,11 +61,11 @@ def yearzero_push_rolled(first: YzRoll, pushed: YzRoll, willpower_gained: int) -
 
 
 def reading_of(embed: discord.Embed) -> str:
-    """The card's short reading for the log: its title and its bold outcome line (the card's own text)."""
-    lines = (embed.description or "").split("\n")
-    outcome = next((line.strip("*") for line in lines if line.startswith("**") and line.endswith("**")), "")
-    parts = [part for part in (embed.title, outcome) if part]
-    return " — ".join(dict.fromkeys(parts))  # once each, should the title be the outcome
+    """The card's short reading for the log: its title (the outcome) and the line below it (system and pool),
+    unless that line is the player's note."""
+    below = (embed.description or "").split("\n", 1)[0]
+    parts = [part for part in (embed.title, below) if part and not part.startswith(">")]
+    return " — ".join(parts)
 
 
 def card_of(embed: discord.Embed) -> dict[str, Any]:

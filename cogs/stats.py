@@ -51,7 +51,7 @@ class Stats(commands.Cog):
     )
     async def stats(
         self, interaction: BotInteraction, player: discord.User | None = None, everyone: bool = False,
-        since: app_commands.Range[float, 0.01, float(MAX_HOURS)] | None = None,
+        since: app_commands.Range[int, 1, MAX_HOURS] | None = None,
     ) -> None:
         """Rolls, successes, expected successes, luck percentile and 'at least this good', per system."""
         guild_id, channel_id = server_channel(interaction)
@@ -67,11 +67,11 @@ class Stats(commands.Cog):
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    async def _period(self, guild_id: int, channel_id: int, hours: float | None) -> tuple[datetime, str]:
+    async def _period(self, guild_id: int, channel_id: int, hours: int | None) -> tuple[datetime, str]:
         """When the period starts, and how the card says it."""
         now = self.bot.now()
         if hours is not None:
-            return now - timedelta(hours=hours), f"The last {hours:g} hours"
+            return now - timedelta(hours=hours), f"The last {hours} hours"
         marker = await self.bot.db.meta.get(session_key(guild_id, channel_id))
         if marker is not None:
             started = datetime.fromisoformat(marker)

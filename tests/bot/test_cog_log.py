@@ -7,6 +7,7 @@ import csv
 import io
 import sqlite3
 from contextlib import closing
+from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 
 import pytest
@@ -122,8 +123,10 @@ async def test_a_public_roll_has_no_reveal_and_a_crafted_reveal_is_refused(start
 
 async def test_every_roll_is_logged_with_its_exact_luck_event(start_bot, fake_discord, db_path):
     bot = await start_bot(extensions=COGS)
-    await heroic(fake_discord, bot, [5, 4])  # 9 + 2 = 11 > 8
+    card = (await heroic(fake_discord, bot, [5, 4], note="the gate")).embed  # 9 + 2 = 11 > 8
     [row] = log_rows(db_path)
+    system_line = card["description"].split("\n")[0]
+    assert row["reading"] == f"{card['title']} — {system_line}" and "gate" not in row["reading"]
     chance = odds_for_heroic(2, 8).success
     assert row["system"] == "heroic" and row["kind"] == "task" and row["user_id"] == ALICE.id
     assert row["events"] == f"{chance.numerator}/{chance.denominator}:1"
@@ -207,3 +210,14 @@ async def test_stats_count_from_the_session_marker_and_show_no_luck_without_even
     yz = field((await fake_discord.slash("stats")).embed, "Year Zero")
     assert "1 push, 2 Willpower gained, 2 banes taken" in yz
     assert "0 of 2 chances succeeded" in yz and f"expected {float(Fraction(11, 36) + Fraction(1, 6)):.2f}" in yz
+
+
+async def test_stats_since_hours_leaves_out_older_rolls(start_bot, fake_discord):
+    now = [datetime(2026, 12, 2, 19, 0, tzinfo=UTC)]
+    bot = await start_bot(extensions=COGS, clock=lambda: now[0])
+    await heroic(fake_discord, bot, [5, 4])
+    now[0] += timedelta(hours=3)
+    await heroic(fake_discord, bot, [1, 2])
+    recent = await fake_discord.slash("stats", {"since": 2})
+    assert field(recent.embed, "In total").startswith("1 roll\n") and recent.embed["description"] == "The last 2 hours"
+    assert field((await fake_discord.slash("stats")).embed, "In total").startswith("2 rolls")
