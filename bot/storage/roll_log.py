@@ -1,4 +1,4 @@
-"""The roll log: one row per roll of every system, public and private (migration V4).
+"""The roll log: one row per roll of every system, public and private (migration V5).
 
 Writing an entry is one INSERT, one trip; a pushable Year Zero roll rides in the same INSERT (the ``pushable``
 column), and the trigger ``roll_log_pushable`` stores it in ``yz_rolls`` under the entry's own id. A private

@@ -1,4 +1,4 @@
--- V4: the roll log (issue 12): every roll of every system, public and private, kept ROLL_LOG_DAYS days.
+-- V5: the roll log (issue 12): every roll of every system, public and private, kept ROLL_LOG_DAYS days.
 -- reading is the card's short text; events the roll's luck events, each 'p/q:1' or 'p/q:0' (exact chance of
 -- success, then the outcome), space-separated; extras a small JSON object of per-system figures (Year Zero
 -- pushes, Willpower, banes; Seven Kingdoms degrees). A private roll keeps its card (the embed as sent, JSON) so
