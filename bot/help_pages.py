@@ -128,7 +128,10 @@ RULINGS = HelpPage(
     "7. **The Pride die**: a d12 read like an Artifact Die, never a bane, rerolled by a push when blank; "
     "\"once per session\" is up to your table.\n"
     "8. **Several pushes**: 0–3 per roll; each 1 counts once, at the push that first shows it (the first push "
-    "counts the first roll's 1s too).\n\n"
+    "counts the first roll's 1s too).\n"
+    "9. **Revealing a private roll** shows the same dice and reading; nothing is rolled again.\n"
+    "10. **Honest luck**: /stats weighs each roll whose success was in doubt (and each Year Zero push of a roll "
+    "with no success yet) by its exact chance; the luck percentile is P(fewer) + ½·P(as many).\n\n"
     "The README lists the finer points too.",
 )
 

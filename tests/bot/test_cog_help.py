@@ -111,7 +111,7 @@ async def test_the_menu_still_works_after_a_restart(fake_discord, start_bot):
 def test_the_rulings_page_names_each_ruling_of_the_readme():
     readme = README.read_text(encoding="utf-8")
     listed = readme.split("## The rules, and our rulings", 1)[1].split("And the fine points", 1)[0]
-    headlines = re.findall(r"^\d\. \*\*(.+?)\.?\*\*", listed, flags=re.MULTILINE)
-    assert len(headlines) == 8
+    headlines = re.findall(r"^\d+\. \*\*(.+?)\.?\*\*", listed, flags=re.MULTILINE)
+    assert len(headlines) == 10
     for headline in headlines:
         assert f"**{headline}**" in RULINGS.text, headline
