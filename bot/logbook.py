@@ -101,11 +101,11 @@ async def answer_roll(
         guild_id, channel_id, interaction.user.id, rolled.system, rolled.kind, reading_of(embed),
         rolled.events_text, rolled.extras, private, card_of(embed) if private else None,
     )
-    logged = await bot.db.log.write(entry, bot.now(), pushable=pushable)
-    view = roll_view(logged.id, private, buttons)
+    entry_id = await bot.db.log.write(entry, bot.now(), pushable=pushable)
+    view = roll_view(entry_id, private, buttons)
     if view is None:
-        return logged.id, await interaction.response.send_message(embed=embed, ephemeral=private)
-    return logged.id, await interaction.response.send_message(embed=embed, view=view, ephemeral=private)
+        return entry_id, await interaction.response.send_message(embed=embed, ephemeral=private)
+    return entry_id, await interaction.response.send_message(embed=embed, view=view, ephemeral=private)
 
 
 async def record_push(

@@ -32,6 +32,14 @@ BEGIN
     VALUES (NEW.id, NEW.guild_id, NEW.channel_id, NEW.user_id, NEW.pushable, NEW.created_at);
 END;
 
--- Log ids start above every roll id given so far, so that an entry's id never names an older stored roll.
+-- Log ids start above every roll id given so far, so that an entry's id never names an older stored roll; a
+-- roll stored in yz_rolls directly (not through the log) moves the log's counter past its id for the same reason.
 INSERT INTO sqlite_sequence (name, seq)
 SELECT 'roll_log', seq FROM sqlite_sequence WHERE name = 'yz_rolls';
+
+CREATE TRIGGER yz_rolls_keep_log_ids_apart AFTER INSERT ON yz_rolls
+WHEN NEW.id > coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'roll_log'), 0)
+BEGIN
+    INSERT OR REPLACE INTO sqlite_sequence (rowid, name, seq)
+    SELECT (SELECT rowid FROM sqlite_sequence WHERE name = 'roll_log'), 'roll_log', NEW.id;
+END;

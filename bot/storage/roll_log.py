@@ -83,11 +83,11 @@ _REVEAL_MESSAGES = {
 _COLUMNS = "id, guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras, private, card, " \
            "revealed_at"
 
-_INSERT = f"""
+_INSERT = """
 INSERT INTO roll_log (guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras, private,
                       card, pushable)
 VALUES (:guild, :channel, :user, :now, :system, :kind, :reading, :events, :extras, :private, :card, :pushable)
-RETURNING {_COLUMNS}
+RETURNING id
 """
 
 _PUSH = """
@@ -160,9 +160,9 @@ class RollLog:
     def __init__(self, store: Store) -> None:
         self._store = store
 
-    async def write(self, entry: NewEntry, now: datetime, *, pushable: str | None = None) -> LogEntry:
-        """Log a roll in one INSERT; with pushable (a Year Zero roll's payload) the same statement stores the
-        pushable roll under the returned entry's id."""
+    async def write(self, entry: NewEntry, now: datetime, *, pushable: str | None = None) -> int:
+        """Log a roll in one INSERT and return the entry's id; with pushable (a Year Zero roll's payload) the same
+        statement stores the pushable roll under that id."""
         params = {
             "guild": entry.guild_id, "channel": entry.channel_id, "user": entry.user_id, "now": epoch(now),
             "system": entry.system, "kind": entry.kind, "reading": entry.reading[:MAX_READING],
@@ -170,7 +170,7 @@ class RollLog:
             "card": _card(entry.card if entry.private else None), "pushable": pushable,
         }
         rows = await self._store.write(_INSERT, params)
-        return _entry(rows[0])
+        return int(rows[0]["id"])
 
     async def record_push(
         self, entry_id: int, reading: str, events: str, extras: dict[str, Any], card: dict[str, Any] | None

@@ -38,9 +38,9 @@ async def fake_discord(discord_spec):
 
 
 async def heroic(fake: FakeDiscord, bot, faces, *, user=ALICE, **options) -> Reply:
-    """/heroic Skill 2 against TN 8 (a success needs 2d6 >= 8... read by the rules) with these faces."""
+    """/heroic tn: Skill 2 against TN 8 with these faces."""
     dice = give_faces(bot, "Heroic", *faces)
-    reply = await fake.slash("heroic", {"skill": 2, "tn": 8, **options}, user=user)
+    reply = await fake.slash("heroic tn", {"skill": 2, "tn": 8, **options}, user=user)
     dice.finish()
     return reply
 

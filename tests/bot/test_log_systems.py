@@ -51,7 +51,7 @@ async def test_hex_and_seven_kingdoms_rolls_are_logged_with_their_events(start_b
     await fake_discord.slash("hex plain", {"dice": 2})
     await fake_discord.slash("hex test", {"attribute": 2, "advancement": True})
     give_faces(bot, "SevenKingdoms", 5, 4)
-    await fake_discord.slash("test basic", {"rank": 2, "target": 9})
+    await fake_discord.slash("test basic", {"rank": 2, "difficulty": "9"})
     give_faces(bot, "SevenKingdoms", 3, 4, 2, 2)
     await fake_discord.slash("test competition", {"participants": "Jaime 2D, Brienne 2D"})
     hex_test, plain, advancement, basic, competition = logged(db_path)

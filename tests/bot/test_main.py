@@ -260,7 +260,7 @@ async def test_setup_opens_migrates_and_purges_and_close_closes(tmp_path: Path):
     assert bot.now() == NOW
     await asyncio.wait_for(bot.first_purge_done.wait(), 10)  # behind the start, not before it
     assert await bot.db.rolls.get(old) is None and await bot.db.rolls.get(recent) is not None
-    assert await bot.db.log.get(old_entry.id) is None and await bot.db.log.get(kept_entry.id) is not None
+    assert await bot.db.log.get(old_entry) is None and await bot.db.log.get(kept_entry) is not None
     database = bot.db
     await bot.close()
     assert database.store.closed

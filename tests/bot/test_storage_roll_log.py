@@ -34,18 +34,19 @@ async def test_a_pushable_roll_and_its_log_entry_are_one_statement_under_one_id(
     logged = await db.log.write(entry(system="yearzero"), NOW, pushable='{"roll": 1}')
     # SQLite's trace calls back once per step of a statement (the trigger's step too): one statement all the same.
     assert len(set(seen)) == 1 and seen[0].split()[0].upper() == "INSERT"
-    stored = await db.rolls.get(logged.id)
+    stored = await db.rolls.get(logged)
     assert stored is not None and stored.payload == '{"roll": 1}' and stored.user_id == ALICE
-    claim = await db.rolls.claim_push(logged.id, ALICE, "{}", 1, NOW, LIFETIME)
+    claim = await db.rolls.claim_push(logged, ALICE, "{}", 1, NOW, LIFETIME)
     assert claim.claimed
-    await db.log.record_push(logged.id, "Pushed", "1/6:0", {"pushes": 1}, None)
-    pushed = await db.log.get(logged.id)
+    await db.log.record_push(logged, "Pushed", "1/6:0", {"pushes": 1}, None)
+    pushed = await db.log.get(logged)
     assert pushed is not None and pushed.events == ("1/2:1", "1/6:0") and pushed.extras == {"pushes": 1}
 
 
 async def test_a_roll_that_cannot_be_pushed_stores_no_pushable_roll(db: Database):
-    logged = await db.log.write(entry(), NOW)
-    assert await db.rolls.get(logged.id) is None and logged.reading == "Success" and logged.card is None
+    logged = await db.log.get(await db.log.write(entry(), NOW))
+    assert logged is not None and await db.rolls.get(logged.id) is None
+    assert logged.reading == "Success" and logged.card is None and logged.extras == {"pushes": 0}
 
 
 async def test_log_ids_start_above_the_rolls_stored_before_the_log(tmp_path: Path):
@@ -56,18 +57,18 @@ async def test_log_ids_start_above_the_rolls_stored_before_the_log(tmp_path: Pat
             last = await old.rolls.create(G, C, ALICE, "{}", NOW)
     async with await Database.open(path) as db:
         logged = await db.log.write(entry(), NOW, pushable="{}")
-        assert logged.id > last and (await db.rolls.get(last)) is not None
+        assert logged > last and (await db.rolls.get(last)) is not None
 
 
 async def test_a_reveal_is_claimed_once_and_only_by_the_roller(db: Database):
     secret = await db.log.write(entry(private=True), NOW)
-    assert (await db.log.claim_reveal(secret.id, BOB, NOW)).refusal is RevealRefusal.NOT_YOURS
-    claims = await asyncio.gather(*(db.log.claim_reveal(secret.id, ALICE, NOW) for _ in range(30)))
+    assert (await db.log.claim_reveal(secret, BOB, NOW)).refusal is RevealRefusal.NOT_YOURS
+    claims = await asyncio.gather(*(db.log.claim_reveal(secret, ALICE, NOW) for _ in range(30)))
     winners = [claim for claim in claims if claim.refusal is None]
     assert len(winners) == 1 and winners[0].entry is not None and winners[0].entry.card == entry(private=True).card
     assert {claim.refusal for claim in claims} == {None, RevealRefusal.ALREADY_REVEALED}
     public = await db.log.write(entry(), NOW)
-    assert (await db.log.claim_reveal(public.id, ALICE, NOW)).refusal is RevealRefusal.NOT_PRIVATE
+    assert (await db.log.claim_reveal(public, ALICE, NOW)).refusal is RevealRefusal.NOT_PRIVATE
     assert (await db.log.claim_reveal(10**6, ALICE, NOW)).refusal is RevealRefusal.UNKNOWN
     assert (await db.log.claim_reveal(2**70, ALICE, NOW)).refusal is RevealRefusal.UNKNOWN
 
@@ -83,7 +84,7 @@ async def test_private_entries_are_read_only_by_their_roller(db: Database):
 
 
 async def test_pages_go_older_and_newer(db: Database):
-    ids = [(await db.log.write(entry(), NOW)).id for _ in range(5)]
+    ids = [await db.log.write(entry(), NOW) for _ in range(5)]
     first = await db.log.page(G, C, ALICE, limit=2)
     assert [e.id for e in first] == ids[:-3:-1]
     older = await db.log.page(G, C, ALICE, before=first[-1].id, limit=2)
@@ -96,7 +97,7 @@ async def test_entries_older_than_the_retention_are_purged(db: Database):
     await db.log.write(entry(), NOW - timedelta(days=91))
     kept = await db.log.write(entry(), NOW - timedelta(days=89))
     assert await db.log.purge_older(NOW, timedelta(days=DEFAULT_ROLL_LOG_DAYS)) == 1
-    assert [e.id for e in await db.log.page(G, C, ALICE)] == [kept.id]
+    assert [e.id for e in await db.log.page(G, C, ALICE)] == [kept]
 
 
 def test_roll_log_days_is_a_setting_with_a_clear_error(tmp_path: Path):
@@ -106,3 +107,11 @@ def test_roll_log_days_is_a_setting_with_a_clear_error(tmp_path: Path):
     for bad in ("0", "-3", "1.5", "many", "99999"):
         with pytest.raises(SettingsError, match="ROLL_LOG_DAYS"):
             load_settings(base | {"ROLL_LOG_DAYS": bad}, cwd=tmp_path)
+
+
+async def test_a_roll_stored_directly_never_shares_an_id_with_a_later_log_entry(db: Database):
+    direct = await db.rolls.create(G, C, ALICE, "{}", NOW)
+    direct_again = await db.rolls.create(G, C, BOB, "{}", NOW)
+    logged = await db.log.write(entry(system="yearzero"), NOW, pushable="{}")
+    assert logged > direct_again > direct and (await db.rolls.get(logged)) is not None
+    assert await db.rolls.create(G, C, ALICE, "{}", NOW) > logged
