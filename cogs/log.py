@@ -73,7 +73,10 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_PATTER
 
     @reports_errors
     async def callback(self, interaction: discord.Interaction) -> None:
-        embed, view = await log_page(interaction, **{"before" if self.direction == "older" else "after": self.entry_id})
+        if self.direction == "older":
+            embed, view = await log_page(interaction, before=self.entry_id)
+        else:
+            embed, view = await log_page(interaction, after=self.entry_id)
         await interaction.response.edit_message(embed=embed, view=view)
 
 

@@ -46,7 +46,8 @@ def count_rows(path: Path, sql: str = "SELECT count(*) FROM yz_rolls") -> int:
 async def test_a_roll_is_one_statement(db: Database):
     seen = await statements(db)
     await db.rolls.create(G, C, 7, "{}", NOW)
-    assert verbs(seen) == ["INSERT"]
+    # SQLite's trace repeats a statement's text for each trigger it fires (V5's keeps the roll log's ids apart).
+    assert verbs(list(dict.fromkeys(seen))) == ["INSERT"]
 
 
 async def test_a_spend_is_one_statement_and_a_refused_one_reads_once_more(db: Database):
