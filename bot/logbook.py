@@ -28,6 +28,14 @@ Buttons = Callable[[int], Sequence[discord.ui.Item[Any]]]
 
 
 @dataclass(frozen=True, slots=True)
+class Pushable:
+    """A Year Zero roll that can be pushed: its stored payload and how many pushes it allows."""
+
+    payload: str
+    pushes_allowed: int = 1
+
+
+@dataclass(frozen=True, slots=True)
 class Rolled:
     """What the log keeps of a roll besides its card: its system and kind, luck events and extra figures."""
 
@@ -55,8 +63,9 @@ def yearzero_rolled(roll: YzRoll, odds: YzOdds) -> Rolled:
 
 
 def yearzero_push_rolled(first: YzRoll, pushed: YzRoll, willpower_gained: int) -> Rolled:
-    """A Year Zero push: its event (when the roll had no success yet), Willpower gained and banes taken."""
-    extras = {"pushes": 1, "willpower": willpower_gained, "banes": pushed.base_banes + pushed.gear_banes}
+    """A Year Zero push: its event (when the roll had no success yet), the Willpower it gained and the banes
+    showing after it (the log adds the push and the Willpower to the roll's, and keeps the latest banes)."""
+    extras = {"willpower": willpower_gained, "banes": pushed.base_banes + pushed.gear_banes}
     return Rolled("yearzero", "roll", yearzero_push_events(first, pushed), extras)
 
 
@@ -91,7 +100,7 @@ def roll_view(entry_id: int, private: bool, buttons: Buttons | None = None) -> d
 
 async def answer_roll(
     interaction: discord.Interaction, embed: discord.Embed, rolled: Rolled, *, private: bool,
-    pushable: str | None = None, buttons: Buttons | None = None,
+    pushable: Pushable | None = None, buttons: Buttons | None = None,
 ) -> tuple[int, discord.InteractionCallbackResponse[Any] | None]:
     """Log the roll, then send its card (privately with a Reveal button when private); return the log entry's
     id (which is also the stored Year Zero roll's when pushable is given) and Discord's answer."""
@@ -101,7 +110,8 @@ async def answer_roll(
         guild_id, channel_id, interaction.user.id, rolled.system, rolled.kind, reading_of(embed),
         rolled.events_text, rolled.extras, private, card_of(embed) if private else None,
     )
-    entry_id = await bot.db.log.write(entry, bot.now(), pushable=pushable)
+    stored, allowed = (pushable.payload, pushable.pushes_allowed) if pushable else (None, None)
+    entry_id = await bot.db.log.write(entry, bot.now(), pushable=stored, pushes_allowed=allowed)
     view = roll_view(entry_id, private, buttons)
     if view is None:
         return entry_id, await interaction.response.send_message(embed=embed, ephemeral=private)
@@ -109,9 +119,12 @@ async def answer_roll(
 
 
 async def record_push(
-    interaction: discord.Interaction, entry_id: int, embed: discord.Embed, rolled: Rolled, *, private: bool
+    interaction: discord.Interaction, entry_id: int, embed: discord.Embed, rolled: Rolled, *, private: bool,
+    buttons: Buttons | None = None,
 ) -> discord.ui.View | None:
-    """Log a Year Zero push on its roll's entry; return the Reveal button for the pushed card when private."""
+    """Log a Year Zero push on its roll's entry; return the pushed card's buttons (its own, and Reveal when
+    private), or None when it has none."""
     card = card_of(embed) if private else None
-    await the_bot(interaction).db.log.record_push(entry_id, reading_of(embed), rolled.events_text, rolled.extras, card)
-    return roll_view(entry_id, private)
+    log = the_bot(interaction).db.log
+    await log.record_push(entry_id, reading_of(embed), rolled.events_text, rolled.extras, card)
+    return roll_view(entry_id, private, buttons)

@@ -1,4 +1,4 @@
-"""The roll log: one row per roll of every system, public and private (migration V5).
+"""The roll log: one row per roll of every system, public and private (migration V6).
 
 Writing an entry is one INSERT, one trip; a pushable Year Zero roll rides in the same INSERT (the ``pushable``
 column), and the trigger ``roll_log_pushable`` stores it in ``yz_rolls`` under the entry's own id. A private
@@ -85,14 +85,18 @@ _COLUMNS = "id, guild_id, channel_id, user_id, created_at, system, kind, reading
 
 _INSERT = """
 INSERT INTO roll_log (guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras, private,
-                      card, pushable)
-VALUES (:guild, :channel, :user, :now, :system, :kind, :reading, :events, :extras, :private, :card, :pushable)
+                      card, pushable, pushes_allowed)
+VALUES (:guild, :channel, :user, :now, :system, :kind, :reading, :events, :extras, :private, :card, :pushable,
+        :allowed)
 RETURNING id
 """
 
 _PUSH = """
-UPDATE roll_log SET reading = :reading, events = trim(events || ' ' || :events), extras = :extras,
-                    card = CASE WHEN private = 1 THEN :card ELSE NULL END
+UPDATE roll_log SET reading = :reading, events = trim(events || ' ' || :events),
+    extras = json_set(extras, '$.pushes', coalesce(json_extract(extras, '$.pushes'), 0) + 1,
+                      '$.willpower', coalesce(json_extract(extras, '$.willpower'), 0) + :willpower,
+                      '$.banes', :banes),
+    card = CASE WHEN private = 1 THEN :card ELSE NULL END
 WHERE id = :id
 """
 
@@ -160,14 +164,16 @@ class RollLog:
     def __init__(self, store: Store) -> None:
         self._store = store
 
-    async def write(self, entry: NewEntry, now: datetime, *, pushable: str | None = None) -> int:
+    async def write(
+        self, entry: NewEntry, now: datetime, *, pushable: str | None = None, pushes_allowed: int | None = None
+    ) -> int:
         """Log a roll in one INSERT and return the entry's id; with pushable (a Year Zero roll's payload) the same
-        statement stores the pushable roll under that id."""
+        statement stores the pushable roll, allowing that many pushes (default 1), under that id."""
         params = {
             "guild": entry.guild_id, "channel": entry.channel_id, "user": entry.user_id, "now": epoch(now),
             "system": entry.system, "kind": entry.kind, "reading": entry.reading[:MAX_READING],
             "events": entry.events, "extras": _COMPACT.encode(entry.extras), "private": int(entry.private),
-            "card": _card(entry.card if entry.private else None), "pushable": pushable,
+            "card": _card(entry.card if entry.private else None), "pushable": pushable, "allowed": pushes_allowed,
         }
         rows = await self._store.write(_INSERT, params)
         return int(rows[0]["id"])
@@ -175,10 +181,11 @@ class RollLog:
     async def record_push(
         self, entry_id: int, reading: str, events: str, extras: dict[str, Any], card: dict[str, Any] | None
     ) -> None:
-        """A Year Zero roll was pushed: its reading, extras and (private) card become the pushed ones, and the
-        push's luck events are added to the first roll's."""
-        params = {"id": entry_id, "reading": reading[:MAX_READING], "events": events,
-                  "extras": _COMPACT.encode(extras), "card": _card(card)}
+        """A Year Zero roll was pushed (once more): its reading and (private) card become the pushed ones, the
+        push's luck events are added to the roll's, one push and extras["willpower"] to its totals, and
+        extras["banes"] (the banes showing now) replaces the count."""
+        params = {"id": entry_id, "reading": reading[:MAX_READING], "events": events, "card": _card(card),
+                  "willpower": int(extras.get("willpower", 0)), "banes": int(extras.get("banes", 0))}
         await self._store.write(_PUSH, params)
 
     async def get(self, entry_id: int) -> LogEntry | None:

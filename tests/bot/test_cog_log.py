@@ -97,7 +97,7 @@ async def test_a_pushed_private_roll_is_revealed_with_its_push(start_bot, fake_d
     bot = await start_bot(extensions=COGS)
     give_faces(bot, "YearZero", 2, 3)
     secret = await fake_discord.slash("yz", {"attribute": 1, "skill": 1, "private": True})
-    assert labels(secret.message) == ["Push", "Reveal"]
+    assert labels(secret.message) == ["Push", "Keep", "Reveal"]
     give_faces(bot, "YearZero", 6, 4)
     pushed = await fake_discord.click(secret, label="Push")
     assert labels(pushed.message) == ["Reveal"]
@@ -221,3 +221,15 @@ async def test_stats_since_hours_leaves_out_older_rolls(start_bot, fake_discord)
     recent = await fake_discord.slash("stats", {"since": 2})
     assert field(recent.embed, "In total").startswith("1 roll\n") and recent.embed["description"] == "The last 2 hours"
     assert field((await fake_discord.slash("stats")).embed, "In total").startswith("2 rolls")
+
+
+async def test_stats_count_every_push_of_a_roll_that_allows_several(start_bot, fake_discord):
+    bot = await start_bot(extensions=COGS)
+    give_faces(bot, "YearZero", 3, 4)
+    await fake_discord.slash("yz", {"attribute": 2, "pushes": 2})
+    for faces in ((2, 3), (6, 5)):
+        give_faces(bot, "YearZero", *faces)
+        await fake_discord.slash("push")
+    yz = field((await fake_discord.slash("stats")).embed, "Year Zero")
+    assert "2 pushes, 0 Willpower gained, 0 banes taken" in yz
+    assert f"1 of 3 chances succeeded; expected {float(3 * Fraction(11, 36)):.2f}" in yz

@@ -31,16 +31,19 @@ def entry(user: int = ALICE, *, private: bool = False, events: str = "1/2:1", sy
 async def test_a_pushable_roll_and_its_log_entry_are_one_statement_under_one_id(db: Database):
     seen: list[str] = []
     await db.store.set_trace_callback(seen.append)
-    logged = await db.log.write(entry(system="yearzero"), NOW, pushable='{"roll": 1}')
+    logged = await db.log.write(entry(system="yearzero"), NOW, pushable='{"roll": 1}', pushes_allowed=2)
     # SQLite's trace calls back once per step of a statement (the trigger's step too): one statement all the same.
     assert len(set(seen)) == 1 and seen[0].split()[0].upper() == "INSERT"
     stored = await db.rolls.get(logged)
     assert stored is not None and stored.payload == '{"roll": 1}' and stored.user_id == ALICE
+    assert stored.pushes_allowed == 2
     claim = await db.rolls.claim_push(logged, ALICE, "{}", 1, NOW, LIFETIME)
     assert claim.claimed
-    await db.log.record_push(logged, "Pushed", "1/6:0", {"pushes": 1}, None)
+    await db.log.record_push(logged, "Pushed", "1/6:0", {"willpower": 2, "banes": 2}, None)
+    await db.log.record_push(logged, "Pushed again", "", {"willpower": 1, "banes": 3}, None)
     pushed = await db.log.get(logged)
-    assert pushed is not None and pushed.events == ("1/2:1", "1/6:0") and pushed.extras == {"pushes": 1}
+    assert pushed is not None and pushed.events == ("1/2:1", "1/6:0") and pushed.reading == "Pushed again"
+    assert pushed.extras == {"pushes": 2, "willpower": 3, "banes": 3}  # pushes and Willpower add up
 
 
 async def test_a_roll_that_cannot_be_pushed_stores_no_pushable_roll(db: Database):

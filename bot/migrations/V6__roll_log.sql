@@ -1,4 +1,4 @@
--- V5: the roll log (issue 12): every roll of every system, public and private, kept ROLL_LOG_DAYS days.
+-- V6: the roll log (issue 12): every roll of every system, public and private, kept ROLL_LOG_DAYS days.
 -- reading is the card's short text; events the roll's luck events, each 'p/q:1' or 'p/q:0' (exact chance of
 -- success, then the outcome), space-separated; extras a small JSON object of per-system figures (Year Zero
 -- pushes, Willpower, banes; Seven Kingdoms degrees). A private roll keeps its card (the embed as sent, JSON) so
@@ -18,6 +18,7 @@ CREATE TABLE roll_log (
     card        TEXT,
     revealed_at REAL,
     pushable    TEXT,   -- a Year Zero roll that can be pushed: its payload, stored in yz_rolls by the trigger
+    pushes_allowed INTEGER, -- and how many pushes it allows (NULL: one)
     CHECK (revealed_at IS NULL OR (private = 1 AND card IS NOT NULL))
 );
 
@@ -28,8 +29,9 @@ CREATE INDEX roll_log_by_age ON roll_log (created_at);
 -- entry's own id, so the Push and Reveal buttons of a roll name the same number.
 CREATE TRIGGER roll_log_pushable AFTER INSERT ON roll_log WHEN NEW.pushable IS NOT NULL
 BEGIN
-    INSERT INTO yz_rolls (id, guild_id, channel_id, user_id, payload, created_at)
-    VALUES (NEW.id, NEW.guild_id, NEW.channel_id, NEW.user_id, NEW.pushable, NEW.created_at);
+    INSERT INTO yz_rolls (id, guild_id, channel_id, user_id, payload, created_at, pushes_allowed)
+    VALUES (NEW.id, NEW.guild_id, NEW.channel_id, NEW.user_id, NEW.pushable, NEW.created_at,
+            coalesce(NEW.pushes_allowed, 1));
 END;
 
 -- Log ids start above every roll id given so far, so that an entry's id never names an older stored roll; a
