@@ -119,12 +119,10 @@ async def answer_roll(
 
 
 async def record_push(
-    interaction: discord.Interaction, entry_id: int, embed: discord.Embed, rolled: Rolled, *, private: bool,
-    buttons: Buttons | None = None,
-) -> discord.ui.View | None:
-    """Log a Year Zero push on its roll's entry; return the pushed card's buttons (its own, and Reveal when
-    private), or None when it has none."""
+    interaction: discord.Interaction, entry_id: int, embed: discord.Embed, rolled: Rolled, private: bool
+) -> None:
+    """Log a Year Zero push on its roll's entry: the pushed card (kept for Reveal when private), its luck events,
+    one push more and the Willpower it gained."""
     card = card_of(embed) if private else None
     log = the_bot(interaction).db.log
     await log.record_push(entry_id, reading_of(embed), rolled.events_text, rolled.extras, card)
-    return roll_view(entry_id, private, buttons)
