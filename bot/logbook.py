@@ -7,15 +7,16 @@ Year Zero push updates its entry with `record_push`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import logging
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
 from bot.client import the_bot
 from bot.reveal import RevealButton
-from bot.storage import NewEntry
+from bot.storage import NewEntry, StorageBusy
 from bot.tree import server_channel
 from rules.luck import LuckEvent
 from rules.luck_events import sevenkingdoms_events, yearzero_first_events, yearzero_push_events
@@ -25,6 +26,9 @@ from rules.yearzero import YzRoll
 from rules.yearzero_odds import YzOdds
 
 Buttons = Callable[[int], Sequence[discord.ui.Item[Any]]]
+T = TypeVar("T")
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,24 +102,52 @@ def roll_view(entry_id: int, private: bool, buttons: Buttons | None = None) -> d
     return view
 
 
-async def answer_roll(
-    interaction: discord.Interaction, embed: discord.Embed, rolled: Rolled, *, private: bool,
-    pushable: Pushable | None = None, buttons: Buttons | None = None,
-) -> tuple[int, discord.InteractionCallbackResponse[Any] | None]:
-    """Log the roll, then send its card (privately with a Reveal button when private); return the log entry's
-    id (which is also the stored Year Zero roll's when pushable is given) and Discord's answer."""
-    bot = the_bot(interaction)
+def _new_entry(interaction: discord.Interaction, embed: discord.Embed, rolled: Rolled, private: bool) -> NewEntry:
     guild_id, channel_id = server_channel(interaction)
-    entry = NewEntry(
+    return NewEntry(
         guild_id, channel_id, interaction.user.id, rolled.system, rolled.kind, reading_of(embed),
         rolled.events_text, rolled.extras, private, card_of(embed) if private else None,
     )
-    stored, allowed = (pushable.payload, pushable.pushes_allowed) if pushable else (None, None)
-    entry_id = await bot.db.log.write(entry, bot.now(), pushable=stored, pushes_allowed=allowed)
-    view = roll_view(entry_id, private, buttons)
-    if view is None:
-        return entry_id, await interaction.response.send_message(embed=embed, ephemeral=private)
-    return entry_id, await interaction.response.send_message(embed=embed, view=view, ephemeral=private)
+
+
+async def answer_roll(interaction: discord.Interaction, embed: discord.Embed, rolled: Rolled, *, private: bool) -> None:
+    """Send a roll's card and log it. A private roll is logged first, for its Reveal button to name the entry;
+    a public one once answered, so that its answer waits for no write."""
+    bot = the_bot(interaction)
+    entry, now = _new_entry(interaction, embed, rolled, private), bot.now()
+    if not private:
+        await interaction.response.send_message(embed=embed)
+        await _logged_late(bot.db.log.write(entry, now))
+        return
+    entry_id = await bot.db.log.write(entry, now)
+    await interaction.response.send_message(embed=embed, ephemeral=True, **_with(roll_view(entry_id, True)))
+
+
+async def answer_pushable(
+    interaction: discord.Interaction, embed: discord.Embed, rolled: Rolled, *, private: bool, pushable: Pushable,
+    buttons: Buttons,
+) -> tuple[int, discord.InteractionCallbackResponse[Any] | None]:
+    """Log a pushable Year Zero roll and store the roll itself in the same INSERT, under the entry's id; then
+    send its card with its buttons (and Reveal when private). Return that id and Discord's answer."""
+    bot = the_bot(interaction)
+    entry = _new_entry(interaction, embed, rolled, private)
+    allowed = pushable.pushes_allowed
+    roll_id = await bot.db.log.write(entry, bot.now(), pushable=pushable.payload, pushes_allowed=allowed)
+    view = roll_view(roll_id, private, buttons)
+    return roll_id, await interaction.response.send_message(embed=embed, ephemeral=private, **_with(view))
+
+
+def _with(view: discord.ui.View | None) -> dict[str, Any]:
+    return {"view": view} if view is not None else {}
+
+
+async def _logged_late(write: Awaitable[T]) -> T | None:
+    """A log write made after the answer: a busy database is logged, not told to a player who has their roll."""
+    try:
+        return await write
+    except StorageBusy:
+        _log.warning("A roll was answered but not logged: the database was busy")
+        return None
 
 
 async def record_push(
@@ -125,4 +157,4 @@ async def record_push(
     one push more and the Willpower it gained."""
     card = card_of(embed) if private else None
     log = the_bot(interaction).db.log
-    await log.record_push(entry_id, reading_of(embed), rolled.events_text, rolled.extras, card)
+    await _logged_late(log.record_push(entry_id, reading_of(embed), rolled.events_text, rolled.extras, card))
