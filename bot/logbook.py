@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.answers import deliver
 from bot.client import the_bot
 from bot.reveal import RevealButton
 from bot.storage import NewEntry, StorageBusy
@@ -29,14 +30,6 @@ Buttons = Callable[[int], Sequence[discord.ui.Item[Any]]]
 T = TypeVar("T")
 
 _log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class Pushable:
-    """A Year Zero roll that can be pushed: its stored payload and how many pushes it allows."""
-
-    payload: str
-    pushes_allowed: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,18 +116,23 @@ async def answer_roll(interaction: discord.Interaction, embed: discord.Embed, ro
     await interaction.response.send_message(embed=embed, ephemeral=True, **_with(roll_view(entry_id, True)))
 
 
-async def answer_pushable(
-    interaction: discord.Interaction, embed: discord.Embed, rolled: Rolled, *, private: bool, pushable: Pushable,
-    buttons: Buttons,
-) -> tuple[int, discord.InteractionCallbackResponse[Any] | None]:
-    """Log a pushable Year Zero roll and store the roll itself in the same INSERT, under the entry's id; then
-    send its card with its buttons (and Reveal when private). Return that id and Discord's answer."""
+async def deliver_roll(
+    interaction: discord.Interaction, embed: discord.Embed, rolled: Rolled, *, private: bool,
+    entry_id: int | None = None, buttons: Buttons | None = None,
+) -> discord.InteractionMessage | None:
+    """For a command acknowledged before it stored anything (bot.answers): fill in its answer with the roll's
+    card and log the roll; the message, or None if it never arrived. A Year Zero roll passes its stored id as
+    entry_id (its log entry takes the same id) and its own buttons; a private roll gets Reveal. A private roll
+    is logged before it is shown (the button names the entry), a public one once shown."""
     bot = the_bot(interaction)
-    entry = _new_entry(interaction, embed, rolled, private)
-    allowed = pushable.pushes_allowed
-    roll_id = await bot.db.log.write(entry, bot.now(), pushable=pushable.payload, pushes_allowed=allowed)
-    view = roll_view(roll_id, private, buttons)
-    return roll_id, await interaction.response.send_message(embed=embed, ephemeral=private, **_with(view))
+    entry, now = _new_entry(interaction, embed, rolled, private), bot.now()
+    if private:
+        entry_id = await bot.db.log.write(entry, now, entry_id=entry_id)
+    view = roll_view(entry_id, private, buttons) if entry_id is not None else None
+    answer = await deliver(lambda: interaction.edit_original_response(embed=embed, **_with(view)), "a roll")
+    if answer is not None and not private:
+        await _logged_late(bot.db.log.write(entry, now, entry_id=entry_id))
+    return answer
 
 
 def _with(view: discord.ui.View | None) -> dict[str, Any]:

@@ -13,10 +13,10 @@ from __future__ import annotations
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answers import acknowledge, deliver
+from bot.answers import acknowledge
 from bot.client import BotInteraction, RollkeeperBot
 from bot.errors import PlayerError
-from bot.logbook import Rolled, answer_roll, sevenkingdoms_rolled
+from bot.logbook import Rolled, answer_roll, deliver_roll, sevenkingdoms_rolled
 from bot.render import sevenkingdoms as render
 from bot.shared_options import Descriptions, Note
 from bot.storage import ExtendedTask, ExtendedTests, NoSuchExtendedTest
@@ -207,7 +207,7 @@ class SevenKingdoms(commands.Cog):
             return
         roll = render.ExtendedRoll(test, saved.name, saved.progress, saved.needed, added)
         embed = render.render_extended(roll, odds, roller=interaction.user, note=note)
-        await deliver(lambda: interaction.edit_original_response(embed=embed), "/test extended")
+        await deliver_roll(interaction, embed, sevenkingdoms_rolled(test, odds, kind="extended"), private=private)
 
     async def _save(
         self, interaction: BotInteraction, guild_id: int, channel_id: int, before: ExtendedProgress, added: int, *,

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import logbook
 from bot.answers import acknowledge, deliver
 from bot.client import BotInteraction, RollkeeperBot, the_bot
 from bot.errors import PlayerError
@@ -63,10 +64,15 @@ def push_view(roll_id: int) -> discord.ui.View:
     Clicks are taken by the DynamicItems registered when the cog loads (whatever process or restart sent the
     message), so the view is stopped at once: discord.py keeps no listener for it."""
     view = discord.ui.View(timeout=None)
-    view.add_item(PushButton(roll_id))
-    view.add_item(KeepButton(roll_id))
+    for button in push_buttons(roll_id):
+        view.add_item(button)
     view.stop()
     return view
+
+
+def push_buttons(roll_id: int) -> list[discord.ui.Item[Any]]:
+    """A pushable roll's own buttons: Push and Keep (bot.logbook adds Reveal to a private roll's)."""
+    return [PushButton(roll_id), KeepButton(roll_id)]
 
 
 async def roller_only(interaction: discord.Interaction, roll_id: int) -> bool:
@@ -188,7 +194,8 @@ class YearZero(commands.Cog):
         await acknowledge(interaction, ephemeral=private)  # stored only once Discord took it: told = stored
         if not roll.can_push:
             embed = _first_card(interaction, roll, note)
-            if await deliver(lambda: interaction.edit_original_response(embed=embed), "/yz"):
+            rolled = logbook.yearzero_rolled(roll, _pool_odds(roll))
+            if await logbook.deliver_roll(interaction, embed, rolled, private=private):
                 for older in await self.bot.db.rolls.supersede(*where, interaction_id=interaction.id):
                     await mark_ended(self.bot, older, Ending.SUPERSEDED)
             return
@@ -197,8 +204,10 @@ class YearZero(commands.Cog):
         if stored.state is not RollState.PENDING or stored.pushes_made:  # a repeat after the roll moved on
             return
         roll, note, private = read_payload(stored)  # a repeated interaction shows the roll the first one stored
-        embed, view = _first_card(interaction, roll, note), push_view(stored.id)
-        answer = await deliver(lambda: interaction.edit_original_response(embed=embed, view=view), f"roll {stored.id}")
+        embed, rolled = _first_card(interaction, roll, note), logbook.yearzero_rolled(roll, _pool_odds(roll))
+        answer = await logbook.deliver_roll(  # logged under the roll's id, with Reveal when private
+            interaction, embed, rolled, private=private, entry_id=stored.id, buttons=push_buttons
+        )
         if answer is None:  # never shown: it must not supersede the roll the player does see
             await self.bot.db.rolls.withdraw(stored.id)
             return
@@ -232,14 +241,17 @@ class YearZero(commands.Cog):
         if claim is None or claim.roll is None or claim.willpower is None:
             return
         embed, view = pushed_answer(interaction, claim.roll, claim.willpower)  # as stored (a repeat: the first's)
+        view = logbook.roll_view(roll_id, private, push_buttons if view is not None else None)  # Reveal if private
         what = f"push of roll {roll_id}"
         if edit_in_place:
             await deliver(lambda: interaction.edit_original_response(embed=embed, view=view), what)
-            return
-        answer = await deliver(lambda: interaction.edit_original_response(embed=embed, **_with(view)), what)
-        if answer is not None:  # the roll now shows there
-            self.bot.db.rolls.note_message(roll_id, stored.channel_id, answer.id)
-        await mark_ended(self.bot, stored, Ending.PUSHED, answer.id if answer is not None else None)
+        else:
+            answer = await deliver(lambda: interaction.edit_original_response(embed=embed, **_with(view)), what)
+            if answer is not None:  # the roll now shows there
+                self.bot.db.rolls.note_message(roll_id, stored.channel_id, answer.id)
+            await mark_ended(self.bot, stored, Ending.PUSHED, answer.id if answer is not None else None)
+        logged = logbook.yearzero_push_rolled(latest, pushed, claim.willpower.gained)
+        await logbook.record_push(interaction, roll_id, embed, logged, private)  # once answered
 
     async def _pushable(self, interaction: discord.Interaction, roll_id: int) -> YearZeroRoll | None:
         """The stored roll, if it may still be pushed from this message; else refused (or None once repaired, or

@@ -1,7 +1,7 @@
-"""The roll log: one row per roll of every system, public and private (migration V6).
+"""The roll log: one row per roll of every system, public and private (migration V7).
 
-Writing an entry is one INSERT, one trip; a pushable Year Zero roll rides in the same INSERT (the ``pushable``
-column), and the trigger ``roll_log_pushable`` stores it in ``yz_rolls`` under the entry's own id. A private
+Writing an entry is one INSERT, one trip. A Year Zero roll's entry takes the id of the stored roll (the triggers of
+migration V7 keep the two tables' ids apart otherwise), so Push and Reveal name the same number. A private
 roll keeps its card as sent, so Reveal can post the same dice; the reveal is claimed by one conditional UPDATE,
 so a roll is revealed at most once whatever clicks race. Private entries are read only for their roller.
 
@@ -84,10 +84,9 @@ _COLUMNS = "id, guild_id, channel_id, user_id, created_at, system, kind, reading
            "revealed_at"
 
 _INSERT = """
-INSERT INTO roll_log (guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras, private,
-                      card, pushable, pushes_allowed)
-VALUES (:guild, :channel, :user, :now, :system, :kind, :reading, :events, :extras, :private, :card, :pushable,
-        :allowed)
+INSERT OR IGNORE INTO roll_log (id, guild_id, channel_id, user_id, created_at, system, kind, reading, events,
+                                extras, private, card)
+VALUES (:id, :guild, :channel, :user, :now, :system, :kind, :reading, :events, :extras, :private, :card)
 RETURNING id
 """
 
@@ -164,19 +163,17 @@ class RollLog:
     def __init__(self, store: Store) -> None:
         self._store = store
 
-    async def write(
-        self, entry: NewEntry, now: datetime, *, pushable: str | None = None, pushes_allowed: int | None = None
-    ) -> int:
-        """Log a roll in one INSERT and return the entry's id; with pushable (a Year Zero roll's payload) the same
-        statement stores the pushable roll, allowing that many pushes (default 1), under that id."""
+    async def write(self, entry: NewEntry, now: datetime, *, entry_id: int | None = None) -> int:
+        """Log a roll in one INSERT and return the entry's id. A Year Zero roll's entry takes its stored roll's id
+        (entry_id), so that Push and Reveal name the same number; a repeat of that write changes nothing."""
         params = {
-            "guild": entry.guild_id, "channel": entry.channel_id, "user": entry.user_id, "now": epoch(now),
-            "system": entry.system, "kind": entry.kind, "reading": entry.reading[:MAX_READING],
+            "id": entry_id, "guild": entry.guild_id, "channel": entry.channel_id, "user": entry.user_id,
+            "now": epoch(now), "system": entry.system, "kind": entry.kind, "reading": entry.reading[:MAX_READING],
             "events": entry.events, "extras": _COMPACT.encode(entry.extras), "private": int(entry.private),
-            "card": _card(entry.card if entry.private else None), "pushable": pushable, "allowed": pushes_allowed,
+            "card": _card(entry.card if entry.private else None),
         }
         rows = await self._store.write(_INSERT, params)
-        return int(rows[0]["id"])
+        return int(rows[0]["id"]) if rows else int(entry_id or 0)
 
     async def record_push(
         self, entry_id: int, reading: str, events: str, extras: dict[str, Any], card: dict[str, Any] | None

@@ -212,11 +212,12 @@ async def test_bad_inputs_get_a_private_error_and_store_nothing(start_bot, fake_
 async def test_a_private_roll_is_ephemeral_and_its_push_too(start_bot, fake_discord, db_path):
     bot = await start_bot(extensions=YZ)
     reply = await roll(fake_discord, bot, [2, 3], attribute=1, skill=1, private=True)
-    assert reply.flags & EPHEMERAL and [b["label"] for b in buttons(reply.message)] == ["Push", "Keep"]
+    assert reply.flags & EPHEMERAL and [b["label"] for b in buttons(reply.message)] == ["Push", "Keep", "Reveal"]
     use_faces(bot, 6, 1)
     pushed = await fake_discord.click(reply, label="Push")
     assert pushed.type == DEFERRED_UPDATE and pushed.message is reply.message and reply.flags & EPHEMERAL
-    assert field(pushed.embed, PUSHED_DICE) == "Base: ↻ `6`⚔ `1`☠" and reply.components == []
+    assert field(pushed.embed, PUSHED_DICE) == "Base: ↻ `6`⚔ `1`☠"
+    assert [b["label"] for b in buttons(reply.message)] == ["Reveal"]  # a pushed private roll can be revealed
     assert willpower(db_path) == 1
 
     again = await roll(fake_discord, bot, [2, 3], attribute=1, skill=1, private=True)
@@ -224,6 +225,7 @@ async def test_a_private_roll_is_ephemeral_and_its_push_too(start_bot, fake_disc
     by_command = await fake_discord.slash("push")
     assert by_command.type == DEFERRED and by_command.flags & EPHEMERAL
     assert field(by_command.embed, PUSHED_DICE) == "Base: ↻ `1`☠ `1`☠"
+    assert [b["label"] for b in buttons(by_command.message)] == ["Reveal"]
     assert fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE) == []  # an ephemeral message has no route
     assert buttons(again.message)  # the private first roll keeps its (now refusing) button
     assert willpower(db_path) == 3

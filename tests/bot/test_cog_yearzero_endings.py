@@ -215,14 +215,14 @@ async def test_a_private_roll_is_kept_and_pushed_in_its_own_ephemeral_messages(s
     first = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, private=True, pushes=2)
     use_faces(bot, 4, 5)
     by_command = await fake_discord.slash("push")
-    assert by_command.ephemeral and labels(by_command) == ["Push", "Keep"]
+    assert by_command.ephemeral and labels(by_command) == ["Push", "Keep", "Reveal"]  # private: Reveal too
     assert fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE) == []  # an ephemeral message has no route
     any_faces(bot)
     repaired = await fake_discord.click(first, label="Push")  # the first message still offers a push: repaired
     assert repaired.type == 7
     assert_ended_as(first.message, Ending.PUSHED)
     use_faces(bot, 6, 6)
-    assert (await fake_discord.click(by_command, label="Push")).type == 6 and by_command.components == []
+    assert (await fake_discord.click(by_command, label="Push")).type == 6 and labels(by_command) == ["Reveal"]
     assert [row["pushes_made"] for row in rows(db_path)] == [0, 2]
 
 
@@ -248,7 +248,7 @@ async def test_the_purge_leaves_private_messages_alone(start_bot, fake_discord, 
     assert await bot.purge_expired_rolls() == 2
     [edit] = fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE)  # an ephemeral message has no such route
     assert edit.path == f"/channels/{TAVERN.id}/messages/{public.message['id']}"
-    assert labels(private) == ["Push", "Keep"]  # until clicked: then repaired, as the roll is gone
+    assert labels(private) == ["Push", "Keep", "Reveal"]  # until clicked: then repaired, as the roll is gone
     any_faces(bot)
     repaired = await fake_discord.click(private, label="Push")
     assert repaired.type == 7 and private.components == []  # purged: its old card stays, the content says why

@@ -28,25 +28,25 @@ def entry(user: int = ALICE, *, private: bool = False, events: str = "1/2:1", sy
     return NewEntry(G, C, user, system, "task", "Success", events, {"pushes": 0}, private, card)
 
 
-async def test_a_pushable_roll_and_its_log_entry_are_one_statement_under_one_id(db: Database):
+async def test_a_year_zero_roll_is_logged_under_its_own_id_in_one_statement_once(db: Database):
+    roll_id = await db.rolls.create(G, C, ALICE, '{"roll": 1}', NOW, 2)
     seen: list[str] = []
     await db.store.set_trace_callback(seen.append)
-    logged = await db.log.write(entry(system="yearzero"), NOW, pushable='{"roll": 1}', pushes_allowed=2)
+    assert await db.log.write(entry(system="yearzero"), NOW, entry_id=roll_id) == roll_id
     # SQLite's trace calls back once per step of a statement (the trigger's step too): one statement all the same.
     assert len(set(seen)) == 1 and seen[0].split()[0].upper() == "INSERT"
-    stored = await db.rolls.get(logged)
-    assert stored is not None and stored.payload == '{"roll": 1}' and stored.user_id == ALICE
-    assert stored.pushes_allowed == 2
-    claim = await db.rolls.claim_push(logged, ALICE, "{}", 1, NOW, LIFETIME)
+    assert await db.log.write(entry(system="yearzero"), NOW, entry_id=roll_id) == roll_id  # a repeat: no change
+    claim = await db.rolls.claim_push(roll_id, ALICE, "{}", 1, NOW, LIFETIME)
     assert claim.claimed
-    await db.log.record_push(logged, "Pushed", "1/6:0", {"willpower": 2, "banes": 2}, None)
-    await db.log.record_push(logged, "Pushed again", "", {"willpower": 1, "banes": 3}, None)
-    pushed = await db.log.get(logged)
+    await db.log.record_push(roll_id, "Pushed", "1/6:0", {"willpower": 2, "banes": 2}, None)
+    await db.log.record_push(roll_id, "Pushed again", "", {"willpower": 1, "banes": 3}, None)
+    pushed = await db.log.get(roll_id)
     assert pushed is not None and pushed.events == ("1/2:1", "1/6:0") and pushed.reading == "Pushed again"
     assert pushed.extras == {"pushes": 2, "willpower": 3, "banes": 3}  # pushes and Willpower add up
+    assert len(await db.log.page(G, C, ALICE)) == 1
 
 
-async def test_a_roll_that_cannot_be_pushed_stores_no_pushable_roll(db: Database):
+async def test_an_entry_reads_back_as_written(db: Database):
     logged = await db.log.get(await db.log.write(entry(), NOW))
     assert logged is not None and await db.rolls.get(logged.id) is None
     assert logged.reading == "Success" and logged.card is None and logged.extras == {"pushes": 0}
@@ -59,7 +59,7 @@ async def test_log_ids_start_above_the_rolls_stored_before_the_log(tmp_path: Pat
         for _ in range(3):
             last = await old.rolls.create(G, C, ALICE, "{}", NOW)
     async with await Database.open(path) as db:
-        logged = await db.log.write(entry(), NOW, pushable="{}")
+        logged = await db.log.write(entry(), NOW)
         assert logged > last and (await db.rolls.get(last)) is not None
 
 
@@ -112,9 +112,9 @@ def test_roll_log_days_is_a_setting_with_a_clear_error(tmp_path: Path):
             load_settings(base | {"ROLL_LOG_DAYS": bad}, cwd=tmp_path)
 
 
-async def test_a_roll_stored_directly_never_shares_an_id_with_a_later_log_entry(db: Database):
-    direct = await db.rolls.create(G, C, ALICE, "{}", NOW)
-    direct_again = await db.rolls.create(G, C, BOB, "{}", NOW)
-    logged = await db.log.write(entry(system="yearzero"), NOW, pushable="{}")
-    assert logged > direct_again > direct and (await db.rolls.get(logged)) is not None
-    assert await db.rolls.create(G, C, ALICE, "{}", NOW) > logged
+async def test_log_entries_and_rolls_never_share_an_id_but_a_rolls_own_entry(db: Database):
+    heroic = await db.log.write(entry(), NOW)
+    roll = await db.rolls.create(G, C, ALICE, "{}", NOW)
+    assert roll > heroic and await db.log.write(entry(system="yearzero"), NOW, entry_id=roll) == roll
+    assert await db.log.write(entry(), NOW) > roll
+    assert await db.rolls.create(G, C, BOB, "{}", NOW) > roll + 1
