@@ -194,7 +194,7 @@ class YearZero(commands.Cog):
         await acknowledge(interaction, ephemeral=private)  # stored only once Discord took it: told = stored
         if not roll.can_push:
             embed = _first_card(interaction, roll, note)
-            rolled = logbook.yearzero_rolled(roll, _pool_odds(roll))
+            rolled = logbook.yearzero_rolled(roll, pool_odds(roll))
             if await logbook.deliver_roll(interaction, embed, rolled, private=private):
                 for older in await self.bot.db.rolls.supersede(*where, interaction_id=interaction.id):
                     await mark_ended(self.bot, older, Ending.SUPERSEDED)
@@ -204,7 +204,7 @@ class YearZero(commands.Cog):
         if stored.state is not RollState.PENDING or stored.pushes_made:  # a repeat after the roll moved on
             return
         roll, note, private = read_payload(stored)  # a repeated interaction shows the roll the first one stored
-        embed, rolled = _first_card(interaction, roll, note), logbook.yearzero_rolled(roll, _pool_odds(roll))
+        embed, rolled = _first_card(interaction, roll, note), logbook.yearzero_rolled(roll, pool_odds(roll))
         answer = await logbook.deliver_roll(  # logged under the roll's id, with Reveal when private
             interaction, embed, rolled, private=private, entry_id=stored.id, buttons=push_buttons
         )
