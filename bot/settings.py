@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 
@@ -74,6 +75,9 @@ class Settings:
     """How often the lease is renewed (LEASE_RENEW_SECONDS), below the TTL."""
     roll_log_days: int = DEFAULT_ROLL_LOG_DAYS
     """How many days the roll log keeps each roll (ROLL_LOG_DAYS)."""
+    database_url: str | None = field(default=None, repr=False)
+    """A PostgreSQL server to keep everything in instead of the SQLite file (DATABASE_URL); it may hold a
+    password, so it is never shown."""
 
     @property
     def push_lifetime(self) -> timedelta:
@@ -98,6 +102,7 @@ class Settings:
             push_lifetime_hours=_push_lifetime_hours(values.get("PUSH_LIFETIME_HOURS")),
             **_lease(values.get("LEASE_TTL_SECONDS"), values.get("LEASE_RENEW_SECONDS")),
             roll_log_days=_roll_log_days(values.get("ROLL_LOG_DAYS")),
+            database_url=_database_url(values.get("DATABASE_URL")),
         )
 
 
@@ -213,3 +218,24 @@ def _roll_log_days(value: str | None) -> int:
             f"ROLL_LOG_DAYS must be a whole number of days from 1 to {MAX_ROLL_LOG_DAYS} (e.g. 90), not {_shown(text)}"
         )
     return int(text)
+
+
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+
+
+def _database_url(value: str | None) -> str | None:
+    """A postgresql:// URL, or None (SQLite). A bad one is named by its scheme only: it may hold a password."""
+    text = _text(value)
+    if not text:
+        return None
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 - a port that is not a number raises here
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in POSTGRES_SCHEMES:
+        raise SettingsError(
+            "DATABASE_URL must be a PostgreSQL URL like postgresql://user:password@host:5432/rollkeeper "
+            "(or be left unset to keep everything in the SQLite file at DATABASE_PATH)"
+        )
+    return text
