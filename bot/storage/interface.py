@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.storage.applied import Outcome
 from bot.storage.extended import ExtendedTask
 from bot.storage.leases import HeldLease
+from bot.storage.roll_log import LogEntry, NewEntry, RevealClaim
 from bot.storage.rolls import PushClaim, PushRefusal, YearZeroRoll
 from bot.storage.willpower import WillpowerChange
 
@@ -159,6 +160,35 @@ class LeaseStore(Protocol):
     async def release(self, shard_ids: Sequence[int], owner: str) -> None: ...
 
 
+class LogStore(Protocol):
+    """The roll log of every channel."""
+
+    async def write(self, entry: NewEntry, now: datetime, *, entry_id: int | None = None) -> int: ...
+
+    async def record_push(
+        self, entry_id: int, reading: str, events: str, extras: dict[str, Any], card: dict[str, Any] | None
+    ) -> None: ...
+
+    async def get(self, entry_id: int) -> LogEntry | None: ...
+
+    async def claim_reveal(self, entry_id: int, user_id: int, now: datetime) -> RevealClaim: ...
+
+    async def page(
+        self, guild_id: int, channel_id: int, viewer_id: int, *, before: int | None = None,
+        after: int | None = None, limit: int = 10,
+    ) -> list[LogEntry]: ...
+
+    async def since(
+        self, guild_id: int, channel_id: int, viewer_id: int, since: datetime, *, user_id: int | None = None
+    ) -> list[LogEntry]: ...
+
+    async def between(
+        self, guild_id: int, channel_id: int, viewer_id: int, start: datetime, end: datetime
+    ) -> list[LogEntry]: ...
+
+    async def purge_older(self, now: datetime, keep: timedelta) -> int: ...
+
+
 class Storage(Protocol):
     """The open database, whichever kind: what `bot.db` is."""
 
@@ -179,6 +209,9 @@ class Storage(Protocol):
 
     @property
     def leases(self) -> LeaseStore: ...
+
+    @property
+    def log(self) -> LogStore: ...
 
     @property
     def location(self) -> str:

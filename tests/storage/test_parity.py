@@ -15,8 +15,10 @@ from bot.storage.postgres.applied import PostgresAppliedInteractions
 from bot.storage.postgres.extended import PostgresExtendedTests
 from bot.storage.postgres.leases import PostgresShardLeases
 from bot.storage.postgres.meta import PostgresMeta
+from bot.storage.postgres.roll_log import PostgresRollLog
 from bot.storage.postgres.rolls import PostgresRolls
 from bot.storage.postgres.willpower import PostgresWillpower
+from bot.storage.roll_log import RollLog
 
 PAIRS = [
     (YearZeroRolls, PostgresRolls),
@@ -25,6 +27,7 @@ PAIRS = [
     (Meta, PostgresMeta),
     (AppliedInteractions, PostgresAppliedInteractions),
     (ShardLeases, PostgresShardLeases),
+    (RollLog, PostgresRollLog),
     (Database, PostgresDatabase),
 ]
 
@@ -58,6 +61,7 @@ def test_every_method_the_bot_may_call_is_in_the_interface():
         "meta": Meta,
         "applied": AppliedInteractions,
         "leases": ShardLeases,
+        "log": RollLog,
     }
     for attribute, cls in kept.items():
         protocol = inspect.get_annotations(Storage.__dict__[attribute].fget, eval_str=True)["return"]

@@ -12,6 +12,7 @@ from bot.storage.postgres.leases import PostgresShardLeases
 from bot.storage.postgres.meta import PostgresMeta
 from bot.storage.postgres.migrations import migrate, schema_version
 from bot.storage.postgres.pool import PostgresStore
+from bot.storage.postgres.roll_log import PostgresRollLog
 from bot.storage.postgres.rolls import PostgresRolls
 from bot.storage.postgres.willpower import PostgresWillpower
 
@@ -28,6 +29,7 @@ class PostgresDatabase:
         self.meta = PostgresMeta(store)
         self.applied = PostgresAppliedInteractions(store)
         self.leases = PostgresShardLeases(store)
+        self.log = PostgresRollLog(store)
 
     @classmethod
     async def open(

@@ -1,0 +1,63 @@
+"""The storage contract for the roll log, on SQLite and on PostgreSQL: entries written and paged, a pushed roll's
+entry updated, a private entry revealed once by its roller only, retention."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+from bot.storage import NewEntry, RevealRefusal, Storage
+
+G, C, U, OTHER = 1111, 2222, 3333, 4444
+NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
+
+
+def entry(user: int = U, **fields) -> NewEntry:
+    return NewEntry(G, C, user, "yz", "roll", "1 success", **fields)
+
+
+async def test_entries_are_paged_newest_first_and_private_ones_only_to_their_roller(db: Storage):
+    ids = [await db.log.write(entry(events="1/2:1"), NOW + timedelta(seconds=n)) for n in range(3)]
+    secret = await db.log.write(entry(OTHER, private=True, card={"title": "x"}), NOW)
+    assert [e.id for e in await db.log.page(G, C, U)] == ids[::-1]
+    assert [e.id for e in await db.log.page(G, C, OTHER)] == [secret, *ids[::-1]]
+    assert [e.id for e in await db.log.page(G, C, U, before=ids[2], limit=1)] == [ids[1]]
+    assert [e.id for e in await db.log.page(G, C, U, after=ids[0])] == [ids[2], ids[1]]
+    assert [e.id for e in await db.log.since(G, C, U, NOW + timedelta(seconds=1))] == ids[1:]
+    assert (await db.log.get(ids[0])).events == ("1/2:1",)
+
+
+async def test_a_pushable_rolls_entry_takes_its_id_once_and_counts_its_pushes(db: Storage):
+    roll_id = await db.rolls.create(G, C, U, "{}", NOW)
+    logged = entry(extras={"banes": 1})
+    assert await db.log.write(logged, NOW, entry_id=roll_id) == roll_id
+    assert await db.log.write(logged, NOW, entry_id=roll_id) == roll_id  # a repeat changes nothing
+    await db.log.record_push(roll_id, "2 successes", "1/3:1", {"willpower": 2, "banes": 3}, None)
+    await db.log.record_push(roll_id, "3 successes", "", {"willpower": 1, "banes": 4}, None)
+    pushed = await db.log.get(roll_id)
+    assert (pushed.reading, pushed.events) == ("3 successes", ("1/3:1",))
+    assert pushed.extras == {"banes": 4, "pushes": 2, "willpower": 3}
+    assert await db.log.write(entry(), NOW) != roll_id and await db.rolls.create(G, C, U, "{}", NOW) > roll_id
+
+
+async def test_a_private_entry_is_revealed_once_by_its_roller_only(db: Storage, open_db):
+    secret = await db.log.write(entry(private=True, card={"title": "hidden"}), NOW)
+    public = await db.log.write(entry(), NOW)
+    assert (await db.log.claim_reveal(secret, OTHER, NOW)).refusal is RevealRefusal.NOT_YOURS
+    assert (await db.log.claim_reveal(public, U, NOW)).refusal is RevealRefusal.NOT_PRIVATE
+    second = await open_db()
+    try:
+        claims = await asyncio.gather(*(store.log.claim_reveal(secret, U, NOW) for store in [db, second] * 4))
+    finally:
+        await second.close()
+    won = [claim for claim in claims if claim.refusal is None]
+    assert len(won) == 1 and won[0].entry.card == {"title": "hidden"}
+    assert {claim.refusal for claim in claims if claim.refusal} == {RevealRefusal.ALREADY_REVEALED}
+    assert [e.id for e in await db.log.between(G, C, OTHER, NOW, NOW + timedelta(1))] == [secret, public]
+
+
+async def test_entries_older_than_the_retention_are_purged(db: Storage):
+    old = await db.log.write(entry(), NOW - timedelta(days=100))
+    new = await db.log.write(entry(), NOW)
+    assert await db.log.purge_older(NOW, timedelta(days=90)) == 1
+    assert await db.log.get(old) is None and await db.log.get(new) is not None
