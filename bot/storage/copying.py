@@ -54,16 +54,24 @@ TABLES = (
     ),
     Table("meta", ("key", "value"), ("key",)),
     Table("applied_interactions", ("interaction_id", "subject", "outcome", "applied_at"), ("interaction_id",)),
+    Table(
+        "roll_log",
+        tuple(
+            "id guild_id channel_id user_id created_at system kind reading events extras private card"
+            " revealed_at".split()
+        ),
+        ("id",),
+    ),
 )
 """Shard leases are not copied: they belong to the processes running on each database."""
 
 COPY_TIMEOUT = 3600.0
 """Seconds one table's copy may take (a player's statement gets 2.5 s; a large table takes longer)."""
 
-_SQLITE_HIGHEST_ROLL = "SELECT seq FROM sqlite_sequence WHERE name = 'yz_rolls'"
+_SQLITE_HIGHEST_ROLL = "SELECT coalesce(max(seq), 0) AS seq FROM sqlite_sequence WHERE name IN ('yz_rolls', 'roll_log')"
 _ADVANCE_ROLL_IDS = """
 SELECT setval(pg_get_serial_sequence('yz_rolls', 'id'), greatest(
-    $1::bigint, (SELECT coalesce(max(id), 0) FROM yz_rolls),
+    $1::bigint, (SELECT coalesce(max(id), 0) FROM yz_rolls), (SELECT coalesce(max(id), 0) FROM roll_log),
     coalesce(pg_sequence_last_value(pg_get_serial_sequence('yz_rolls', 'id')), 0), 1
 ))
 """

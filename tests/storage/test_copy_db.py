@@ -41,7 +41,9 @@ async def test_copying_keeps_ids_states_and_every_table_and_a_second_copy_change
     for _ in range(2):
         async with await Database.open(source) as sqlite, await PostgresDatabase.open(postgres_url) as postgres:
             counts = await copy_database(sqlite, postgres)
-        assert counts == {"yz_rolls": 3, "willpower": 2, "extended_tests": 1, "meta": 1, "applied_interactions": 1}
+        assert counts == {
+            "yz_rolls": 3, "willpower": 2, "extended_tests": 1, "meta": 1, "applied_interactions": 1, "roll_log": 0
+        }
     async with await PostgresDatabase.open(postgres_url) as db:
         assert (await db.rolls.get(ids["pushed"])).state is RollState.PUSHED
         assert (await db.rolls.get(ids["superseded"])).state is RollState.SUPERSEDED
@@ -72,7 +74,7 @@ async def test_the_command_copies_and_says_how_many_rows(tmp_path, postgres_url)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
         "yz_rolls: 3 rows copied", "willpower: 2 rows copied", "extended_tests: 1 rows copied", "meta: 1 rows copied",
-        "applied_interactions: 1 rows copied",
+        "applied_interactions: 1 rows copied", "roll_log: 0 rows copied",
     ]
     async with await PostgresDatabase.open(postgres_url) as db:
         assert await db.willpower.get(G, U) == 7
