@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from bot.lease import LeaseHeld
 from bot.settings import Settings, SettingsError, load_settings
-from bot.storage import StorageError, check_database_path, probe_database
+from bot.storage import StorageError, check_database_path, probe_database, probe_postgres
 
 if TYPE_CHECKING:
     from bot.client import RollkeeperBot
@@ -200,7 +200,10 @@ def main(argv: list[str] | None = None) -> int:
     if arguments.command == "clear-guild-commands":
         return _clear_guild_commands(settings, arguments.guild_id)
     try:
-        probe_database(check_database_path(settings.database_path))
+        if settings.database_url is None:
+            probe_database(check_database_path(settings.database_path))
+        else:
+            probe_postgres(settings.database_url)
     except StorageError as error:
         return _fail(str(error), EXIT_SETTINGS)
     return _run(settings)

@@ -22,7 +22,14 @@ from bot.gateway import drop_malformed_interactions
 from bot.lease import ShardLease
 from bot.roll_endings import mark_expiring
 from bot.settings import Settings
-from bot.storage import DEFAULT_BUSY_TIMEOUT_MS, Database, StorageBusy, StorageUnavailable
+from bot.storage import (
+    DEFAULT_BUSY_TIMEOUT_MS,
+    Database,
+    Storage,
+    StorageBusy,
+    StorageUnavailable,
+    open_storage,
+)
 from bot.storage.applied import APPLIED_RETENTION
 from bot.tree import RollkeeperTree, send_private
 
@@ -89,7 +96,7 @@ class RollkeeperBot(commands.Bot):
         self._busy_timeout_ms = busy_timeout_ms
         self._clock = clock
         self._button_patterns: dict[type[discord.ui.DynamicItem[Any]], re.Pattern[str]] = {}
-        self._db: Database | None = None
+        self._db: Storage | None = None
         self._purge_task: asyncio.Task[None] | None = None
         self._watch_task: asyncio.Task[None] | None = None
         self.first_purge_done = asyncio.Event()
@@ -105,7 +112,7 @@ class RollkeeperBot(commands.Bot):
         """The tasks handling an interaction right now (slash commands, clicks), for close() to wait for."""
 
     @property
-    def db(self) -> Database:
+    def db(self) -> Storage:
         """The open database (from setup_hook until close)."""
         if self._db is None:
             raise RuntimeError("The database is not open: setup_hook has not run, or the bot was closed.")
@@ -175,8 +182,9 @@ class RollkeeperBot(commands.Bot):
         """Open and migrate the database, load the cogs and buttons, sync the commands; old rolls are purged in
         the background (a large purge must not hold up the start)."""
         drop_malformed_interactions(self)
-        self._db = await Database.open(self.settings.database_path, busy_timeout_ms=self._busy_timeout_ms)
-        self._db.store.on_lost = self._database_lost
+        self._db = await open_storage(self.settings, busy_timeout_ms=self._busy_timeout_ms)
+        if isinstance(self._db, Database):  # a SQLite file can be deleted or replaced under the bot
+            self._db.store.on_lost = self._database_lost
         try:
             await self._take_lease(self._db)
             for name in self.extension_names:
@@ -185,7 +193,8 @@ class RollkeeperBot(commands.Bot):
                 self.add_dynamic_items(*self.dynamic_item_types)
             await self.sync_commands()
         except StorageBusy as error:  # for whoever runs the bot, not the players' "try again": which file, why
-            raise StorageUnavailable(self.db.path, "another program kept it locked past the busy timeout") from error
+            reason = "another program kept it locked past the busy timeout"
+            raise StorageUnavailable(self.db.location, reason) from error
         self._purge_task = asyncio.create_task(self._purge_periodically(), name="rollkeeper-purge")
         self._watch_task = asyncio.create_task(self._watch_database_file(), name="rollkeeper-file-watch")
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 
@@ -70,6 +71,9 @@ class Settings:
     shards can be taken over after it."""
     lease_renew_seconds: float = DEFAULT_LEASE_RENEW_SECONDS
     """How often the lease is renewed (LEASE_RENEW_SECONDS), below the TTL."""
+    database_url: str | None = field(default=None, repr=False)
+    """A PostgreSQL server to keep everything in instead of the SQLite file (DATABASE_URL); it may hold a
+    password, so it is never shown."""
 
     @property
     def push_lifetime(self) -> timedelta:
@@ -89,6 +93,7 @@ class Settings:
             log_level=_log_level(values.get("LOG_LEVEL")),
             push_lifetime_hours=_push_lifetime_hours(values.get("PUSH_LIFETIME_HOURS")),
             **_lease(values.get("LEASE_TTL_SECONDS"), values.get("LEASE_RENEW_SECONDS")),
+            database_url=_database_url(values.get("DATABASE_URL")),
         )
 
 
@@ -193,3 +198,24 @@ def _lease(ttl: str | None, renew: str | None) -> dict[str, float]:
     if lease["lease_renew_seconds"] * 2 > lease["lease_ttl_seconds"]:
         raise SettingsError("LEASE_RENEW_SECONDS must be at most half of LEASE_TTL_SECONDS, so a renewal can fail once")
     return lease
+
+
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+
+
+def _database_url(value: str | None) -> str | None:
+    """A postgresql:// URL, or None (SQLite). A bad one is named by its scheme only: it may hold a password."""
+    text = _text(value)
+    if not text:
+        return None
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 - a port that is not a number raises here
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in POSTGRES_SCHEMES:
+        raise SettingsError(
+            "DATABASE_URL must be a PostgreSQL URL like postgresql://user:password@host:5432/rollkeeper "
+            "(or be left unset to keep everything in the SQLite file at DATABASE_PATH)"
+        )
+    return text

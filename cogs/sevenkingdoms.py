@@ -18,7 +18,7 @@ from bot.client import BotInteraction, RollkeeperBot
 from bot.errors import PlayerError
 from bot.render import sevenkingdoms as render
 from bot.shared_options import Descriptions, Note
-from bot.storage import ExtendedTask, ExtendedTests, NoSuchExtendedTest
+from bot.storage import ExtendedStore, ExtendedTask, NoSuchExtendedTest
 from bot.storage.applied import AlreadyApplied
 from bot.storage.extended import task_name
 from bot.text import inert
@@ -114,7 +114,7 @@ class SevenKingdoms(commands.Cog):
         self.bot.remove_dynamic_items(*TASK_BUTTONS)
 
     @property
-    def _extended(self) -> ExtendedTests:
+    def _extended(self) -> ExtendedStore:
         return self.bot.db.extended
 
     @test_group.command(name="basic", description="A basic test against a difficulty: success and degrees")

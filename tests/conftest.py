@@ -75,3 +75,19 @@ async def fake_discord(discord_spec):
         yield fake
         await fake.stop()
         fake.assert_clean()
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory):
+    """A real PostgreSQL server for the whole run (tests/postgres.py), stopped and deleted at the end."""
+    from tests.postgres import PostgresServer
+
+    server = PostgresServer.start(tmp_path_factory.mktemp("postgres") / "pgdata")
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def postgres_url(postgres_server):
+    """The URL of a new, empty PostgreSQL database for this test alone."""
+    return postgres_server.fresh_url()

@@ -1,8 +1,9 @@
-"""Storage for the bot: SQLite through one aiosqlite connection.
+"""Storage for the bot: one interface (`Storage`), kept in SQLite through one aiosqlite connection, or in
+PostgreSQL through an asyncpg pool (`bot.storage.postgres`) when DATABASE_URL is set.
 
 Usage::
 
-    db = await Database.open(settings.database_path)
+    db = await open_storage(settings)        # or Database.open(path), PostgresDatabase.open(url)
     roll_id = await db.rolls.create(guild_id, channel_id, user_id, payload_json, now)
     claim = await db.rolls.claim_push(roll_id, user_id, pushed_json, willpower_gain, now, lifetime)
     change = await db.willpower.spend(guild_id, user_id, 2, interaction_id=interaction.id)  # applied once
@@ -19,14 +20,17 @@ from bot.storage.errors import (
     NotEnoughWillpower,
     StorageBusy,
     StorageError,
+    StorageOffline,
     StorageUnavailable,
     TaskComplete,
 )
 from bot.storage.extended import ExtendedTask, ExtendedTests
 from bot.storage.files import check_database_path, probe_database
+from bot.storage.interface import ExtendedStore, MetaStore, RollStore, Storage, WillpowerStore
 from bot.storage.leases import HeldLease, ShardLeases
 from bot.storage.meta import Meta
 from bot.storage.migrations import Migration, load_migrations
+from bot.storage.opening import open_storage, probe_postgres
 from bot.storage.rolls import PushClaim, PushRefusal, RollState, YearZeroRoll, YearZeroRolls, refusal_of
 from bot.storage.store import DEFAULT_BUSY_TIMEOUT_MS
 from bot.storage.willpower import MAX_WILLPOWER, Willpower, WillpowerChange
@@ -39,10 +43,12 @@ __all__ = [
     "DEFAULT_BUSY_TIMEOUT_MS",
     "MAX_WILLPOWER",
     "Database",
+    "ExtendedStore",
     "ExtendedTask",
     "ExtendedTests",
     "InvalidValue",
     "Meta",
+    "MetaStore",
     "Migration",
     "NoSuchExtendedTest",
     "TaskComplete",
@@ -50,15 +56,21 @@ __all__ = [
     "PushClaim",
     "PushRefusal",
     "RollState",
+    "RollStore",
     "StorageBusy",
+    "Storage",
     "StorageError",
+    "StorageOffline",
     "StorageUnavailable",
     "Willpower",
     "WillpowerChange",
+    "WillpowerStore",
     "YearZeroRoll",
     "YearZeroRolls",
     "check_database_path",
     "load_migrations",
+    "open_storage",
     "probe_database",
+    "probe_postgres",
     "refusal_of",
 ]

@@ -67,6 +67,10 @@ class Database:
     def path(self) -> Path:
         return self.store.path
 
+    @property
+    def location(self) -> str:
+        return str(self.store.path)
+
     async def schema_version(self) -> int:
         """PRAGMA user_version: the number of the last migration applied."""
         return await schema_version(self.store)

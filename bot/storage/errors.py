@@ -24,9 +24,10 @@ class StorageError(Exception):
 
 
 class StorageUnavailable(StorageError):
-    """The database file cannot be opened or prepared; the message names the path."""
+    """The database cannot be opened or prepared; the message names the file, or PostgreSQL's host (never a
+    password)."""
 
-    def __init__(self, path: Path, reason: str) -> None:
+    def __init__(self, path: Path | str, reason: str) -> None:
         super().__init__(f"Cannot use the database at {path}: {reason}")
         self.path = path
         self.reason = reason
@@ -37,6 +38,11 @@ class StorageBusy(StorageError, PlayerError):
 
     def __init__(self) -> None:
         super().__init__("The dice table is busy - try again in a moment.")
+
+
+class StorageOffline(StorageBusy):
+    """The database server could not be reached, or went away during the statement; nothing was written (a
+    transaction that did not commit is rolled back)."""
 
 
 class InvalidValue(StorageError, PlayerError):

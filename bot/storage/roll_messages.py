@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.storage.errors import StorageError
-from bot.storage.store import Store
 
 if TYPE_CHECKING:
     from bot.storage.rolls import YearZeroRoll
@@ -25,10 +25,19 @@ MESSAGE_FLUSH_DELAY = 0.05
 _SET_MESSAGE = "UPDATE yz_rolls SET channel_id = :channel, message_id = :message WHERE id = :id"
 
 
+class NotingStore(Protocol):
+    """What the notes need of a store (SQLite's Store; PostgreSQL's subclass overrides `_write`)."""
+
+    @property
+    def closed(self) -> bool: ...
+
+    def transaction(self) -> AbstractAsyncContextManager[Any]: ...
+
+
 class RollMessages:
     """Message ids of stored rolls, noted but perhaps not written yet."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: NotingStore) -> None:
         self._store = store
         self._messages: dict[int, tuple[int, int]] = {}
         """Message ids noted but not yet written: roll id -> (channel id, message id)."""

@@ -1,0 +1,88 @@
+"""Seven Kingdoms extended tests in PostgreSQL: a named task per channel (any case), and its progress."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.storage.errors import NoSuchExtendedTest, TaskComplete
+from bot.storage.extended import ExtendedTask, _check_count, task_name
+from bot.storage.postgres.pool import PostgresStore
+
+_COLUMNS = "guild_id, channel_id, name, needed, progress"
+
+_START = f"""
+INSERT INTO extended_tests (guild_id, channel_id, name, needed, progress) VALUES ($1, $2, $3, $4, 0)
+ON CONFLICT (guild_id, channel_id, name_key) DO UPDATE SET name = excluded.name, needed = excluded.needed, progress = 0
+RETURNING {_COLUMNS}
+"""
+
+_WHERE = "WHERE guild_id = $1 AND channel_id = $2 AND name_key = lower($3)"
+
+_ADD = f"UPDATE extended_tests SET progress = progress + $4 {_WHERE} RETURNING {_COLUMNS}"
+
+# A roll counts only while the task is unfinished: of two rolls racing for the last degrees, the second
+# re-reads the row the first committed and no longer matches.
+_ADD_UNFINISHED = _ADD.replace(" RETURNING", " AND progress < needed RETURNING")
+
+
+def _task(row: Mapping[str, Any]) -> ExtendedTask:
+    return ExtendedTask(row["guild_id"], row["channel_id"], row["name"], row["needed"], row["progress"])
+
+
+class PostgresExtendedTests:
+    """Extended tests kept per (guild_id, channel_id, name)."""
+
+    def __init__(self, store: PostgresStore) -> None:
+        self._store = store
+
+    async def start(self, guild_id: int, channel_id: int, name: str, needed: int) -> ExtendedTask:
+        """Start the task at progress 0; a task of the same name in the channel starts over."""
+        _check_count("Degrees needed", needed, low=1)
+        row = await self._store.fetch_one(_START, guild_id, channel_id, task_name(name), needed)
+        assert row is not None  # an upsert always returns its row
+        return _task(row)
+
+    async def add(self, guild_id: int, channel_id: int, name: str, degrees: int) -> ExtendedTask:
+        """Add degrees (0 or more) to the progress in one statement; NoSuchExtendedTest if not started."""
+        _check_count("Degrees", degrees, low=0)
+        tidy = task_name(name)
+        row = await self._store.fetch_one(_ADD, guild_id, channel_id, tidy, degrees)
+        if row is None:
+            raise NoSuchExtendedTest(tidy)
+        return _task(row)
+
+    async def record(
+        self, guild_id: int, channel_id: int, name: str, needed: int, degrees: int, *, fresh: bool
+    ) -> ExtendedTask:
+        """Count one roll's degrees in one transaction: (re)start the task first when fresh.
+
+        An unfinished task only: NoSuchExtendedTest if it is missing, TaskComplete if it finished meanwhile.
+        """
+        _check_count("Degrees needed", needed, low=1)
+        _check_count("Degrees", degrees, low=0)
+        tidy = task_name(name)
+        async with self._store.transaction() as connection:
+            if fresh:
+                await connection.execute(_START, guild_id, channel_id, tidy, needed)
+            row = await connection.fetchrow(_ADD_UNFINISHED, guild_id, channel_id, tidy, degrees)
+            if row is None:
+                exists = await connection.fetchval(f"SELECT 1 FROM extended_tests {_WHERE}", guild_id, channel_id, tidy)
+                raise TaskComplete(tidy) if exists else NoSuchExtendedTest(tidy)
+        return _task(row)
+
+    async def get(self, guild_id: int, channel_id: int, name: str) -> ExtendedTask | None:
+        """The task, or None if it was never started here (or was cleared)."""
+        sql = f"SELECT {_COLUMNS} FROM extended_tests {_WHERE}"
+        row = await self._store.fetch_one(sql, guild_id, channel_id, task_name(name))
+        return _task(row) if row else None
+
+    async def in_channel(self, guild_id: int, channel_id: int) -> list[ExtendedTask]:
+        """Every task of the channel, by name (whatever its case)."""
+        sql = f"SELECT {_COLUMNS} FROM extended_tests WHERE guild_id = $1 AND channel_id = $2 ORDER BY name_key, name"
+        return [_task(row) for row in await self._store.fetch_all(sql, guild_id, channel_id)]
+
+    async def clear(self, guild_id: int, channel_id: int, name: str) -> bool:
+        """Forget the task; False if there was none."""
+        sql = f"DELETE FROM extended_tests {_WHERE}"
+        return bool(await self._store.execute(sql, guild_id, channel_id, task_name(name)))

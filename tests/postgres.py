@@ -1,0 +1,69 @@
+"""A real PostgreSQL server for the tests, from the ``pgserver`` wheel (PostgreSQL's own binaries, no install).
+
+``PostgresServer.start(directory)`` runs initdb and the server in directory, listening on a Unix socket in it
+only (no TCP port, nothing beyond this machine). As root, pgserver creates a system user ``pgserver`` (useradd)
+and runs initdb and the server as that user, since PostgreSQL refuses to run as root; it also opens the
+directory's parents for that user to traverse (g+rx, o+rx). `fresh_url()` creates an empty database per test.
+`stop()` and `resume()` take the server away and bring it back on the same socket, for the reconnection tests
+and drills.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+
+class PostgresServer:
+    """One running PostgreSQL server in a directory of its own."""
+
+    def __init__(self, server: Any) -> None:
+        self._server = server
+        self.directory = Path(server.pgdata)
+        self.admin_url = server.get_uri()
+        self.socket_dir = parse_qs(urlsplit(self.admin_url).query)["host"][0]
+        self._numbers = itertools.count(1)
+
+    @classmethod
+    def start(cls, directory: Path) -> PostgresServer:
+        # pgserver keeps its lock file in the user's runtime directory, read when it is imported.
+        os.environ.setdefault("XDG_RUNTIME_DIR", str(directory.parent))
+        import pgserver
+
+        directory.mkdir(parents=True, exist_ok=True)
+        return cls(pgserver.get_server(directory, cleanup_mode="delete"))
+
+    def url(self, database: str) -> str:
+        """A DATABASE_URL for database on this server (user postgres, no password: trust on the socket)."""
+        return f"postgresql://postgres@/{database}?host={self.socket_dir}"
+
+    def fresh_url(self, prefix: str = "test") -> str:
+        """Create a new empty database and return its URL."""
+        name = f"{prefix}_{os.getpid()}_{next(self._numbers)}"
+        self.psql(f'CREATE DATABASE "{name}";')
+        return self.url(name)
+
+    def psql(self, sql: str) -> str:
+        """Run sql through psql as the superuser; return what it printed."""
+        return self._server.psql(sql)
+
+    def stop(self) -> None:
+        """Stop the server now (fast shutdown: open connections are cut, as when a server goes away)."""
+        self._pg_ctl(["-w", "-m", "fast", "stop"])
+
+    def resume(self) -> None:
+        """Start the stopped server again on the same socket."""
+        log = str(self.directory / "log")
+        self._pg_ctl(["-w", "-o", '-h ""', "-o", f"-k {self.socket_dir}", "-l", log, "start"])
+
+    def _pg_ctl(self, args: list[str]) -> None:
+        import pgserver
+
+        pgserver.pg_ctl(args, pgdata=self.directory, user=self._server.system_user, timeout=60)
+
+    def close(self) -> None:
+        """Stop the server and delete its directory."""
+        self._server.cleanup()

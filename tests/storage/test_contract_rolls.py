@@ -1,0 +1,153 @@
+"""The storage contract for Year Zero rolls, on SQLite and on PostgreSQL: superseding, expiry, a push claimed
+at most once by its roller only (also by two stores racing on one database), refusals, purge, message notes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.storage import PushRefusal, RollState, Storage
+
+G, C, U, OTHER = 1111, 2222, 3333, 4444
+BIG = 2**63 - 1  # the largest snowflake-sized id both stores must keep exactly
+NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
+LIFETIME = timedelta(hours=24)
+FIRST = json.dumps({"dice": [6, 1, 3]})
+PUSHED = json.dumps({"dice": [6, 1, 5]})
+
+
+async def claim(db: Storage, roll_id: int, user_id: int = U, gain: int = 1, now: datetime = NOW):
+    return await db.rolls.claim_push(roll_id, user_id, PUSHED, gain, now, LIFETIME)
+
+
+async def test_a_stored_roll_reads_back_whole_and_pending(db: Storage):
+    roll_id = await db.rolls.create(BIG, BIG - 1, BIG - 2, FIRST, NOW)
+    roll = await db.rolls.get(roll_id)
+    assert (roll.guild_id, roll.channel_id, roll.user_id, roll.payload) == (BIG, BIG - 1, BIG - 2, FIRST)
+    assert (roll.state, roll.message_id, roll.pushed_payload, roll.pushed_at) == (RollState.PENDING, None, None, None)
+    assert roll.created_at == NOW
+
+
+async def test_a_newer_roll_supersedes_the_same_players_older_one_in_that_channel_only(db: Storage):
+    old = await db.rolls.create(G, C, U, FIRST, NOW)
+    elsewhere = await db.rolls.create(G, C + 1, U, FIRST, NOW)
+    someone_else = await db.rolls.create(G, C, OTHER, FIRST, NOW)
+    new = await db.rolls.create(G, C, U, FIRST, NOW + timedelta(seconds=1))
+    assert (await db.rolls.get(old)).state is RollState.SUPERSEDED
+    assert {(await db.rolls.get(i)).state for i in (elsewhere, someone_else, new)} == {RollState.PENDING}
+    assert (await db.rolls.latest_pending(G, C, U, NOW, LIFETIME)).id == new
+    assert (await claim(db, old)).refusal is PushRefusal.SUPERSEDED
+
+
+async def test_supersede_without_a_new_roll_leaves_nothing_pushable(db: Storage):
+    roll_id = await db.rolls.create(G, C, U, FIRST, NOW)
+    assert await db.rolls.supersede(G, C, U) == 1
+    assert await db.rolls.supersede(G, C, U) == 0
+    assert await db.rolls.latest_pending(G, C, U, NOW, LIFETIME) is None
+    assert (await claim(db, roll_id)).refusal is PushRefusal.SUPERSEDED
+
+
+async def test_a_claim_pushes_once_and_gains_willpower_in_the_same_step(db: Storage):
+    roll_id = await db.rolls.create(G, C, U, FIRST, NOW)
+    first = await claim(db, roll_id, gain=2, now=NOW + timedelta(minutes=1))
+    assert first.claimed and first.roll.state is RollState.PUSHED and first.roll.pushed_payload == PUSHED
+    assert first.roll.pushed_at == NOW + timedelta(minutes=1)
+    assert (first.willpower.before, first.willpower.after, first.willpower.lost) == (0, 2, 0)
+    again = await claim(db, roll_id, gain=2)
+    assert (again.claimed, again.refusal) == (False, PushRefusal.ALREADY_PUSHED)
+    assert await db.willpower.get(G, U) == 2
+    assert await db.rolls.latest_pending(G, C, U, NOW, LIFETIME) is None
+
+
+async def test_willpower_gained_by_a_push_stops_at_ten_and_says_what_was_lost(db: Storage):
+    await db.willpower.set(G, U, 9)
+    result = await claim(db, await db.rolls.create(G, C, U, FIRST, NOW), gain=3)
+    assert (result.willpower.before, result.willpower.after, result.willpower.lost) == (9, 10, 2)
+    assert await db.willpower.get(G, U) == 10
+
+
+async def test_only_the_roller_may_push_and_a_refusal_changes_nothing(db: Storage):
+    roll_id = await db.rolls.create(G, C, U, FIRST, NOW)
+    refused = await claim(db, roll_id, user_id=OTHER)
+    assert refused.refusal is PushRefusal.NOT_YOURS
+    assert (await db.rolls.get(roll_id)).state is RollState.PENDING
+    assert await db.willpower.get(G, OTHER) == 0
+    assert (await claim(db, roll_id)).claimed
+
+
+async def test_a_roll_past_its_lifetime_cannot_be_pushed_and_the_purge_deletes_it(db: Storage):
+    old = await db.rolls.create(G, C, U, FIRST, NOW - LIFETIME - timedelta(seconds=1))
+    assert (await claim(db, old)).refusal is PushRefusal.EXPIRED
+    assert await db.rolls.latest_pending(G, C, U, NOW, LIFETIME) is None
+    fresh = await db.rolls.create(G, C + 1, U, FIRST, NOW)
+    assert await db.rolls.purge_expired(NOW, LIFETIME) == 1
+    assert await db.rolls.get(old) is None and await db.rolls.get(fresh) is not None
+    assert await db.rolls.refusal_for_missing(old) is PushRefusal.EXPIRED
+    assert (await claim(db, old)).refusal is PushRefusal.EXPIRED
+
+
+async def test_an_id_never_given_is_unknown_and_ids_are_not_reused_after_a_purge(db: Storage):
+    first = await db.rolls.create(G, C, U, FIRST, NOW - LIFETIME * 2)
+    await db.rolls.purge_expired(NOW, LIFETIME)
+    second = await db.rolls.create(G, C, U, FIRST, NOW)
+    assert second > first
+    for hostile in (second + 1, 0, -5, 2**63, 2**70):
+        assert await db.rolls.get(hostile) is None
+        assert await db.rolls.refusal_for_missing(hostile) is PushRefusal.UNKNOWN
+        assert (await claim(db, hostile)).refusal is PushRefusal.UNKNOWN
+
+
+async def test_message_ids_are_seen_at_once_and_written_by_the_flush(db: Storage, open_db):
+    roll_id = await db.rolls.create(G, C, U, FIRST, NOW)
+    db.rolls.note_message(roll_id, C, BIG)
+    db.rolls.note_message(roll_id + 100, C, 1)  # no such roll: nothing to write for it
+    assert (await db.rolls.get(roll_id)).message_id == BIG
+    assert await db.rolls.flush_messages() == 1
+    other = await open_db()  # another process reads what was written, not what this one noted
+    try:
+        assert (await other.rolls.get(roll_id)).message_id == BIG
+    finally:
+        await other.close()
+
+
+async def test_fifty_clicks_and_a_push_through_two_stores_push_the_roll_once(db: Storage, open_db):
+    """Two bot processes on one database (two connections or pools), clicks racing on one roll: one push."""
+    second = await open_db()
+    try:
+        roll_id = await db.rolls.create(G, C, U, FIRST, NOW)
+        stores = [db, second] * 25
+        results = await asyncio.gather(*(claim(store, roll_id, gain=1) for store in stores))
+    finally:
+        await second.close()
+    claimed = [result for result in results if result.claimed]
+    assert len(claimed) == 1
+    assert {result.refusal for result in results if not result.claimed} == {PushRefusal.ALREADY_PUSHED}
+    assert await db.willpower.get(G, U) == 1
+
+
+async def test_racing_pushes_of_distinct_rolls_all_land_and_their_willpower_adds_up(db: Storage, open_db):
+    second = await open_db()
+    try:
+        ids = [await db.rolls.create(G, C + n, U, FIRST, NOW) for n in range(8)]
+        stores = [db, second] * 4
+        results = await asyncio.gather(*(claim(store, i, gain=1) for store, i in zip(stores, ids, strict=True)))
+    finally:
+        await second.close()
+    assert all(result.claimed for result in results)
+    assert sorted(result.willpower.after for result in results) == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert await db.willpower.get(G, U) == 8
+
+
+@pytest.mark.parametrize("payload", [b"bytes", 5, None])
+async def test_a_payload_that_is_not_text_is_refused_before_storing(db: Storage, payload):
+    with pytest.raises(TypeError):
+        await db.rolls.create(G, C, U, payload, NOW)
+    assert await db.rolls.latest_pending(G, C, U, NOW, LIFETIME) is None
+
+
+async def test_a_naive_time_is_refused(db: Storage):
+    with pytest.raises(ValueError, match="aware"):
+        await db.rolls.create(G, C, U, FIRST, datetime(2025, 3, 1))
