@@ -1,0 +1,156 @@
+"""The storage contract for Willpower, extended tests, meta and migrations, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.storage import InvalidValue, NoSuchExtendedTest, NotEnoughWillpower, Storage, TaskComplete
+
+G, C, U = 1111, 2222, 3333
+
+
+# --- Willpower ----------------------------------------------------------------------------------------
+
+
+async def test_willpower_starts_at_zero_and_each_change_reports_before_and_after(db: Storage):
+    assert await db.willpower.get(G, U) == 0
+    assert (await db.willpower.add(G, U, 4)).as_dict() == {"before": 0, "after": 4, "lost": 0}
+    assert (await db.willpower.spend(G, U, 3)).as_dict() == {"before": 4, "after": 1, "lost": 0}
+    assert (await db.willpower.set(G, U, 7)).as_dict() == {"before": 1, "after": 7, "lost": 0}
+    assert (await db.willpower.add(G, U, 5)).as_dict() == {"before": 7, "after": 10, "lost": 2}
+    assert await db.willpower.get(G, U) == 10
+    assert await db.willpower.get(G + 1, U) == 0  # kept per server
+
+
+async def test_a_spend_beyond_what_the_player_has_changes_nothing(db: Storage):
+    await db.willpower.set(G, U, 2)
+    with pytest.raises(NotEnoughWillpower) as refused:
+        await db.willpower.spend(G, U, 3)
+    assert (refused.value.have, refused.value.wanted) == (2, 3)
+    assert await db.willpower.get(G, U) == 2
+
+
+@pytest.mark.parametrize(
+    ("change", "points"),
+    [("set", 11), ("set", -1), ("set", True), ("spend", 0), ("spend", -2), ("add", -1), ("add", 1.5)],
+)
+async def test_willpower_outside_its_bounds_is_refused_before_storing(db: Storage, change, points):
+    await db.willpower.set(G, U, 5)
+    with pytest.raises(InvalidValue):
+        await getattr(db.willpower, change)(G, U, points)
+    assert await db.willpower.get(G, U) == 5
+
+
+async def test_racing_spends_through_two_stores_never_go_below_zero(db: Storage, open_db):
+    second = await open_db()
+    try:
+        await db.willpower.set(G, U, 5)
+        spends = [store.willpower.spend(G, U, 1) for store in [db, second] * 6]
+        results = await asyncio.gather(*spends, return_exceptions=True)
+    finally:
+        await second.close()
+    assert sum(not isinstance(result, BaseException) for result in results) == 5
+    assert all(isinstance(result, NotEnoughWillpower) for result in results if isinstance(result, BaseException))
+    assert await db.willpower.get(G, U) == 0
+
+
+async def test_racing_gains_through_two_stores_add_up_and_stop_at_ten(db: Storage, open_db):
+    second = await open_db()
+    try:
+        results = await asyncio.gather(*(store.willpower.add(G, U, 1) for store in [db, second] * 6))
+    finally:
+        await second.close()
+    assert sorted(result.after for result in results) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10]
+    assert sum(result.lost for result in results) == 2
+    assert await db.willpower.get(G, U) == 10
+
+
+# --- extended tests -----------------------------------------------------------------------------------
+
+
+async def test_an_extended_test_counts_degrees_until_complete_and_names_match_whatever_their_case(db: Storage):
+    started = await db.extended.start(G, C, "  Climb   the Wall ", 5)
+    assert (started.name, started.needed, started.progress, started.complete) == ("Climb the Wall", 5, 0, False)
+    assert (await db.extended.add(G, C, "climb the wall", 2)).progress == 2
+    done = await db.extended.record(G, C, "CLIMB THE WALL", 5, 3, fresh=False)
+    assert (done.progress, done.complete, done.remaining) == (5, True, 0)
+    with pytest.raises(TaskComplete):
+        await db.extended.record(G, C, "Climb the wall", 5, 1, fresh=False)
+    assert (await db.extended.get(G, C, "climb THE wall")).progress == 5
+
+
+async def test_restarting_an_extended_test_resets_it_and_keeps_the_name_as_last_typed(db: Storage):
+    await db.extended.start(G, C, "wall", 5)
+    await db.extended.add(G, C, "wall", 4)
+    restarted = await db.extended.record(G, C, "WALL", 3, 1, fresh=True)
+    assert (restarted.name, restarted.needed, restarted.progress) == ("WALL", 3, 1)
+    assert [task.name for task in await db.extended.in_channel(G, C)] == ["WALL"]
+
+
+async def test_a_missing_extended_test_is_refused_and_clear_forgets_one(db: Storage):
+    with pytest.raises(NoSuchExtendedTest):
+        await db.extended.add(G, C, "nothing", 1)
+    with pytest.raises(NoSuchExtendedTest):
+        await db.extended.record(G, C, "nothing", 3, 1, fresh=False)
+    await db.extended.start(G, C, "b task", 2)
+    await db.extended.start(G, C, "A task", 2)
+    await db.extended.start(G, C + 1, "elsewhere", 2)
+    assert [task.name for task in await db.extended.in_channel(G, C)] == ["A task", "b task"]
+    assert await db.extended.clear(G, C, "a TASK") is True
+    assert await db.extended.clear(G, C, "a task") is False
+    assert await db.extended.get(G, C, "A task") is None
+
+
+@pytest.mark.parametrize(("name", "needed"), [("", 3), ("x" * 101, 3), ("ok", 0), ("ok", 2**31)])
+async def test_a_bad_extended_test_is_refused_before_storing(db: Storage, name, needed):
+    with pytest.raises(InvalidValue):
+        await db.extended.start(G, C, name, needed)
+    assert await db.extended.in_channel(G, C) == []
+
+
+async def test_two_rolls_racing_for_the_last_degrees_through_two_stores_count_once(db: Storage, open_db):
+    await db.extended.start(G, C, "gate", 3)
+    await db.extended.add(G, C, "gate", 2)
+    second = await open_db()
+    try:
+        rolls = [store.extended.record(G, C, "gate", 3, 2, fresh=False) for store in [db, second] * 4]
+        results = await asyncio.gather(*rolls, return_exceptions=True)
+    finally:
+        await second.close()
+    counted = [result for result in results if not isinstance(result, BaseException)]
+    assert len(counted) == 1 and counted[0].progress == 4
+    assert all(isinstance(result, TaskComplete) for result in results if isinstance(result, BaseException))
+
+
+# --- meta and migrations ------------------------------------------------------------------------------
+
+
+async def test_meta_keeps_one_value_per_key(db: Storage):
+    assert await db.meta.get("commands_hash:1") is None
+    await db.meta.set("commands_hash:1", "abc")
+    await db.meta.set("commands_hash:1", "déf")
+    assert await db.meta.get("commands_hash:1") == "déf"
+    assert await db.meta.delete("commands_hash:1") is True
+    assert await db.meta.delete("commands_hash:1") is False
+
+
+async def test_the_schema_is_at_the_last_migration_and_reopening_applies_nothing_twice(db: Storage, open_db, migrations):
+    assert await db.schema_version() == len(migrations)
+    await db.willpower.set(G, U, 3)
+    again = await open_db()
+    try:
+        assert await again.schema_version() == len(migrations)
+        assert await again.willpower.get(G, U) == 3
+    finally:
+        await again.close()
+
+
+async def test_stores_opened_at_once_migrate_the_database_once(open_db, migrations):
+    stores = await asyncio.gather(*(open_db() for _ in range(4)))
+    try:
+        assert [await store.schema_version() for store in stores] == [len(migrations)] * 4
+    finally:
+        for store in stores:
+            await store.close()

@@ -1,0 +1,112 @@
+"""What PostgreSQL adds to the contract: a server that is bad, unreachable or goes away and comes back, the
+migrations' tracking table, and `python -m bot` refusing a DATABASE_URL it cannot use."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.storage import StorageOffline, StorageUnavailable
+from bot.storage.postgres import PostgresDatabase, load_postgres_migrations, where
+from tests.postgres import PostgresServer
+
+G, C, U = 1111, 2222, 3333
+NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
+LIFETIME = timedelta(hours=24)
+PASSWORD = "hunter2-never-shown"
+
+
+@pytest.fixture(scope="module")
+def own_server(tmp_path_factory):
+    """A server of this module's own, which the tests stop and start again."""
+    server = PostgresServer.start(tmp_path_factory.mktemp("postgres-restart") / "pgdata")
+    yield server
+    server.close()
+
+
+def test_where_names_host_port_and_database_but_never_the_password():
+    assert where(f"postgresql://bot:{PASSWORD}@db.example:5433/rolls") == (
+        "PostgreSQL database 'rolls' on db.example:5433"
+    )
+    assert where("postgresql://postgres@/rolls?host=/run/pg") == "PostgreSQL database 'rolls' on /run/pg"
+
+
+async def test_an_unreachable_server_is_named_without_the_password():
+    with pytest.raises(StorageUnavailable) as refused:
+        await PostgresDatabase.open(f"postgresql://bot:{PASSWORD}@127.0.0.1:1/rolls")
+    message = str(refused.value)
+    assert "127.0.0.1:1" in message and "cannot reach the server" in message
+    assert PASSWORD not in message
+
+
+async def test_a_missing_database_is_named(postgres_server):
+    with pytest.raises(StorageUnavailable, match="no such database") as refused:
+        await PostgresDatabase.open(postgres_server.url("never_created"))
+    assert "'never_created'" in str(refused.value)
+
+
+async def test_migrations_are_recorded_by_number_and_name(postgres_url):
+    async with await PostgresDatabase.open(postgres_url) as db, db.store.connection() as connection:
+        rows = await connection.fetch("SELECT version, name FROM schema_migrations ORDER BY version")
+    expected = [(migration.version, migration.name) for migration in load_postgres_migrations()]
+    assert [(row["version"], row["name"]) for row in rows] == expected
+
+
+async def test_while_the_server_is_away_players_are_told_to_try_again_and_it_reconnects_by_itself(own_server):
+    db = await PostgresDatabase.open(own_server.fresh_url())
+    try:
+        roll_id = await db.rolls.create(G, C, U, "{}", NOW)
+        await asyncio.to_thread(own_server.stop)
+        with pytest.raises(StorageOffline, match="try again"):
+            await db.rolls.claim_push(roll_id, U, "{}", 2, NOW, LIFETIME)
+        with pytest.raises(StorageOffline):
+            await db.willpower.add(G, U, 1)
+        await asyncio.to_thread(own_server.resume)
+        claim = await _when_back(lambda: db.rolls.claim_push(roll_id, U, "{}", 2, NOW, LIFETIME))
+        assert claim.claimed and claim.willpower.after == 2  # nothing was half-written while it was away
+        assert await db.willpower.get(G, U) == 2
+    finally:
+        await db.close()
+
+
+async def _when_back(operation, tries: int = 50):
+    """The operation's result once the server answers again (a restarted server takes a moment)."""
+    for _ in range(tries):
+        try:
+            return await operation()
+        except StorageOffline:
+            await asyncio.sleep(0.2)
+    return await operation()
+
+
+def _run_bot(tmp_path, url: str) -> subprocess.CompletedProcess[str]:
+    environ = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path), "DISCORD_TOKEN": "fake-token.x.y"}
+    return subprocess.run(
+        (sys.executable, "-m", "bot"),
+        cwd=tmp_path,
+        env=environ | {"DATABASE_URL": url},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("url", "named"),
+    [
+        (f"postgresql://bot:{PASSWORD}@127.0.0.1:1/rolls", "127.0.0.1:1"),
+        (f"mysql://bot:{PASSWORD}@127.0.0.1/rolls", "DATABASE_URL must be a PostgreSQL URL"),
+        (f"postgresql://bot:{PASSWORD}@127.0.0.1:port/rolls", "DATABASE_URL must be a PostgreSQL URL"),
+    ],
+)
+def test_python_m_bot_refuses_a_database_url_it_cannot_use_in_one_line_with_exit_2(tmp_path, url, named):
+    result = _run_bot(tmp_path, url)
+    assert result.returncode == 2
+    assert named in result.stderr and PASSWORD not in result.stderr
+    assert "Traceback" not in result.stderr and "\n" not in result.stderr.strip()
