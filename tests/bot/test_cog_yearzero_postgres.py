@@ -1,0 +1,100 @@
+"""/yz, the Push button and /push on PostgreSQL (DATABASE_URL set), end to end through discord.py against the
+fake Discord: the same answers as on SQLite, a push claimed once under racing clicks, a /push racing a click,
+another pool (another process) racing the bot, and a button that still works after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import UTC, datetime, timedelta
+
+from bot.storage import RollState
+from bot.storage.postgres import PostgresDatabase
+from cogs.yearzero import NO_ROLL_TO_PUSH, read_payload
+from rules.yearzero import push
+from tests.bot.embeds import field
+from tests.bot.test_cog_yearzero import (  # noqa: F401 - fake_discord: the two-channel server of those tests
+    ALREADY_PUSHED,
+    GUILD,
+    NOT_YOURS,
+    YZ,
+    Constant,
+    fake_discord,
+    private_answer,
+    roll,
+    use_faces,
+)
+from tests.fakediscord import ALICE, BOB
+
+
+async def test_the_bot_on_postgresql_stores_the_roll_and_the_roller_pushes_it(start_bot, fake_discord, postgres_url):
+    bot = await start_bot(extensions=YZ, DATABASE_URL=postgres_url)
+    assert isinstance(bot.db, PostgresDatabase)
+    reply = await roll(fake_discord, bot, [6, 1, 3, 4, 2, 5], attribute=3, skill=2, gear=1)
+    [button] = [item for row in reply.message["components"] for item in row["components"]]
+    roll_id = int(button["custom_id"].rsplit(":", 1)[1])
+    await bot.db.rolls.flush_messages()
+    stored = await bot.db.rolls.get(roll_id)
+    assert (stored.state, stored.user_id, stored.message_id) == (RollState.PENDING, ALICE.id, int(reply.message["id"]))
+    use_faces(bot, 1)
+    assert private_answer(await fake_discord.click(reply, label="Push", user=BOB)) == NOT_YOURS
+    dice = use_faces(bot, 1, 1, 6, 1)
+    pushed = await fake_discord.click(reply, label="Push")
+    dice.finish()
+    assert pushed.type == 7 and reply.components == []
+    assert field(pushed.embed, "Pushed") == "Base: `6`⚔ `1`☠ ↻`1`☠ ↻`1`☠ ↻`6`⚔\nGear: ↻`1`☠"
+    assert "Willpower +3 (now 3)" in pushed.embed["description"]
+    stored = await bot.db.rolls.get(roll_id)
+    assert stored.state is RollState.PUSHED and json.loads(stored.pushed_payload)["faces"] == [6, 1, 1, 1, 6, 1]
+    assert await bot.db.willpower.get(GUILD.id, ALICE.id) == 3
+
+
+async def test_fifty_clicks_and_a_push_command_push_once_on_postgresql(start_bot, fake_discord, postgres_url):
+    bot = await start_bot(extensions=YZ, DATABASE_URL=postgres_url)
+    reply = await roll(fake_discord, bot, [2, 3, 4], attribute=3, skill=0)
+    bot.get_cog("YearZero").dice = Constant(1)  # every push rerolls three 1s: 3 Willpower
+    answers = await asyncio.gather(
+        *(fake_discord.click(reply, label="Push") for _ in range(50)), fake_discord.slash("push")
+    )
+    winners = [answer for answer in answers if answer.embeds]
+    assert len(winners) == 1 and "Willpower +3 (now 3)" in winners[0].embed["description"]
+    losers = {private_answer(answer) for answer in answers if not answer.embeds}
+    assert losers <= {ALREADY_PUSHED, NO_ROLL_TO_PUSH} and ALREADY_PUSHED in losers
+    assert await bot.db.willpower.get(GUILD.id, ALICE.id) == 3
+
+
+async def test_another_pool_racing_the_bot_claims_once(start_bot, fake_discord, postgres_url):
+    """Two processes on one PostgreSQL: a second pool claims while the bot is clicked."""
+    bot = await start_bot(extensions=YZ, DATABASE_URL=postgres_url)
+    other = await PostgresDatabase.open(postgres_url)
+    try:
+        for round_number in range(1, 4):
+            reply = await roll(fake_discord, bot, [2, 3], attribute=1, skill=1)
+            bot.get_cog("YearZero").dice = Constant(1)
+            now, lifetime = datetime.now(UTC), timedelta(hours=1)
+            stored = await other.rolls.latest_pending(GUILD.id, GUILD.channel.id, ALICE.id, now, lifetime)
+            pushed = push(read_payload(stored)[0], Constant(1))
+            text = json.dumps(pushed.as_dict())
+            claims = [
+                other.rolls.claim_push(stored.id, ALICE.id, text, pushed.willpower_gained, now, lifetime)
+                for _ in range(10)
+            ]
+            results = await asyncio.gather(*(fake_discord.click(reply, label="Push") for _ in range(10)), *claims)
+            clicks, claimed = results[:10], results[10:]
+            assert len([c for c in clicks if c.type == 7] + [c for c in claimed if c.claimed]) == 1
+            assert all(private_answer(c) == ALREADY_PUSHED for c in clicks if c.type != 7)
+            assert await bot.db.willpower.get(GUILD.id, ALICE.id) == 2 * round_number
+            assert (await other.rolls.get(stored.id)).state is RollState.PUSHED
+    finally:
+        await other.close()
+
+
+async def test_the_button_works_after_a_restart_on_postgresql(start_bot, fake_discord, postgres_url):
+    bot = await start_bot(extensions=YZ, DATABASE_URL=postgres_url)
+    reply = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
+    restarted = await start_bot(extensions=YZ, DATABASE_URL=postgres_url)
+    assert restarted is not bot and bot.is_closed()
+    use_faces(restarted, 1, 6)
+    pushed = await fake_discord.click(reply, label="Push")
+    assert pushed.type == 7 and field(pushed.embed, "Pushed") == "Base: ↻`1`☠ ↻`6`⚔"
+    assert await restarted.db.willpower.get(GUILD.id, ALICE.id) == 1
