@@ -8,23 +8,33 @@ import asyncio
 import json
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from bot.storage import RollState
 from bot.storage.postgres import PostgresDatabase
 from cogs.yearzero import NO_ROLL_TO_PUSH, read_payload
 from rules.yearzero import push
 from tests.bot.embeds import field
-from tests.bot.test_cog_yearzero import (  # noqa: F401 - fake_discord: the two-channel server of those tests
+from tests.bot.test_cog_yearzero import (
     ALREADY_PUSHED,
     GUILD,
     NOT_YOURS,
     YZ,
     Constant,
-    fake_discord,
     private_answer,
     roll,
     use_faces,
 )
-from tests.fakediscord import ALICE, BOB
+from tests.fakediscord import ALICE, BOB, FakeDiscord
+
+
+@pytest.fixture
+async def fake_discord(discord_spec):
+    """The fake in the same two-channel server as tests/bot/test_cog_yearzero.py."""
+    async with FakeDiscord(guilds=[GUILD], validator=discord_spec) as fake:
+        yield fake
+        await fake.stop()
+        fake.assert_clean()
 
 
 async def test_the_bot_on_postgresql_stores_the_roll_and_the_roller_pushes_it(start_bot, fake_discord, postgres_url):

@@ -136,7 +136,7 @@ async def test_meta_keeps_one_value_per_key(db: Storage):
     assert await db.meta.delete("commands_hash:1") is False
 
 
-async def test_the_schema_is_at_the_last_migration_and_reopening_applies_nothing_twice(db: Storage, open_db, migrations):
+async def test_the_schema_is_at_the_last_migration_and_reopening_applies_nothing_twice(db, open_db, migrations):
     assert await db.schema_version() == len(migrations)
     await db.willpower.set(G, U, 3)
     again = await open_db()
