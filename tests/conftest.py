@@ -78,11 +78,11 @@ async def fake_discord(discord_spec):
 
 
 @pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory):
+def postgres_server():
     """A real PostgreSQL server for the whole run (tests/postgres.py), stopped and deleted at the end."""
     from tests.postgres import PostgresServer
 
-    server = PostgresServer.start(tmp_path_factory.mktemp("postgres") / "pgdata")
+    server = PostgresServer.start()
     yield server
     server.close()
 

@@ -1,6 +1,6 @@
 """A real PostgreSQL server for the tests, from the ``pgserver`` wheel (PostgreSQL's own binaries, no install).
 
-``PostgresServer.start(directory)`` runs initdb and the server in directory, listening on a Unix socket in it
+``PostgresServer.start()`` runs initdb and the server in a new temporary directory, listening on a Unix socket in it
 only (no TCP port, nothing beyond this machine). As root, pgserver creates a system user ``pgserver`` (useradd)
 and runs initdb and the server as that user, since PostgreSQL refuses to run as root; it also opens the
 directory's parents for that user to traverse (g+rx, o+rx). `fresh_url()` creates an empty database per test.
@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -28,13 +30,15 @@ class PostgresServer:
         self._numbers = itertools.count(1)
 
     @classmethod
-    def start(cls, directory: Path) -> PostgresServer:
+    def start(cls) -> PostgresServer:
+        """A new server in a new temporary directory of its own (not pytest's tmp_path: pytest deletes old ones
+        of those, which another pytest on the machine may do while this server runs)."""
+        directory = Path(tempfile.mkdtemp(prefix="rollkeeper-pg-"))
         # pgserver keeps its lock file in the user's runtime directory, read when it is imported.
-        os.environ.setdefault("XDG_RUNTIME_DIR", str(directory.parent))
+        os.environ.setdefault("XDG_RUNTIME_DIR", str(directory))
         import pgserver
 
-        directory.mkdir(parents=True, exist_ok=True)
-        return cls(pgserver.get_server(directory, cleanup_mode="delete"))
+        return cls(pgserver.get_server(directory / "pgdata", cleanup_mode="delete"))
 
     def url(self, database: str) -> str:
         """A DATABASE_URL for database on this server (user postgres, no password: trust on the socket)."""
@@ -67,3 +71,4 @@ class PostgresServer:
     def close(self) -> None:
         """Stop the server and delete its directory."""
         self._server.cleanup()
+        shutil.rmtree(self.directory.parent, ignore_errors=True)

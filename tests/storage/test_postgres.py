@@ -22,9 +22,9 @@ PASSWORD = "hunter2-never-shown"
 
 
 @pytest.fixture(scope="module")
-def own_server(tmp_path_factory):
+def own_server():
     """A server of this module's own, which the tests stop and start again."""
-    server = PostgresServer.start(tmp_path_factory.mktemp("postgres-restart") / "pgdata")
+    server = PostgresServer.start()
     yield server
     server.close()
 
