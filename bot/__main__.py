@@ -1,7 +1,8 @@
 """Run the bot: ``python -m bot``, or the ``rollkeeper`` command.
 
 ``python -m bot healthcheck`` checks the database (for Docker's HEALTHCHECK); ``python -m bot
-clear-guild-commands GUILD_ID`` removes the commands synced to one server (see bot/admin.py).
+clear-guild-commands GUILD_ID`` removes the commands synced to one server (see bot/admin.py); ``python -m bot
+copy-db --from sqlite:///path --to postgresql://...`` copies the SQLite data into PostgreSQL (bot/copydb.py).
 
 Exit codes: 0 after a clean stop (SIGINT or SIGTERM), 2 for a setting to fix (no token, a token Discord
 refuses, a database path that cannot be used, another process already serving this bot on that database),
@@ -159,10 +160,13 @@ def _run(settings: Settings) -> int:
 
 def _arguments(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Run rollkeeper, or look after it.")
-    commands = parser.add_subparsers(dest="command", metavar="[healthcheck | clear-guild-commands GUILD_ID]")
+    commands = parser.add_subparsers(
+        dest="command", metavar="[healthcheck | clear-guild-commands GUILD_ID | copy-db --from ... --to ...]"
+    )
     commands.add_parser("healthcheck", help="exit 0 if the database opens and is migrated, else 1")
     clear = commands.add_parser("clear-guild-commands", help="remove the commands synced to one server")
     clear.add_argument("guild_id", metavar="GUILD_ID", help="the server whose copy of the commands to remove")
+    commands.add_parser("copy-db", help="copy the SQLite database into PostgreSQL (python -m bot copy-db --help)")
     return parser.parse_args(argv)
 
 
@@ -187,7 +191,12 @@ def _clear_guild_commands(settings: Settings, text: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Check the settings and the database path, then run the bot (or a sub-command); return the exit code."""
-    arguments = _arguments(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["copy-db"]:  # its own options, and no settings needed (bot/copydb.py)
+        from bot.copydb import main as copy_db
+
+        return copy_db(argv[1:])
+    arguments = _arguments(argv)
     try:
         settings = load_settings()
     except SettingsError as error:

@@ -1,0 +1,85 @@
+"""Copy what a SQLite database keeps into a PostgreSQL one, for the day a game master outgrows the file.
+
+Idempotent: every row is written by its key (a row already there takes the source's values), so a second run,
+or a run after an interrupted one, leaves PostgreSQL holding exactly the source's rows; rows only PostgreSQL has
+are left alone. The SQLite side is read inside one transaction (a consistent picture, even while a bot writes
+to it) and PostgreSQL is written in one transaction (all or nothing). Roll ids are kept, so the Push buttons
+on messages already posted still find their rolls, and PostgreSQL's next id starts after the highest id SQLite
+ever gave (purged ones included).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import asyncpg
+
+from bot.storage.database import Database
+from bot.storage.postgres.database import PostgresDatabase
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One table to copy: its columns in both databases, and the upsert that writes a row by its key."""
+
+    name: str
+    columns: tuple[str, ...]
+    key: tuple[str, ...]
+
+    def select(self) -> str:
+        return f"SELECT {', '.join(self.columns)} FROM {self.name}"
+
+    def upsert(self) -> str:
+        values = ", ".join(f"${number}" for number in range(1, len(self.columns) + 1))
+        changes = ", ".join(f"{column} = excluded.{column}" for column in self.columns if column not in self.key)
+        return (
+            f"INSERT INTO {self.name} ({', '.join(self.columns)}) VALUES ({values}) "
+            f"ON CONFLICT ({', '.join(self.key)}) DO UPDATE SET {changes}"
+        )
+
+
+ROLL_COLUMNS = tuple(
+    "id guild_id channel_id user_id message_id state payload pushed_payload created_at pushed_at".split()
+)
+TABLES = (
+    Table("yz_rolls", ROLL_COLUMNS, ("id",)),
+    Table("willpower", ("guild_id", "user_id", "points"), ("guild_id", "user_id")),
+    Table(
+        "extended_tests",
+        ("guild_id", "channel_id", "name", "needed", "progress"),
+        ("guild_id", "channel_id", "name_key"),
+    ),
+    Table("meta", ("key", "value"), ("key",)),
+)
+
+_SQLITE_HIGHEST_ROLL = "SELECT seq FROM sqlite_sequence WHERE name = 'yz_rolls'"
+_ADVANCE_ROLL_IDS = """
+SELECT setval(pg_get_serial_sequence('yz_rolls', 'id'), greatest(
+    $1::bigint, (SELECT coalesce(max(id), 0) FROM yz_rolls),
+    coalesce(pg_sequence_last_value(pg_get_serial_sequence('yz_rolls', 'id')), 0), 1
+))
+"""
+
+
+async def copy_database(source: Database, target: PostgresDatabase) -> dict[str, int]:
+    """Copy every table of source into target; return how many rows each table had in source."""
+    rows, highest_roll = await _read_all(source)
+    async with target.store.transaction() as connection:
+        for table in TABLES:
+            await _write(connection, table, rows[table.name])
+        await connection.execute(_ADVANCE_ROLL_IDS, highest_roll)
+    return {name: len(table_rows) for name, table_rows in rows.items()}
+
+
+async def _read_all(source: Database) -> tuple[dict[str, list[tuple[Any, ...]]], int]:
+    async with source.store.transaction() as transaction:
+        rows = {table.name: [tuple(row) for row in await transaction.fetch_all(table.select())] for table in TABLES}
+        sequence = await transaction.fetch_one(_SQLITE_HIGHEST_ROLL)
+    return rows, int(sequence["seq"]) if sequence else 0
+
+
+async def _write(connection: asyncpg.Connection, table: Table, rows: Sequence[tuple[Any, ...]]) -> None:
+    if rows:
+        await connection.executemany(table.upsert(), rows)
