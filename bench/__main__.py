@@ -1,8 +1,9 @@
-"""rollkeeper's benchmarks: interactions, push storm, start-up, odds, purge, cold bursts; the last line is the verdict.
+"""rollkeeper's benchmarks: interactions, push storm, start-up, odds, purge, cold bursts, and the first two
+on PostgreSQL; the last line is the verdict.
 
     python -m bench                  # everything, at the sizes of issue 4 (a few minutes)
     python -m bench --quick          # smaller and fewer runs (well under a minute): a smoke check of the figures
-    python -m bench --only startup   # one section (interactions, pushes, startup, odds, purge, bursts); repeatable
+    python -m bench --only startup   # one section (interactions, pushes, startup, odds, purge, bursts, postgres)
 
 Everything runs on 127.0.0.1: the fake Discord of the test suite (tests/fakediscord) in this process, with its
 spec validation off, and every bot in a process of its own. Run it from the repository's root.
@@ -17,10 +18,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bench import bursts, interactions, odds, purge, pushes, startup
+from bench import bursts, interactions, odds, postgres, purge, pushes, startup
 from bench.figures import verdict
 
-SECTIONS = ("interactions", "pushes", "startup", "odds", "purge", "bursts")
+SECTIONS = ("interactions", "pushes", "startup", "odds", "purge", "bursts", "postgres")
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,9 @@ def sections(sizes: Sizes) -> dict[str, Callable[[], bool]]:
         "odds": lambda: odds.run(sizes.odds_runs),
         "purge": lambda: purge.run(sizes.purged_rows),
         "bursts": lambda: bursts.run(sizes.bursts),
+        "postgres": lambda: postgres.run(
+            sizes.events, sizes.interaction_runs, sizes.storms, sizes.concurrency, sizes.warmup
+        ),
     }
 
 

@@ -29,16 +29,19 @@ def say(milestone: str, **details: object) -> None:
     print(json.dumps({"at": milestone, "t": time.time(), **details}), flush=True)
 
 
-async def build_ours(db: Path, default_connector: bool = False, connections: int | None = None):
+async def build_ours(
+    db: Path, default_connector: bool = False, connections: int | None = None, database_url: str | None = None
+):
     """Import rollkeeper and build its bot (the cogs are imported by setup_hook, as in production), with the
-    connection pool `python -m bot` gives it unless default_connector (discord.py's own, for comparison)."""
+    connection pool `python -m bot` gives it unless default_connector (discord.py's own, for comparison), on
+    PostgreSQL when database_url is given."""
     from bot.client import EXTENSIONS, RollkeeperBot
     from bot.connections import discord_connector
     from bot.settings import Settings
 
     say("imported")
     present = tuple(name for name in EXTENSIONS if importlib.util.find_spec(name) is not None)
-    settings = Settings(discord_token=TOKEN, database_path=db)
+    settings = Settings(discord_token=TOKEN, database_path=db, database_url=database_url)
     pool = discord_connector() if connections is None else discord_connector(connections)
     options = {} if default_connector else {"connector": pool}
     bot = RollkeeperBot(settings, extensions=present, guild_ready_timeout=GUILD_READY_TIMEOUT, **options)
@@ -94,7 +97,7 @@ def profile_on_signals(path: Path) -> None:
 async def build_and_serve(args: argparse.Namespace) -> None:
     """Build the bot in the event loop (a connection pool needs one), then serve it."""
     if args.kind == "ours":
-        bot = await build_ours(args.db, args.default_connector, args.connections)
+        bot = await build_ours(args.db, args.default_connector, args.connections, args.database_url)
     else:
         bot = build_bare(args.sync)
     point_at_fake(args.api, args.gateway)
@@ -125,6 +128,7 @@ def main() -> None:
     parser.add_argument("--api", required=True, help="discord.http.Route.BASE of the fake")
     parser.add_argument("--gateway", required=True, help="the fake's gateway URL")
     parser.add_argument("--db", type=Path, help="the SQLite file (ours)")
+    parser.add_argument("--database-url", help="ours: a PostgreSQL database instead of the SQLite file")
     parser.add_argument("--sync", action="store_true", help="bare: sync its command in setup_hook")
     parser.add_argument("--profile", type=Path, help="cProfile between SIGUSR1 and SIGUSR2, stats to this file")
     parser.add_argument("--default-connector", action="store_true", help="ours: discord.py's connector, unbounded")

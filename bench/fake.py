@@ -115,13 +115,22 @@ class BotProcess:
 
     @classmethod
     async def start(
-        cls, fake: FakeDiscord, kind: str, *, db: Path | None = None, sync: bool = False, profile: Path | None = None,
-        env: dict[str, str] | None = None, options: tuple[str, ...] = (),
+        cls,
+        fake: FakeDiscord,
+        kind: str,
+        *,
+        db: Path | None = None,
+        database_url: str | None = None,
+        sync: bool = False,
+        profile: Path | None = None,
+        env: dict[str, str] | None = None,
+        options: tuple[str, ...] = (),
     ) -> BotProcess:
         """Spawn the bot and return once it is connected and ready (its start-up milestones recorded)."""
         api = discord.http.Route.BASE  # the fake's, while it is active
         command = [sys.executable, "-m", "bench.botproc", kind, "--api", api, "--gateway", fake.backend.gateway_url]
         command += ["--db", str(db)] if db is not None else []
+        command += ["--database-url", database_url] if database_url is not None else []
         command += ["--sync"] if sync else []
         command += ["--profile", str(profile)] if profile is not None else []
         command += list(options)

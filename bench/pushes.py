@@ -40,7 +40,7 @@ from bench.fake import (
     table_of,
 )
 from bench.figures import percentile, verdict
-from bot.storage import Database, RollState
+from bot.storage import Database, RollState, Storage
 from rules.yearzero import YzRoll
 from tests.fakediscord import FakeUser
 
@@ -109,11 +109,11 @@ def check_answers(answered: list[Answered]) -> None:
         raise AssertionError(f"rolls not answered with exactly one push: {dict(list(wrong.items())[:10])}")
 
 
-async def willpower(db: Database, people) -> dict[FakeUser, int]:
+async def willpower(db: Storage, people) -> dict[FakeUser, int]:
     return {user: await db.willpower.get(TABLES.id, user.id) for user in people}
 
 
-async def check_database(db: Database, rolled: dict[FakeUser, Rolled], before: dict[FakeUser, int]) -> None:
+async def check_database(db: Storage, rolled: dict[FakeUser, Rolled], before: dict[FakeUser, int]) -> None:
     """Every roll pushed, once: each player's Willpower rose by one push's gain, clamped at 10."""
     after = await willpower(db, rolled)
     for user, roll in rolled.items():
@@ -125,7 +125,7 @@ async def check_database(db: Database, rolled: dict[FakeUser, Rolled], before: d
             raise AssertionError(f"{user.name}: Willpower {before[user]} -> {after[user]}, but one push gained {gain}")
 
 
-async def storm(fake, bot, db: Database, people: list[FakeUser], on_one: int, seed: int) -> Storm:
+async def storm(fake, bot, db: Storage, people: list[FakeUser], on_one: int, seed: int) -> Storm:
     rolled = await roll_for(fake, people)
     payloads = clicks(fake, rolled, on_one, seed)
     before = await willpower(db, people)
@@ -145,18 +145,28 @@ def cpu_text(result: Storm) -> str:
     return "" if result.cpu is None else f", bot CPU {1e3 * result.cpu / result.clicks:.2f} ms per click"
 
 
-async def measure_all(runs: int, distinct: int, on_one: int) -> bool:
+async def open_store(path: Path, database_url: str | None) -> Storage:
+    """The store the bot under test uses, opened a second time for the checks."""
+    if database_url is None:
+        return await Database.open(path)
+    from bot.storage.postgres import PostgresDatabase
+
+    return await PostgresDatabase.open(database_url)
+
+
+async def measure_all(runs: int, distinct: int, on_one: int, database_url: str | None = None) -> bool:
     people = players(distinct + 1)
+    store = "SQLite" if database_url is None else "PostgreSQL"
     print(
         f"Push storm: {on_one} concurrent clicks on one roll + {distinct} pushes of distinct rolls, all sent at"
         f" once ({on_one + distinct} clicks, {distinct + 1} rolls), {runs} storms after a warm-up; one rollkeeper"
-        " process, fake Discord without spec validation"
+        f" process on {store}, fake Discord without spec validation"
     )
     storms: list[Storm] = []
     with tempfile.TemporaryDirectory(prefix="rk-bench-") as workdir:
         path = Path(workdir) / "storm.sqlite3"
-        async with fake_discord() as fake, running(fake, "ours", db=path) as bot:
-            async with await Database.open(path) as db:
+        async with fake_discord() as fake, running(fake, "ours", db=path, database_url=database_url) as bot:
+            async with await open_store(path, database_url) as db:
                 await storm(fake, bot, db, people[:21], 5, seed=0)  # warm-up, checked but not reported
                 for run in range(1, runs + 1):
                     result = await storm(fake, bot, db, people, on_one, seed=run)
@@ -182,9 +192,9 @@ async def measure_all(runs: int, distinct: int, on_one: int) -> bool:
     return ok
 
 
-def run(runs: int = 3, distinct: int = 500, on_one: int = 50) -> bool:
+def run(runs: int = 3, distinct: int = 500, on_one: int = 50, database_url: str | None = None) -> bool:
     """Print the storms' figures; True when every check held. An AssertionError names what did not."""
-    return asyncio.run(measure_all(runs, distinct, on_one))
+    return asyncio.run(measure_all(runs, distinct, on_one, database_url))
 
 
 def main(argv: list[str] | None = None) -> int:
