@@ -108,3 +108,36 @@ async def test_the_button_works_after_a_restart_on_postgresql(start_bot, fake_di
     pushed = await fake_discord.click(reply, label="Push")
     assert pushed.type == 7 and field(pushed.embed, "Pushed") == "Base: ↻`1`☠ ↻`6`⚔"
     assert await restarted.db.willpower.get(GUILD.id, ALICE.id) == 1
+
+
+@pytest.fixture(scope="module")
+def own_server():
+    """A PostgreSQL server of this module's own, which the test below stops and starts again."""
+    from tests.postgres import PostgresServer
+
+    server = PostgresServer.start()
+    yield server
+    server.close()
+
+
+async def test_while_postgresql_is_away_players_are_told_to_try_again_and_the_bot_carries_on(
+    start_bot, fake_discord, own_server
+):
+    bot = await start_bot(extensions=YZ, DATABASE_URL=own_server.fresh_url())
+    reply = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
+    await bot.db.rolls.flush_messages()
+    await asyncio.to_thread(own_server.stop)
+    use_faces(bot, 1, 6)
+    assert "try again" in private_answer(await fake_discord.click(reply, label="Push"))
+    use_faces(bot, 2, 3, 4)
+    assert "try again" in private_answer(await fake_discord.slash("yz", {"attribute": 2, "skill": 1}))
+    await asyncio.to_thread(own_server.resume)
+    for _ in range(50):  # the pool opens new connections once the server answers again
+        use_faces(bot, 1, 6)
+        pushed = await fake_discord.click(reply, label="Push")
+        if pushed.type == 7:
+            break
+        assert "try again" in private_answer(pushed)
+        await asyncio.sleep(0.2)
+    assert pushed.type == 7 and field(pushed.embed, "Pushed") == "Base: ↻`1`☠ ↻`6`⚔"
+    assert await bot.db.willpower.get(GUILD.id, ALICE.id) == 1  # the refused attempts wrote nothing
