@@ -8,10 +8,10 @@ RUN useradd --create-home --uid 1000 rollkeeper && mkdir /data && chown rollkeep
 WORKDIR /app
 
 # Dependencies first, from pyproject.toml alone: this layer is rebuilt only when the dependencies change,
-# not at every change of the code.
+# not at every change of the code. The postgres extra (asyncpg) too, so that DATABASE_URL works in the image.
 COPY pyproject.toml ./
-RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" \
-        > /tmp/requirements.txt \
+RUN python -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
+print('\n'.join(p['dependencies'] + p['optional-dependencies']['postgres']))" > /tmp/requirements.txt \
     && pip install -r /tmp/requirements.txt
 
 # Then the code, without its dependencies (installed above).
