@@ -54,6 +54,9 @@ TABLES = (
     Table("meta", ("key", "value"), ("key",)),
 )
 
+COPY_TIMEOUT = 3600.0
+"""Seconds one table's copy may take (a player's statement gets 2.5 s; a large table takes longer)."""
+
 _SQLITE_HIGHEST_ROLL = "SELECT seq FROM sqlite_sequence WHERE name = 'yz_rolls'"
 _ADVANCE_ROLL_IDS = """
 SELECT setval(pg_get_serial_sequence('yz_rolls', 'id'), greatest(
@@ -82,4 +85,4 @@ async def _read_all(source: Database) -> tuple[dict[str, list[tuple[Any, ...]]],
 
 async def _write(connection: asyncpg.Connection, table: Table, rows: Sequence[tuple[Any, ...]]) -> None:
     if rows:
-        await connection.executemany(table.upsert(), rows)
+        await connection.executemany(table.upsert(), rows, timeout=COPY_TIMEOUT)

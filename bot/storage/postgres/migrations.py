@@ -20,6 +20,9 @@ _log = logging.getLogger(__name__)
 
 MIGRATION_LOCK = 0x726F6C6C6B656570
 """The advisory lock key held while migrating ('rollkeep' in ASCII): one process at a time."""
+MIGRATION_TIMEOUT = 600.0
+"""Seconds a migration statement (or the wait for another process's migrations) may take: far longer than a
+player's statement, since a migration may rewrite a large table once."""
 
 _TRACKING = """
 CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -52,7 +55,7 @@ async def migrate(store: PostgresStore, migrations: list[Migration] | None = Non
     """Apply every migration newer than the database, under the advisory lock; return the new version."""
     migrations = load_postgres_migrations() if migrations is None else migrations
     async with store.connection() as connection:
-        await connection.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+        await connection.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK, timeout=MIGRATION_TIMEOUT)
         try:
             await connection.execute(_TRACKING)
             current = await _applied(connection)
@@ -74,7 +77,7 @@ def _check_not_newer(store: PostgresStore, current: int, known: int) -> None:
 
 async def _apply(connection: asyncpg.Connection, migration: Migration) -> None:
     async with connection.transaction():
-        await connection.execute(migration.sql)
+        await connection.execute(migration.sql, timeout=MIGRATION_TIMEOUT)
         await connection.execute(
             "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", migration.version, migration.name
         )
