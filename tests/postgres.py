@@ -34,8 +34,11 @@ class PostgresServer:
         """A new server in a new temporary directory of its own (not pytest's tmp_path: pytest deletes old ones
         of those, which another pytest on the machine may do while this server runs)."""
         directory = Path(tempfile.mkdtemp(prefix="rollkeeper-pg-"))
-        # pgserver keeps its lock file in the user's runtime directory, read when it is imported.
-        os.environ.setdefault("XDG_RUNTIME_DIR", str(directory))
+        # pgserver keeps its lock file in the user's runtime directory, read once when it is imported: one that
+        # outlives every server (without XDG_RUNTIME_DIR it warns and falls back to /tmp/runtime-<uid>).
+        runtime = Path(tempfile.gettempdir()) / f"rollkeeper-pg-runtime-{os.getuid()}"
+        runtime.mkdir(mode=0o700, exist_ok=True)
+        os.environ.setdefault("XDG_RUNTIME_DIR", str(runtime))
         import pgserver
 
         return cls(pgserver.get_server(directory / "pgdata", cleanup_mode="delete"))

@@ -4,6 +4,7 @@ migrations' tracking table, and `python -m bot` refusing a DATABASE_URL it canno
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import subprocess
 import sys
@@ -11,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.storage import StorageOffline, StorageUnavailable
+from bot.storage import RollState, StorageOffline, StorageUnavailable
 from bot.storage.postgres import PostgresDatabase, load_postgres_migrations, where
 from tests.postgres import PostgresServer
 
@@ -110,3 +111,29 @@ def test_python_m_bot_refuses_a_database_url_it_cannot_use_in_one_line_with_exit
     assert result.returncode == 2
     assert named in result.stderr and PASSWORD not in result.stderr
     assert "Traceback" not in result.stderr and "\n" not in result.stderr.strip()
+
+
+async def test_two_processes_claiming_the_same_rolls_at_once_push_each_exactly_once(postgres_url, tmp_path):
+    """Two OS processes, each with its own pool, claim the same 200 rolls, started together: every roll is
+    pushed once, by one process or the other, and each roller's Willpower rose once."""
+    from tests.storage.claimer import NOW as CLAIM_TIME
+    from tests.storage.claimer import claim_all
+
+    async with await PostgresDatabase.open(postgres_url) as db:
+        rolls = {await db.rolls.create(G, C, U + n, "{}", CLAIM_TIME): U + n for n in range(200)}
+        go = tmp_path / "go"
+        pairs = [f"{roll}:{user}" for roll, user in rolls.items()]
+        other = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.storage.claimer", postgres_url, str(go), *pairs, stdout=subprocess.PIPE
+        )
+        here = asyncio.create_task(claim_all(postgres_url, go, rolls))
+        assert await asyncio.wait_for(other.stdout.readline(), 60) == b"ready\n"
+        await asyncio.sleep(0.2)  # this process's pool is open too
+        go.touch()
+        mine, (theirs, _) = await here, await other.communicate()
+        won_there = json.loads(theirs.splitlines()[-1])
+        assert sorted(mine + won_there) == sorted(rolls)  # each roll won once, by one process or the other
+        for roll, user in rolls.items():
+            assert await db.willpower.get(G, user) == 1
+            assert (await db.rolls.get(roll)).state is RollState.PUSHED
+    print(f"rolls won: {len(mine)} here, {len(won_there)} in the other process")
