@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -137,3 +138,42 @@ async def test_two_processes_claiming_the_same_rolls_at_once_push_each_exactly_o
             assert await db.willpower.get(G, user) == 1
             assert (await db.rolls.get(roll)).state is RollState.PUSHED
     print(f"rolls won: {len(mine)} here, {len(won_there)} in the other process")
+
+
+async def test_connections_cut_in_the_middle_of_claims_leave_no_push_without_its_willpower(postgres_server):
+    """The server ends every connection of the bot's database (pg_terminate_backend) every few milliseconds while
+    claims run in waves: a claim either lands whole (pushed and its Willpower) or not at all, and the pool
+    recovers each time."""
+    import asyncpg
+
+    url = postgres_server.fresh_url()
+    name = urlsplit(url).path.lstrip("/")
+    admin = await asyncpg.connect(postgres_server.admin_url)
+    async with await PostgresDatabase.open(url) as db:
+        rolls = {await db.rolls.create(G, C, U + n, "{}", NOW): U + n for n in range(150)}
+        cutting = asyncio.create_task(_cut_again_and_again(admin, name))
+        results = []
+        for wave in range(0, 150, 10):
+            batch = list(rolls.items())[wave : wave + 10]
+            claims = (db.rolls.claim_push(roll, user, '{"p": 1}', 1, NOW, LIFETIME) for roll, user in batch)
+            results += await asyncio.gather(*claims, return_exceptions=True)
+        cutting.cancel()
+        await admin.close()
+        assert [r for r in results if isinstance(r, BaseException) and not isinstance(r, StorageOffline)] == []
+        told_pushed = {roll for roll, r in zip(rolls, results, strict=True) if not isinstance(r, BaseException)}
+        assert len(told_pushed) < len(rolls), "no claim was cut: the test did not test anything"
+        for roll, user in rolls.items():
+            stored = await _when_back(lambda roll=roll: db.rolls.get(roll))
+            points = await db.willpower.get(G, user)
+            assert (stored.state is RollState.PUSHED) == (points == 1), (roll, stored.state, points)
+            assert roll not in told_pushed or stored.state is RollState.PUSHED
+    print(f"{len(told_pushed)} of {len(rolls)} claims answered, the others told to try again")
+
+
+async def _cut_again_and_again(admin, database: str) -> None:
+    while True:
+        await admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+            database,
+        )
+        await asyncio.sleep(0.02)

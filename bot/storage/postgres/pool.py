@@ -25,9 +25,18 @@ CONNECT_TIMEOUT = 2.0
 STATEMENT_TIMEOUT = 2.5
 """Seconds one statement may take before the player is told to try again."""
 
-OFFLINE = (OSError, TimeoutError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError)
+OFFLINE = (
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+)
 """What asyncpg raises when the server cannot be reached, went away mid-statement, or is shutting down (the
-operator-intervention class 57 is added below): errors of the connection, not of the statement."""
+operator-intervention class 57 is added below): errors of the connection, not of the statement. asyncpg raises
+InternalClientError ("cannot switch to state ...; another operation is in progress") when a transaction's
+connection is cut while a statement runs (tests/storage/test_postgres.py cuts them on purpose); the pool drops
+that connection when it comes back."""
 _SHUTTING_DOWN = asyncpg.exceptions.OperatorInterventionError
 
 
