@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.render.yearzero import PUSHED_DICE
 from bot.storage import RollState
 from bot.storage.postgres import PostgresDatabase
 from cogs.yearzero import NO_ROLL_TO_PUSH, read_payload
@@ -52,7 +53,8 @@ async def test_the_bot_on_postgresql_stores_the_roll_and_the_roller_pushes_it(st
     pushed = await fake_discord.click(reply, label="Push")
     dice.finish()
     assert pushed.type == 7 and reply.components == []
-    assert field(pushed.embed, "Pushed") == "Base: `6`⚔ `1`☠ ↻`1`☠ ↻`1`☠ ↻`6`⚔\nGear: ↻`1`☠"
+    assert pushed.embed["title"] == "✅ Pushed: 1 → 2 successes"
+    assert field(pushed.embed, PUSHED_DICE) == "Base: `6`⚔ `1`☠ ↻ `1`☠ `1`☠ `6`⚔\nGear: ↻ `1`☠"
     assert "Willpower +3 (now 3)" in pushed.embed["description"]
     stored = await bot.db.rolls.get(roll_id)
     assert stored.state is RollState.PUSHED and json.loads(stored.pushed_payload)["faces"] == [6, 1, 1, 1, 6, 1]
@@ -106,7 +108,7 @@ async def test_the_button_works_after_a_restart_on_postgresql(start_bot, fake_di
     assert restarted is not bot and bot.is_closed()
     use_faces(restarted, 1, 6)
     pushed = await fake_discord.click(reply, label="Push")
-    assert pushed.type == 7 and field(pushed.embed, "Pushed") == "Base: ↻`1`☠ ↻`6`⚔"
+    assert pushed.type == 7 and field(pushed.embed, PUSHED_DICE) == "Base: ↻ `1`☠ `6`⚔"
     assert await restarted.db.willpower.get(GUILD.id, ALICE.id) == 1
 
 
@@ -139,5 +141,5 @@ async def test_while_postgresql_is_away_players_are_told_to_try_again_and_the_bo
             break
         assert "try again" in private_answer(pushed)
         await asyncio.sleep(0.2)
-    assert pushed.type == 7 and field(pushed.embed, "Pushed") == "Base: ↻`1`☠ ↻`6`⚔"
+    assert pushed.type == 7 and field(pushed.embed, PUSHED_DICE) == "Base: ↻ `1`☠ `6`⚔"
     assert await bot.db.willpower.get(GUILD.id, ALICE.id) == 1  # the refused attempts wrote nothing
