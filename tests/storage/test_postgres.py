@@ -177,3 +177,20 @@ async def _cut_again_and_again(admin, database: str) -> None:
             database,
         )
         await asyncio.sleep(0.02)
+
+
+def test_without_asyncpg_sqlite_needs_nothing_more_and_postgresql_says_what_to_install(tmp_path):
+    """asyncpg is an optional extra: the bot on SQLite never imports it; DATABASE_URL without it is one line."""
+    script = (
+        "import sys; sys.modules['asyncpg'] = None\n"  # as if the postgres extra were not installed
+        "import bot.client, bot.__main__, cogs.yearzero\n"
+        "from bot.storage import StorageUnavailable, probe_postgres\n"
+        "try:\n"
+        f"    probe_postgres('postgresql://bot:{PASSWORD}@127.0.0.1/rolls')\n"
+        "except StorageUnavailable as error:\n"
+        "    print(error)\n"
+    )
+    result = subprocess.run((sys.executable, "-c", script), capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr
+    needs = 'Cannot use the database at DATABASE_URL: PostgreSQL needs asyncpg: pip install -e ".[postgres]"'
+    assert result.stdout.strip() == needs
