@@ -154,3 +154,17 @@ async def test_stores_opened_at_once_migrate_the_database_once(open_db, migratio
     finally:
         for store in stores:
             await store.close()
+
+
+async def test_a_database_newer_than_the_code_is_refused_by_name(db, kind, tmp_path, request, migrations):
+    """An older rollkeeper started on a database a newer one migrated: a clear error, nothing changed."""
+    from bot.storage import Database, StorageError
+    from bot.storage.postgres import PostgresDatabase
+
+    older = migrations[:-1] if len(migrations) > 1 else []
+    with pytest.raises(StorageError, match="newer than this rollkeeper knows"):
+        if kind == "sqlite":
+            await Database.open(tmp_path / "contract.sqlite3", migrations=older)
+        else:
+            await PostgresDatabase.open(request.getfixturevalue("postgres_url"), migrations=older)
+    assert await db.schema_version() == len(migrations)

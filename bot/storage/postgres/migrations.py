@@ -70,8 +70,8 @@ async def migrate(store: PostgresStore, migrations: list[Migration] | None = Non
 def _check_not_newer(store: PostgresStore, current: int, known: int) -> None:
     if current > known:
         raise StorageError(
-            f"The {store.location} has schema version {current}, newer than this rollkeeper knows ({known}); "
-            "run a newer rollkeeper or restore a backup."
+            f"The database at {store.location} has schema version {current}, newer than this rollkeeper knows "
+            f"({known}); run a newer rollkeeper or restore a backup."
         )
 
 

@@ -41,14 +41,15 @@ _SHUTTING_DOWN = asyncpg.exceptions.OperatorInterventionError
 
 
 def where(url: str) -> str:
-    """The database a URL names, for messages and logs: host (or socket directory), port and name; never the
-    user's password."""
+    """The database a URL names, for messages and logs: the URL without its user and password
+    (``postgresql://host:port/name``; for a Unix socket, ``postgresql:///name?host=/socket/directory``)."""
     parts = urlsplit(url)
     query = parse_qs(parts.query)
-    host = parts.hostname or (query.get("host") or ["localhost"])[0]
+    name = parts.path.lstrip("/")
+    if parts.hostname is None and query.get("host"):
+        return f"postgresql:///{name}?host={query['host'][0]}"
     port = f":{parts.port}" if _port(parts) else ""
-    name = parts.path.lstrip("/") or "(default database)"
-    return f"PostgreSQL database {name!r} on {host}{port}"
+    return f"postgresql://{parts.hostname or 'localhost'}{port}/{name}"
 
 
 def _port(parts: Any) -> int | None:
@@ -64,7 +65,7 @@ def offline_as_busy(location: str) -> Iterator[None]:
     try:
         yield
     except (*OFFLINE, _SHUTTING_DOWN) as error:
-        _log.warning("Lost the %s: %s", location, type(error).__name__)
+        _log.warning("Lost the database at %s: %s", location, type(error).__name__)
         raise StorageOffline() from error
 
 
@@ -99,7 +100,7 @@ class PostgresStore:
 
     def _open_pool(self) -> asyncpg.Pool:
         if self._pool is None:
-            raise RuntimeError(f"the {self.location} is closed")
+            raise RuntimeError(f"the database at {self.location} is closed")
         return self._pool
 
     @asynccontextmanager
