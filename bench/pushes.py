@@ -2,10 +2,13 @@
 
 501 players each roll `/yz` (not timed); then player 0 clicks Push on their roll 50 times while players 1-500
 click Push on theirs once, the 550 clicks sent back to back in a shuffled order to one rollkeeper process (its
-SQLite file in a temporary directory). Printed: throughput (clicks answered per second, first click sent to last
-answer) and the p50/p99 latency of a click. Checked, from the answers: each roll got exactly one update of its
-message (callback type 7) and every other click an ephemeral refusal; from the database: each roll is pushed,
-and each player's Willpower grew by exactly the gain of one push (clamped at 10).
+SQLite file in a temporary directory, or a PostgreSQL database from bench.postgres). Printed: throughput (clicks
+answered per second, first click sent to last answer) and the p50/p99 latency of a click. Checked, from the
+answers: each roll got exactly one update of its message (callback type 7) and every other click an ephemeral
+refusal; from the database: each roll is pushed, and each player's Willpower grew by exactly the gain of one
+push (clamped at 10). A roll whose every click was answered "busy, try again" (the store's wait ran out inside
+Discord's 3 s, as on a loaded machine it can) must be still pending with its roller's Willpower untouched; such
+rolls are counted and shown, never a double push.
 
     python -m bench.pushes [--runs 3] [--players 500] [--clicks 50]
 """
@@ -40,7 +43,7 @@ from bench.fake import (
     table_of,
 )
 from bench.figures import percentile, verdict
-from bot.storage import Database, RollState, Storage
+from bot.storage import Database, RollState, Storage, StorageBusy
 from rules.yearzero import YzRoll
 from tests.fakediscord import FakeUser
 
@@ -56,6 +59,8 @@ class Storm:
     wall: float
     latencies: list[float]
     cpu: float | None
+    busy: int = 0
+    """Rolls whose every click was answered "busy, try again" (still pending, nothing written)."""
 
     @property
     def throughput(self) -> float:
@@ -95,29 +100,50 @@ def clicks(fake, rolled: dict[FakeUser, Rolled], on_one: int, seed: int) -> list
     return payloads
 
 
-def check_answers(answered: list[Answered]) -> None:
-    """Exactly one message update (type 7) per roll; every other click refused privately; none rejected."""
+BUSY = StorageBusy().message
+"""The answer when the store's wait ran out inside Discord's 3 s (it can, on a loaded machine): nothing written."""
+STORE_TIMEOUT = re.compile(r"^WARNING bot\.storage\.postgres\.pool: Lost the database at .*: TimeoutError$")
+"""What the PostgreSQL store logs with each such answer: expected under load, not a problem of the bot."""
+
+
+def check_answers(answered: list[Answered]) -> set[int]:
+    """Exactly one message update (type 7) per roll and every other click refused privately, none rejected;
+    or, for a roll, only "busy, try again" refusals (returned: the database must show it untouched)."""
     by_roll: dict[int, Counter] = defaultdict(Counter)
     for item in answered:
         reply = item.reply
         if reply.rejected:
             raise AssertionError(f"the fake refused an answer:\n{reply.describe()}")
         kind = "pushed" if reply.type == 7 else "refused" if reply.type == 4 and reply.ephemeral else "other"
+        kind = "busy" if kind == "refused" and reply.content == BUSY else kind
         by_roll[int(PUSH_ID.fullmatch(reply.interaction["data"]["custom_id"])[1])][kind] += 1
-    wrong = {roll: dict(counts) for roll, counts in by_roll.items() if counts["pushed"] != 1 or counts["other"]}
+    busy = {roll for roll, counts in by_roll.items() if set(counts) == {"busy"}}
+    wrong = {
+        roll: dict(counts)
+        for roll, counts in by_roll.items()
+        if roll not in busy and (counts["pushed"] != 1 or counts["other"])
+    }
     if wrong:
         raise AssertionError(f"rolls not answered with exactly one push: {dict(list(wrong.items())[:10])}")
+    return busy
 
 
 async def willpower(db: Storage, people) -> dict[FakeUser, int]:
     return {user: await db.willpower.get(TABLES.id, user.id) for user in people}
 
 
-async def check_database(db: Storage, rolled: dict[FakeUser, Rolled], before: dict[FakeUser, int]) -> None:
-    """Every roll pushed, once: each player's Willpower rose by one push's gain, clamped at 10."""
+async def check_database(
+    db: Storage, rolled: dict[FakeUser, Rolled], before: dict[FakeUser, int], busy: set[int]
+) -> None:
+    """Every roll pushed, once: each player's Willpower rose by one push's gain, clamped at 10; a roll whose
+    clicks were all answered "busy" is still pending, its roller's Willpower untouched."""
     after = await willpower(db, rolled)
     for user, roll in rolled.items():
         stored = await db.rolls.get(roll.roll_id)
+        if roll.roll_id in busy:
+            if stored is None or stored.state is not RollState.PENDING or after[user] != before[user]:
+                raise AssertionError(f"roll {roll.roll_id} was answered 'busy' but changed: {stored}")
+            continue
         if stored is None or stored.state is not RollState.PUSHED or stored.pushed_payload is None:
             raise AssertionError(f"roll {roll.roll_id} of {user.name} is not pushed in the database: {stored}")
         gain = YzRoll.from_dict(json.loads(stored.pushed_payload)).willpower_gained
@@ -134,11 +160,15 @@ async def storm(fake, bot, db: Storage, people: list[FakeUser], on_one: int, see
     answered = await send_at_once(fake, payloads)
     wall = max(item.answered for item in answered) - started
     cpu_after = bot.cpu()
-    check_answers(answered)
-    await check_database(db, rolled, before)
+    busy = check_answers(answered)
+    await check_database(db, rolled, before, busy)
     forget(fake)
     cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
-    return Storm(len(payloads), len(rolled), wall, [item.latency for item in answered], cpu)
+    return Storm(len(payloads), len(rolled), wall, [item.latency for item in answered], cpu, len(busy))
+
+
+def busy_text(result: Storm) -> str:
+    return f"; {result.busy} answered 'busy, try again' and left pending" if result.busy else ""
 
 
 def cpu_text(result: Storm) -> str:
@@ -175,9 +205,10 @@ async def measure_all(runs: int, distinct: int, on_one: int, database_url: str |
                         f"  storm {run}: {result.throughput:,.0f} clicks/s ({result.clicks} in {result.wall:.2f} s),"
                         f" latency p50 {1e3 * percentile(result.latencies, 0.5):.0f} ms,"
                         f" p99 {1e3 * percentile(result.latencies, 0.99):.0f} ms{cpu_text(result)}"
-                        f" · exactly one push per roll: yes ({result.rolls} rolls; answers and database)"
+                        f" · exactly one push per roll: yes ({result.rolls} rolls; answers and database"
+                        f"{busy_text(result)})"
                     )
-            problems = bot.problems()
+            problems = [line for line in bot.problems() if not STORE_TIMEOUT.match(line)]
     if problems:
         print("  the bot logged:\n    " + "\n    ".join(problems[:20]))
     latencies = [latency for result in storms for latency in result.latencies]
