@@ -39,16 +39,22 @@ async def copy(source: Path, target: str) -> dict[str, int]:
         return await copy_database(sqlite, postgres)
 
 
+def refusal(source: Path, target: str) -> str | None:
+    """Why the command line cannot be copied, before either database is touched; None when it can."""
+    if not target.startswith(("postgresql://", "postgres://")):
+        return "--to must be a PostgreSQL URL like postgresql://user:password@host/database"
+    if not source.is_file():
+        return f"--from names no SQLite database: {source} is not a file"
+    return None
+
+
 def main(argv: list[str]) -> int:
     arguments = parser().parse_args(argv)
     source = sqlite_path(arguments.source)
-    if not arguments.target.startswith(("postgresql://", "postgres://")):
-        print("--to must be a PostgreSQL URL like postgresql://user:password@host/database", file=sys.stderr)
-        return 2
-    if not source.is_file():
-        print(f"--from names no SQLite database: {source} is not a file", file=sys.stderr)
-        return 2
+    problem = refusal(source, arguments.target)
     try:
+        if problem is not None:
+            raise StorageError(problem)
         probe_database(source)
         copied = asyncio.run(copy(source, arguments.target))
     except (StorageError, ImportError) as error:
