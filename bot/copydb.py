@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 from bot.storage import Database, StorageError, probe_database
-from bot.storage.copying import copy_database
 
 SQLITE_PREFIX = "sqlite:///"
 
@@ -32,8 +31,15 @@ def parser() -> argparse.ArgumentParser:
     return command
 
 
+NEEDS_ASYNCPG = 'copy-db needs asyncpg: pip install -e ".[postgres]"'
+
+
 async def copy(source: Path, target: str) -> dict[str, int]:
-    from bot.storage.postgres import PostgresDatabase
+    try:
+        from bot.storage.copying import copy_database
+        from bot.storage.postgres import PostgresDatabase
+    except ImportError as error:
+        raise StorageError(NEEDS_ASYNCPG) from error
 
     async with await Database.open(source) as sqlite, await PostgresDatabase.open(target) as postgres:
         return await copy_database(sqlite, postgres)
@@ -57,7 +63,7 @@ def main(argv: list[str]) -> int:
             raise StorageError(problem)
         probe_database(source)
         copied = asyncio.run(copy(source, arguments.target))
-    except (StorageError, ImportError) as error:
+    except StorageError as error:
         print(str(error), file=sys.stderr)
         return 2
     for table, count in copied.items():

@@ -89,3 +89,17 @@ async def test_a_database_it_cannot_use_is_named_in_one_line_and_nothing_is_copi
     assert result.returncode == 2 and said in result.stderr
     assert "hunter2" not in result.stderr and "Traceback" not in result.stderr
     assert not (tmp_path / "missing.sqlite3").exists()
+
+
+async def test_without_asyncpg_the_command_says_what_to_install(tmp_path):
+    await a_game_night(tmp_path / "game.sqlite3")
+    script = (
+        "import sys; sys.modules['asyncpg'] = None\n"  # as if the postgres extra were not installed
+        "sys.argv = ['bot', 'copy-db', '--from', 'sqlite:///game.sqlite3', '--to', 'postgresql://u@h/x']\n"
+        "from bot.__main__ import main\n"
+        "sys.exit(main())\n"
+    )
+    result = subprocess.run(
+        (sys.executable, "-c", script), cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert (result.returncode, result.stderr.strip()) == (2, 'copy-db needs asyncpg: pip install -e ".[postgres]"')
