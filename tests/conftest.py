@@ -89,5 +89,7 @@ def postgres_server():
 
 @pytest.fixture
 def postgres_url(postgres_server):
-    """The URL of a new, empty PostgreSQL database for this test alone."""
-    return postgres_server.fresh_url()
+    """The URL of a new, empty PostgreSQL database for this test alone, dropped after it."""
+    url = postgres_server.fresh_url()
+    yield url
+    postgres_server.drop(url)

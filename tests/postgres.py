@@ -18,6 +18,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+TEST_SETTINGS = """
+ALTER SYSTEM SET fsync = off;
+ALTER SYSTEM SET synchronous_commit = off;
+ALTER SYSTEM SET full_page_writes = off;
+SELECT pg_reload_conf();
+"""
+"""A throwaway server needs no durability: without these, every test's CREATE DATABASE and commit waits for the
+disk, and the shutdown checkpoint of a whole run took half a minute on this shared machine."""
+
 
 class PostgresServer:
     """One running PostgreSQL server in a directory of its own."""
@@ -41,7 +50,9 @@ class PostgresServer:
         os.environ.setdefault("XDG_RUNTIME_DIR", str(runtime))
         import pgserver
 
-        return cls(pgserver.get_server(directory / "pgdata", cleanup_mode="delete"))
+        server = cls(pgserver.get_server(directory / "pgdata", cleanup_mode="delete"))
+        server.psql(TEST_SETTINGS)
+        return server
 
     def url(self, database: str) -> str:
         """A DATABASE_URL for database on this server (user postgres, no password: trust on the socket)."""
@@ -52,6 +63,11 @@ class PostgresServer:
         name = f"{prefix}_{os.getpid()}_{next(self._numbers)}"
         self.psql(f'CREATE DATABASE "{name}";')
         return self.url(name)
+
+    def drop(self, url: str) -> None:
+        """Delete the database a URL of fresh_url() names, even if a connection was left open."""
+        name = urlsplit(url).path.lstrip("/")
+        self.psql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE);')
 
     def psql(self, sql: str) -> str:
         """Run sql through psql as the superuser; return what it printed."""
