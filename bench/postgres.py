@@ -1,10 +1,12 @@
 """rollkeeper on PostgreSQL beside rollkeeper on SQLite: the interaction cost and the push storm.
 
 A real PostgreSQL server (the test extra's pgserver wheel, on a Unix socket in a temporary directory) is started
-for the section. Interactions: the same ``/yz`` events as bench.interactions, sent to rollkeeper on its SQLite
-file and to rollkeeper on PostgreSQL (a fresh database per run), the two alternating run after run, each bot a
-fresh process; the figure is the ratio of the median per-interaction times. Then bench.pushes' storm against
-rollkeeper on PostgreSQL, with the same checks (exactly one push per roll, in the answers and in the database).
+for the section, at PostgreSQL's default settings: each commit waits for the disk, which is stricter than the
+SQLite store's WAL with synchronous=NORMAL. Interactions: the same ``/yz`` events as bench.interactions, sent to
+rollkeeper on its SQLite file and to rollkeeper on PostgreSQL (a fresh database per run), the two alternating run
+after run, each bot a fresh process; the figure is the ratio of the median per-interaction times. Then
+bench.pushes' storm against rollkeeper on PostgreSQL, with the same checks (exactly one push per roll, in the
+answers and in the database).
 
     python -m bench.postgres [--events 2000] [--runs 5] [--storms 3]
 """
@@ -84,7 +86,7 @@ def run(events: int = 2000, runs: int = 5, storms: int = 3, concurrency: int = 1
     """Print both sections' figures; True when every check held (there is no speed target for PostgreSQL)."""
     from tests.postgres import PostgresServer
 
-    server = PostgresServer.start()
+    server = PostgresServer.start(durable=True)
     try:
         asyncio.run(compare(server, events, runs, concurrency, warmup if warmup is not None else max(events // 10, 50)))
         return pushes.run(storms, database_url=server.fresh_url("storm"))

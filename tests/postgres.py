@@ -39,9 +39,10 @@ class PostgresServer:
         self._numbers = itertools.count(1)
 
     @classmethod
-    def start(cls) -> PostgresServer:
+    def start(cls, *, durable: bool = False) -> PostgresServer:
         """A new server in a new temporary directory of its own (not pytest's tmp_path: pytest deletes old ones
-        of those, which another pytest on the machine may do while this server runs)."""
+        of those, which another pytest on the machine may do while this server runs). Without durable, it runs
+        with TEST_SETTINGS; durable keeps PostgreSQL's defaults (the benchmark's)."""
         directory = Path(tempfile.mkdtemp(prefix="rollkeeper-pg-"))
         # pgserver keeps its lock file in the user's runtime directory, read once when it is imported: one that
         # outlives every server (without XDG_RUNTIME_DIR it warns and falls back to /tmp/runtime-<uid>).
@@ -51,7 +52,8 @@ class PostgresServer:
         import pgserver
 
         server = cls(pgserver.get_server(directory / "pgdata", cleanup_mode="delete"))
-        server.psql(TEST_SETTINGS)
+        if not durable:
+            server.psql(TEST_SETTINGS)
         return server
 
     def url(self, database: str) -> str:
