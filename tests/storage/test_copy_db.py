@@ -103,3 +103,13 @@ async def test_without_asyncpg_the_command_says_what_to_install(tmp_path):
         (sys.executable, "-c", script), cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False
     )
     assert (result.returncode, result.stderr.strip()) == (2, 'copy-db needs asyncpg: pip install -e ".[postgres]"')
+
+
+def test_sqlite_urls_name_relative_and_absolute_files():
+    from pathlib import Path
+
+    from bot.copydb import sqlite_path
+
+    assert sqlite_path("sqlite:////data/rollkeeper.sqlite3") == Path("/data/rollkeeper.sqlite3")
+    assert sqlite_path("sqlite:///game.sqlite3") == Path.cwd() / "game.sqlite3"
+    assert sqlite_path("/srv/game.sqlite3") == Path("/srv/game.sqlite3")
