@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.settings import Settings, SettingsError, guild_id_setting
-from bot.storage import check_database_path
+from bot.storage import check_database_path, postgres_health
 from bot.storage.errors import StorageError
 from bot.storage.health import database_health
 
@@ -22,9 +22,13 @@ EXIT_OK, EXIT_UNHEALTHY = 0, 1
 
 
 def healthcheck(settings: Settings) -> int:
-    """0 and "healthy" when the database at DATABASE_PATH is usable and migrated; else 1 and the reason."""
+    """0 and "healthy" when the database (DATABASE_URL's, else DATABASE_PATH's) is usable and migrated; else 1
+    and the reason."""
     try:
-        problem = database_health(check_database_path(settings.database_path))
+        if settings.database_url is not None:
+            problem = postgres_health(settings.database_url)
+        else:
+            problem = database_health(check_database_path(settings.database_path))
     except StorageError as error:
         problem = str(error)
     if problem is not None:

@@ -30,7 +30,7 @@ from bot.storage.interface import ExtendedStore, MetaStore, RollStore, Storage, 
 from bot.storage.leases import HeldLease, ShardLeases
 from bot.storage.meta import Meta
 from bot.storage.migrations import Migration, load_migrations
-from bot.storage.opening import open_storage, probe_postgres
+from bot.storage.opening import open_storage, postgres_health, probe_postgres
 from bot.storage.rolls import PushClaim, PushRefusal, RollState, YearZeroRoll, YearZeroRolls, refusal_of
 from bot.storage.store import DEFAULT_BUSY_TIMEOUT_MS
 from bot.storage.willpower import MAX_WILLPOWER, Willpower, WillpowerChange
@@ -70,6 +70,7 @@ __all__ = [
     "check_database_path",
     "load_migrations",
     "open_storage",
+    "postgres_health",
     "probe_database",
     "probe_postgres",
     "refusal_of",

@@ -48,7 +48,7 @@ TABLES = (
     Table("willpower", ("guild_id", "user_id", "points"), ("guild_id", "user_id")),
     Table(
         "extended_tests",
-        ("guild_id", "channel_id", "name", "needed", "progress"),
+        ("guild_id", "channel_id", "name", "needed", "progress", "started_by"),
         ("guild_id", "channel_id", "name_key"),
     ),
     Table("meta", ("key", "value"), ("key",)),

@@ -59,12 +59,22 @@ class WillpowerStore(Protocol):
 class ExtendedStore(Protocol):
     """Seven Kingdoms extended tests per channel."""
 
-    async def start(self, guild_id: int, channel_id: int, name: str, needed: int) -> ExtendedTask: ...
+    async def start(
+        self, guild_id: int, channel_id: int, name: str, needed: int, *, started_by: int | None = None
+    ) -> ExtendedTask: ...
 
     async def add(self, guild_id: int, channel_id: int, name: str, degrees: int) -> ExtendedTask: ...
 
     async def record(
-        self, guild_id: int, channel_id: int, name: str, needed: int, degrees: int, *, fresh: bool
+        self,
+        guild_id: int,
+        channel_id: int,
+        name: str,
+        needed: int,
+        degrees: int,
+        *,
+        fresh: bool,
+        started_by: int | None = None,
     ) -> ExtendedTask: ...
 
     async def get(self, guild_id: int, channel_id: int, name: str) -> ExtendedTask | None: ...

@@ -7,7 +7,7 @@ import logging
 
 from bot.settings import Settings
 from bot.storage.database import Database
-from bot.storage.errors import StorageUnavailable
+from bot.storage.errors import StorageError, StorageUnavailable
 from bot.storage.interface import Storage
 from bot.storage.store import DEFAULT_BUSY_TIMEOUT_MS
 
@@ -27,17 +27,44 @@ async def open_storage(settings: Settings, *, busy_timeout_ms: int = DEFAULT_BUS
     return storage
 
 
+NEEDS_ASYNCPG = 'PostgreSQL needs asyncpg: pip install -e ".[postgres]"'
+
+
 def probe_postgres(url: str) -> None:
     """Connect once and close, before the bot logs in: StorageUnavailable naming the host when it cannot."""
     try:
         from bot.storage.postgres.pool import PostgresStore
     except ImportError as error:
-        raise StorageUnavailable(
-            "DATABASE_URL", 'PostgreSQL needs asyncpg: pip install -e ".[postgres]"'
-        ) from error
+        raise StorageUnavailable("DATABASE_URL", NEEDS_ASYNCPG) from error
 
     async def probe() -> None:
         store = await PostgresStore.connect(url, min_size=1, max_size=1)
         await store.close()
 
     asyncio.run(probe())
+
+
+def postgres_health(url: str) -> str | None:
+    """What `python -m bot healthcheck` asks of PostgreSQL: None when it answers and the bot has migrated it,
+    else why not in one line (never the password). Reads only."""
+    try:
+        from bot.storage.postgres import load_postgres_migrations
+        from bot.storage.postgres.migrations import schema_version
+        from bot.storage.postgres.pool import PostgresStore
+    except ImportError:
+        return NEEDS_ASYNCPG
+
+    async def version() -> int:
+        store = await PostgresStore.connect(url, min_size=1, max_size=1)
+        try:
+            return await schema_version(store)
+        finally:
+            await store.close()
+
+    try:
+        found, latest = asyncio.run(version()), len(load_postgres_migrations())
+    except StorageError as error:
+        return str(error)
+    if found != latest:
+        return f"the database is at schema version {found}, not {latest}: the bot has not migrated it"
+    return None

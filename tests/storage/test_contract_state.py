@@ -89,6 +89,15 @@ async def test_restarting_an_extended_test_resets_it_and_keeps_the_name_as_last_
     assert [task.name for task in await db.extended.in_channel(G, C)] == ["WALL"]
 
 
+async def test_an_extended_test_keeps_who_first_started_it_through_restarts(db: Storage):
+    assert (await db.extended.start(G, C, "wall", 5, started_by=U)).started_by == U
+    assert (await db.extended.start(G, C, "WALL", 3, started_by=U + 1)).started_by == U  # a restart keeps them
+    assert (await db.extended.record(G, C, "wall", 3, 1, fresh=True, started_by=U + 2)).started_by == U
+    assert (await db.extended.record(G, C, "gate", 3, 1, fresh=True, started_by=U + 1)).started_by == U + 1
+    assert (await db.extended.start(G, C, "old", 2)).started_by is None
+    assert [task.started_by for task in await db.extended.in_channel(G, C)] == [U + 1, None, U]
+
+
 async def test_a_missing_extended_test_is_refused_and_clear_forgets_one(db: Storage):
     with pytest.raises(NoSuchExtendedTest):
         await db.extended.add(G, C, "nothing", 1)

@@ -29,7 +29,7 @@ async def a_game_night(path) -> dict[str, int]:
         pending = await db.rolls.create(G, C, U, '{"n": 4}', NOW)
         db.rolls.note_message(pending, C, 987654321)
         await db.willpower.set(G, U, 7)
-        await db.extended.start(G, C, "Climb the Wall", 5)
+        await db.extended.start(G, C, "Climb the Wall", 5, started_by=OTHER)
         await db.extended.add(G, C, "climb the wall", 2)
         await db.meta.set("commands_hash:1", "abc")
     return {"pushed": pushed, "superseded": superseded, "pending": pending}
@@ -48,7 +48,8 @@ async def test_copying_keeps_ids_states_and_every_table_and_a_second_copy_change
         pending = await db.rolls.latest_pending(G, C, U, NOW, LIFETIME)
         assert (pending.id, pending.payload, pending.message_id) == (ids["pending"], '{"n": 4}', 987654321)
         assert (await db.willpower.get(G, U), await db.willpower.get(G, OTHER)) == (7, 2)
-        assert (await db.extended.get(G, C, "CLIMB THE WALL")).progress == 2
+        task = await db.extended.get(G, C, "CLIMB THE WALL")
+        assert (task.progress, task.started_by) == (2, OTHER)
         assert await db.meta.get("commands_hash:1") == "abc"
         assert await db.rolls.refusal_for_missing(1) is PushRefusal.EXPIRED  # the purged roll's id stays spent
         assert await db.rolls.create(G, C, U, "{}", NOW) == ids["pending"] + 1

@@ -193,3 +193,25 @@ def test_without_asyncpg_sqlite_needs_nothing_more_and_postgresql_says_what_to_i
     assert result.returncode == 0, result.stderr
     needs = 'Cannot use the database at DATABASE_URL: PostgreSQL needs asyncpg: pip install -e ".[postgres]"'
     assert result.stdout.strip() == needs
+
+
+def test_healthcheck_on_postgresql_needs_the_server_and_every_migration(postgres_server, postgres_url, capsys):
+    from bot.admin import healthcheck
+    from bot.settings import Settings
+
+    def check(url: str) -> int:  # DATABASE_PATH is not looked at when DATABASE_URL is set
+        return healthcheck(Settings("fake-token.health", postgres_server.directory, database_url=url))
+
+    assert check(postgres_url) == 1  # an empty database: the bot has not migrated it yet
+    assert "schema version 0, not" in capsys.readouterr().err
+
+    async def migrate() -> None:
+        async with await PostgresDatabase.open(postgres_url):
+            pass
+
+    asyncio.run(migrate())
+    assert check(postgres_url) == 0 and capsys.readouterr().out == "healthy\n"
+    assert check(f"postgresql://bot:{PASSWORD}@127.0.0.1:1/rolls") == 1
+    told = capsys.readouterr().err
+    assert told.startswith("unhealthy: Cannot use the database at postgresql://127.0.0.1:1/rolls")
+    assert PASSWORD not in told

@@ -9,11 +9,13 @@ from bot.storage.errors import NoSuchExtendedTest, TaskComplete
 from bot.storage.extended import ExtendedTask, _check_count, task_name
 from bot.storage.postgres.pool import PostgresStore
 
-_COLUMNS = "guild_id, channel_id, name, needed, progress"
+_COLUMNS = "guild_id, channel_id, name, needed, progress, started_by"
 
+# A restart keeps who first started the task.
 _START = f"""
-INSERT INTO extended_tests (guild_id, channel_id, name, needed, progress) VALUES ($1, $2, $3, $4, 0)
-ON CONFLICT (guild_id, channel_id, name_key) DO UPDATE SET name = excluded.name, needed = excluded.needed, progress = 0
+INSERT INTO extended_tests (guild_id, channel_id, name, needed, progress, started_by) VALUES ($1, $2, $3, $4, 0, $5)
+ON CONFLICT (guild_id, channel_id, name_key) DO UPDATE SET name = excluded.name, needed = excluded.needed,
+    progress = 0, started_by = coalesce(extended_tests.started_by, excluded.started_by)
 RETURNING {_COLUMNS}
 """
 
@@ -27,7 +29,9 @@ _ADD_UNFINISHED = _ADD.replace(" RETURNING", " AND progress < needed RETURNING")
 
 
 def _task(row: Mapping[str, Any]) -> ExtendedTask:
-    return ExtendedTask(row["guild_id"], row["channel_id"], row["name"], row["needed"], row["progress"])
+    return ExtendedTask(
+        row["guild_id"], row["channel_id"], row["name"], row["needed"], row["progress"], row["started_by"]
+    )
 
 
 class PostgresExtendedTests:
@@ -36,10 +40,12 @@ class PostgresExtendedTests:
     def __init__(self, store: PostgresStore) -> None:
         self._store = store
 
-    async def start(self, guild_id: int, channel_id: int, name: str, needed: int) -> ExtendedTask:
+    async def start(
+        self, guild_id: int, channel_id: int, name: str, needed: int, *, started_by: int | None = None
+    ) -> ExtendedTask:
         """Start the task at progress 0; a task of the same name in the channel starts over."""
         _check_count("Degrees needed", needed, low=1)
-        row = await self._store.fetch_one(_START, guild_id, channel_id, task_name(name), needed)
+        row = await self._store.fetch_one(_START, guild_id, channel_id, task_name(name), needed, started_by)
         assert row is not None  # an upsert always returns its row
         return _task(row)
 
@@ -53,7 +59,15 @@ class PostgresExtendedTests:
         return _task(row)
 
     async def record(
-        self, guild_id: int, channel_id: int, name: str, needed: int, degrees: int, *, fresh: bool
+        self,
+        guild_id: int,
+        channel_id: int,
+        name: str,
+        needed: int,
+        degrees: int,
+        *,
+        fresh: bool,
+        started_by: int | None = None,
     ) -> ExtendedTask:
         """Count one roll's degrees in one transaction: (re)start the task first when fresh.
 
@@ -64,7 +78,7 @@ class PostgresExtendedTests:
         tidy = task_name(name)
         async with self._store.transaction() as connection:
             if fresh:
-                await connection.execute(_START, guild_id, channel_id, tidy, needed)
+                await connection.execute(_START, guild_id, channel_id, tidy, needed, started_by)
             row = await connection.fetchrow(_ADD_UNFINISHED, guild_id, channel_id, tidy, degrees)
             if row is None:
                 exists = await connection.fetchval(f"SELECT 1 FROM extended_tests {_WHERE}", guild_id, channel_id, tidy)
