@@ -19,7 +19,7 @@ def public(reply) -> str:
 
 async def test_willpower_on_postgresql_is_set_spent_and_never_below_zero(start_bot, fake_discord, postgres_url):
     bot = await start_bot(extensions=("cogs.willpower",), DATABASE_URL=postgres_url)
-    await fake_discord.slash("willpower set", {"player": ALICE, "points": 5}, user=GM)
+    await fake_discord.slash("willpower-set", {"player": ALICE, "points": 5}, user=GM)
     replies = await asyncio.gather(*(fake_discord.slash("willpower spend") for _ in range(12)))
     afters = sorted(int(re.search(r"→ \*\*(\d+)\*\*", public(reply))[1]) for reply in replies if not reply.ephemeral)
     assert afters == [0, 1, 2, 3, 4]
