@@ -41,7 +41,8 @@ class Table:
 
 
 ROLL_COLUMNS = tuple(
-    "id guild_id channel_id user_id message_id state payload pushed_payload created_at pushed_at".split()
+    "id guild_id channel_id user_id message_id state payload pushed_payload created_at pushed_at pushes_allowed"
+    " pushes_made".split()
 )
 TABLES = (
     Table("yz_rolls", ROLL_COLUMNS, ("id",)),

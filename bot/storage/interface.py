@@ -19,11 +19,13 @@ from bot.storage.willpower import WillpowerChange
 
 
 class RollStore(Protocol):
-    """Year Zero rolls a player may push, and their push claims."""
+    """Year Zero rolls a player may push or keep, and their push claims."""
 
-    async def create(self, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime) -> int: ...
+    async def create(
+        self, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime, pushes_allowed: int = 1
+    ) -> int: ...
 
-    async def supersede(self, guild_id: int, channel_id: int, user_id: int) -> int: ...
+    async def supersede(self, guild_id: int, channel_id: int, user_id: int) -> list[YearZeroRoll]: ...
 
     def note_message(self, roll_id: int, channel_id: int, message_id: int) -> None: ...
 
@@ -38,8 +40,25 @@ class RollStore(Protocol):
     ) -> YearZeroRoll | None: ...
 
     async def claim_push(
-        self, roll_id: int, user_id: int, pushed_payload: str, willpower_gain: int, now: datetime, lifetime: timedelta
+        self,
+        roll_id: int,
+        user_id: int,
+        pushed_payload: str,
+        willpower_gain: int,
+        now: datetime,
+        lifetime: timedelta,
+        *,
+        pushes_made: int = 0,
+        last: bool = True,
     ) -> PushClaim: ...
+
+    async def keep(self, roll_id: int, user_id: int, now: datetime, lifetime: timedelta) -> PushClaim: ...
+
+    async def superseded_by(
+        self, newer_id: int, guild_id: int, channel_id: int, user_id: int
+    ) -> YearZeroRoll | None: ...
+
+    async def expiring(self, now: datetime, lifetime: timedelta, limit: int) -> list[YearZeroRoll]: ...
 
     async def purge_expired(self, now: datetime, lifetime: timedelta) -> int: ...
 

@@ -44,8 +44,9 @@ async def test_a_newer_roll_supersedes_the_same_players_older_one_in_that_channe
 
 async def test_supersede_without_a_new_roll_leaves_nothing_pushable(db: Storage):
     roll_id = await db.rolls.create(G, C, U, FIRST, NOW)
-    assert await db.rolls.supersede(G, C, U) == 1
-    assert await db.rolls.supersede(G, C, U) == 0
+    [superseded] = await db.rolls.supersede(G, C, U)
+    assert (superseded.id, superseded.state) == (roll_id, RollState.SUPERSEDED)
+    assert await db.rolls.supersede(G, C, U) == []
     assert await db.rolls.latest_pending(G, C, U, NOW, LIFETIME) is None
     assert (await claim(db, roll_id)).refusal is PushRefusal.SUPERSEDED
 
@@ -151,3 +152,63 @@ async def test_a_payload_that_is_not_text_is_refused_before_storing(db: Storage,
 async def test_a_naive_time_is_refused(db: Storage):
     with pytest.raises(ValueError, match="aware"):
         await db.rolls.create(G, C, U, FIRST, datetime(2025, 3, 1))
+
+
+# --- several pushes, Keep, and the messages that still show buttons -----------------------------------
+
+
+async def test_a_roll_allowing_two_pushes_claims_each_once_then_has_none_left(db: Storage):
+    roll_id = await db.rolls.create(G, C, U, FIRST, NOW, pushes_allowed=2)
+    first = await db.rolls.claim_push(roll_id, U, PUSHED, 1, NOW, LIFETIME, pushes_made=0, last=False)
+    assert first.claimed and (first.roll.state, first.roll.pushes_made) == (RollState.PENDING, 1)
+    again = await db.rolls.claim_push(roll_id, U, PUSHED, 1, NOW, LIFETIME, pushes_made=0, last=False)
+    assert again.refusal is PushRefusal.PUSHED_MEANWHILE  # the first push, claimed twice: once only
+    second = await db.rolls.claim_push(roll_id, U, PUSHED, 2, NOW, LIFETIME, pushes_made=1, last=True)
+    assert second.claimed and (second.roll.state, second.roll.pushes_made) == (RollState.PUSHED, 2)
+    third = await db.rolls.claim_push(roll_id, U, PUSHED, 1, NOW, LIFETIME, pushes_made=2)
+    assert third.refusal is PushRefusal.NO_PUSHES_LEFT
+    assert await db.willpower.get(G, U) == 3
+
+
+async def test_a_kept_roll_can_no_longer_be_pushed_and_a_pushed_one_no_longer_kept(db: Storage):
+    kept = await db.rolls.create(G, C, U, FIRST, NOW)
+    assert (await db.rolls.keep(kept, OTHER, NOW, LIFETIME)).refusal is PushRefusal.NOT_YOURS
+    keep = await db.rolls.keep(kept, U, NOW, LIFETIME)
+    assert keep.claimed and keep.roll.state is RollState.KEPT and keep.willpower is None
+    assert (await claim(db, kept)).refusal is PushRefusal.KEPT
+    pushed = await db.rolls.create(G, C + 1, U, FIRST, NOW)
+    assert (await claim(db, pushed)).claimed
+    assert (await db.rolls.keep(pushed, U, NOW, LIFETIME)).refusal is PushRefusal.ALREADY_PUSHED
+    assert await db.willpower.get(G, U) == 1
+
+
+async def test_keep_racing_pushes_through_two_stores_ends_the_roll_one_way_only(db: Storage, open_db):
+    second = await open_db()
+    pushed = 0
+    try:
+        for round_number in range(6):
+            roll_id = await db.rolls.create(G, C + round_number, U, FIRST, NOW)
+            stores = [db, second] * 5
+            keeps = (store.rolls.keep(roll_id, U, NOW, LIFETIME) for store in stores)
+            answers = await asyncio.gather(*(claim(store, roll_id) for store in stores), *keeps)
+            [won] = [answer for answer in answers if answer.claimed]
+            stored = await db.rolls.get(roll_id)
+            assert stored.state is (RollState.PUSHED if won.willpower else RollState.KEPT)
+            pushed += stored.state is RollState.PUSHED
+    finally:
+        await second.close()
+    assert await db.willpower.get(G, U) == pushed  # one point per push that won, none for a keep
+
+
+async def test_the_roll_just_before_a_new_one_and_the_rolls_expiring_with_a_message(db: Storage):
+    older = await db.rolls.create(G, C, U, FIRST, NOW - LIFETIME * 2)
+    previous = await db.rolls.create(G, C, U, FIRST, NOW)
+    newest = await db.rolls.create(G, C, U, FIRST, NOW)
+    assert (await db.rolls.superseded_by(newest, G, C, U)).id == previous
+    assert await db.rolls.superseded_by(previous, G, C + 1, U) is None
+    lonely = await db.rolls.create(G, C + 1, OTHER, FIRST, NOW - LIFETIME * 2)
+    db.rolls.note_message(older, C, 11)
+    db.rolls.note_message(lonely, C + 1, 12)
+    await db.rolls.flush_messages()
+    # `older` was superseded by being older; `lonely` expired pending with its buttons still showing
+    assert [roll.id for roll in await db.rolls.expiring(NOW, LIFETIME, 10)] == [lonely]

@@ -1,10 +1,12 @@
-"""Year Zero rolls in PostgreSQL: stored when posted, claimed at most once by their roller.
+"""Year Zero rolls in PostgreSQL: stored when posted, each push claimed at most once by their roller.
 
 Storing a roll is one INSERT; a newer roll of the same player in the same channel supersedes the older ones by
-existing (the view ``yz_roll_states``). The claim is one UPDATE whose WHERE holds every condition of a pushable
-roll; under READ COMMITTED a second claim racing the first - from this process or another - waits for the
-first's row lock, then re-reads the committed row, finds it 'pushed' and matches nothing. The Willpower gain
-is written in the same transaction, so a push and its points are stored both or neither.
+existing (the view ``yz_roll_states``). A claim is one UPDATE whose WHERE holds every condition of a pushable
+roll, including a compare-and-set on pushes_made (the Nth push); under READ COMMITTED a second claim racing the
+first - from this process or another - waits for the first's row lock, then re-reads the committed row, finds
+pushes_made moved on (or the roll ended) and matches nothing. Keep is the same kind of UPDATE, so a Keep racing
+a push ends the roll one way only. The Willpower gain is written in the claim's transaction: a push and its
+points are stored both or neither.
 """
 
 from __future__ import annotations
@@ -19,29 +21,51 @@ from bot.storage.errors import StorageError
 from bot.storage.postgres.pool import PostgresStore
 from bot.storage.postgres.willpower import gain_in
 from bot.storage.roll_messages import RollMessages
-from bot.storage.rolls import PushClaim, PushRefusal, RollState, YearZeroRoll, _roll, _storable_id, epoch
+from bot.storage.rolls import PushClaim, PushRefusal, YearZeroRoll, epoch, refusal_of, roll_from, storable_id
 
 _log = logging.getLogger(__name__)
 
 _INSERT = """
-INSERT INTO yz_rolls (guild_id, channel_id, user_id, payload, created_at) VALUES ($1, $2, $3, $4, $5)
+INSERT INTO yz_rolls (guild_id, channel_id, user_id, payload, created_at, pushes_allowed)
+VALUES ($1, $2, $3, $4, $5, $6)
 RETURNING id
 """
 
 _SUPERSEDE = """
 UPDATE yz_rolls SET state = 'superseded'
 WHERE guild_id = $1 AND channel_id = $2 AND user_id = $3 AND state = 'pending'
+RETURNING *
 """
 
-_CLAIM = """
-UPDATE yz_rolls AS roll SET state = 'pushed', pushed_payload = $3, pushed_at = $4
-WHERE roll.id = $1 AND roll.user_id = $2 AND roll.created_at >= $5 AND roll.state = 'pending'
+# The roll is pushable: its roller's, within its lifetime, pending and the player's newest here.
+_PUSHABLE = """
+roll.id = $1 AND roll.user_id = $2 AND roll.created_at >= $3 AND roll.state = 'pending'
   AND NOT EXISTS (
       SELECT 1 FROM yz_rolls AS newer
       WHERE newer.guild_id = roll.guild_id AND newer.channel_id = roll.channel_id
         AND newer.user_id = roll.user_id AND newer.id > roll.id
   )
+"""
+
+_CLAIM = f"""
+UPDATE yz_rolls AS roll SET state = CASE WHEN $7 THEN 'pushed' ELSE 'pending' END,
+    pushed_payload = $4, pushed_at = $5, pushes_made = roll.pushes_made + 1
+WHERE {_PUSHABLE} AND roll.pushes_made = $6 AND roll.pushes_made < roll.pushes_allowed
 RETURNING roll.*
+"""
+
+_KEEP = f"UPDATE yz_rolls AS roll SET state = 'kept' WHERE {_PUSHABLE} RETURNING roll.*"
+
+_SUPERSEDED_BY = """
+SELECT * FROM yz_rolls
+WHERE id = (SELECT max(id) FROM yz_rolls WHERE guild_id = $1 AND channel_id = $2 AND user_id = $3 AND id < $4)
+  AND state = 'pending'
+"""
+
+_EXPIRING = """
+SELECT * FROM yz_roll_states
+WHERE created_at < $1 AND state = 'pending' AND message_id IS NOT NULL
+ORDER BY id LIMIT $2
 """
 
 _LATEST = """
@@ -87,15 +111,21 @@ class PostgresRolls:
         self._store = store
         self.messages = PostgresRollMessages(store)
 
-    async def create(self, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime) -> int:
-        """Store a new pending roll and return its id; the player's older rolls here are superseded by it."""
+    async def create(
+        self, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime, pushes_allowed: int = 1
+    ) -> int:
+        """Store a new pending roll allowing that many pushes and return its id; the player's older rolls here are
+        superseded by it."""
         if not isinstance(payload, str):
             raise TypeError("payload must be the roll as a JSON string")
-        return int(await self._fetch_value(_INSERT, guild_id, channel_id, user_id, payload, epoch(now)))
+        values = (guild_id, channel_id, user_id, payload, epoch(now), pushes_allowed)
+        return int(await self._fetch_value(_INSERT, *values))
 
-    async def supersede(self, guild_id: int, channel_id: int, user_id: int) -> int:
-        """Supersede the player's pending rolls here without storing a new one; return how many."""
-        return await self._store.execute(_SUPERSEDE, guild_id, channel_id, user_id)
+    async def supersede(self, guild_id: int, channel_id: int, user_id: int) -> list[YearZeroRoll]:
+        """Supersede the player's pending rolls here without storing a new one (a roll that cannot be pushed);
+        return the rolls superseded: their messages may still show buttons."""
+        rows = await self._store.fetch_all(_SUPERSEDE, guild_id, channel_id, user_id)
+        return [self.messages.seen_in(roll_from(row)) for row in rows]
 
     def note_message(self, roll_id: int, channel_id: int, message_id: int) -> None:
         """Remember the message that shows a roll, without waiting (see RollMessages.note)."""
@@ -107,14 +137,14 @@ class PostgresRolls:
 
     async def get(self, roll_id: int) -> YearZeroRoll | None:
         """The stored roll, whatever its state, or None (never stored, or purged)."""
-        if not _storable_id(roll_id):
+        if not storable_id(roll_id):
             return None
         row = await self._store.fetch_one(_GET, roll_id)
-        return self.messages.seen_in(_roll(row)) if row else None
+        return self.messages.seen_in(roll_from(row)) if row else None
 
     async def refusal_for_missing(self, roll_id: int) -> PushRefusal:
         """Why `get` found no roll with this id: EXPIRED when the id was given once (purged since), else UNKNOWN."""
-        if not _storable_id(roll_id):
+        if not storable_id(roll_id):
             return PushRefusal.UNKNOWN
         return _missing_reason(roll_id, int(await self._fetch_value(_HIGHEST_ID)))
 
@@ -123,24 +153,56 @@ class PostgresRolls:
     ) -> YearZeroRoll | None:
         """The player's pushable roll in this channel (newest pending one within its lifetime), or None."""
         row = await self._store.fetch_one(_LATEST, guild_id, channel_id, user_id, epoch(now - lifetime))
-        return self.messages.seen_in(_roll(row)) if row else None
+        return self.messages.seen_in(roll_from(row)) if row else None
 
     async def claim_push(
-        self, roll_id: int, user_id: int, pushed_payload: str, willpower_gain: int, now: datetime, lifetime: timedelta
+        self,
+        roll_id: int,
+        user_id: int,
+        pushed_payload: str,
+        willpower_gain: int,
+        now: datetime,
+        lifetime: timedelta,
+        *,
+        pushes_made: int = 0,
+        last: bool = True,
     ) -> PushClaim:
-        """Mark the roll pushed with pushed_payload and add the Willpower gain, both or neither, at most once."""
+        """Claim push number pushes_made + 1 of the roll: store pushed_payload and add the Willpower gain, both or
+        neither, only if the roll still has made exactly pushes_made pushes; ``last`` ends the roll with it."""
         if not isinstance(pushed_payload, str):
             raise TypeError("pushed_payload must be the pushed roll as a JSON string")
-        if not _storable_id(roll_id):
+        if not storable_id(roll_id):
             return PushClaim(None, PushRefusal.UNKNOWN)
-        oldest = epoch(now - lifetime)
+        claim = (roll_id, user_id, epoch(now - lifetime), pushed_payload, epoch(now), pushes_made, bool(last))
         async with self._store.transaction() as connection:
-            row = await connection.fetchrow(_CLAIM, roll_id, user_id, pushed_payload, epoch(now), oldest)
+            row = await connection.fetchrow(_CLAIM, *claim)
             if row is None:
-                return await _refusal(connection, roll_id, user_id)
-            roll = _roll(row)
+                return await _refusal(connection, roll_id, user_id, now, lifetime)
+            roll = roll_from(row)
             change = await gain_in(connection, roll.guild_id, user_id, willpower_gain)
         return PushClaim(roll, willpower=change)
+
+    async def keep(self, roll_id: int, user_id: int, now: datetime, lifetime: timedelta) -> PushClaim:
+        """The roller accepts the roll as it lies: it becomes *kept* and can no longer be pushed (a keep racing a
+        push: one of them wins); the answer is a claim without Willpower."""
+        if not storable_id(roll_id):
+            return PushClaim(None, PushRefusal.UNKNOWN)
+        async with self._store.transaction() as connection:
+            row = await connection.fetchrow(_KEEP, roll_id, user_id, epoch(now - lifetime))
+            if row is None:
+                return await _refusal(connection, roll_id, user_id, now, lifetime)
+        return PushClaim(roll_from(row))
+
+    async def superseded_by(self, newer_id: int, guild_id: int, channel_id: int, user_id: int) -> YearZeroRoll | None:
+        """The player's roll here just before newer_id, if newer_id superseded it while it was pending (its message
+        may still show buttons), or None."""
+        row = await self._store.fetch_one(_SUPERSEDED_BY, guild_id, channel_id, user_id, newer_id)
+        return self.messages.seen_in(roll_from(row)) if row else None
+
+    async def expiring(self, now: datetime, lifetime: timedelta, limit: int) -> list[YearZeroRoll]:
+        """Up to limit rolls past their lifetime that were still pushable and have a message (oldest first): the
+        purge takes their buttons off before deleting them."""
+        return [roll_from(row) for row in await self._store.fetch_all(_EXPIRING, epoch(now - lifetime), limit)]
 
     async def purge_expired(self, now: datetime, lifetime: timedelta) -> int:
         """Delete every roll older than lifetime, whatever its state; return how many were deleted."""
@@ -151,19 +213,17 @@ class PostgresRolls:
             return await connection.fetchval(sql, *args)
 
 
-async def _refusal(connection: asyncpg.Connection, roll_id: int, user_id: int) -> PushClaim:
-    """Why the claim found nothing to update, read in the claim's own transaction."""
+async def _refusal(
+    connection: asyncpg.Connection, roll_id: int, user_id: int, now: datetime, lifetime: timedelta
+) -> PushClaim:
+    """Why the claim (or keep) found nothing to update, read in its own transaction."""
     row = await connection.fetchrow(_GET, roll_id)
     if row is None:
         return PushClaim(None, _missing_reason(roll_id, int(await connection.fetchval(_HIGHEST_ID))))
-    roll = _roll(row)
+    roll = roll_from(row)
     if roll.user_id != user_id:
         return PushClaim(roll, PushRefusal.NOT_YOURS)
-    if roll.state is RollState.PUSHED:
-        return PushClaim(roll, PushRefusal.ALREADY_PUSHED)
-    if roll.state is RollState.SUPERSEDED:
-        return PushClaim(roll, PushRefusal.SUPERSEDED)
-    return PushClaim(roll, PushRefusal.EXPIRED)
+    return PushClaim(roll, refusal_of(roll, now, lifetime))
 
 
 def _missing_reason(roll_id: int, highest: int) -> PushRefusal:
