@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.render.yearzero import PUSHED_DICE
-from bot.storage import RollState
+from bot.storage import PushRefusal, RollState
 from bot.storage.postgres import PostgresDatabase
 from cogs.yearzero import NO_ROLL_TO_PUSH, read_payload
 from rules.yearzero import push
@@ -38,11 +38,11 @@ async def fake_discord(discord_spec):
         fake.assert_clean()
 
 
-async def test_the_bot_on_postgresql_stores_the_roll_and_the_roller_pushes_it(start_bot, fake_discord, postgres_url):
+async def test_the_bot_on_postgresql_stores_the_roll_and_the_roller_pushes_it(postgres_url, start_bot, fake_discord):
     bot = await start_bot(extensions=YZ, DATABASE_URL=postgres_url)
     assert isinstance(bot.db, PostgresDatabase)
     reply = await roll(fake_discord, bot, [6, 1, 3, 4, 2, 5], attribute=3, skill=2, gear=1)
-    [button] = [item for row in reply.message["components"] for item in row["components"]]
+    [button] = [item for row in reply.message["components"] for item in row["components"] if item["label"] == "Push"]
     roll_id = int(button["custom_id"].rsplit(":", 1)[1])
     await bot.db.rolls.flush_messages()
     stored = await bot.db.rolls.get(roll_id)
@@ -61,7 +61,7 @@ async def test_the_bot_on_postgresql_stores_the_roll_and_the_roller_pushes_it(st
     assert await bot.db.willpower.get(GUILD.id, ALICE.id) == 3
 
 
-async def test_fifty_clicks_and_a_push_command_push_once_on_postgresql(start_bot, fake_discord, postgres_url):
+async def test_fifty_clicks_and_a_push_command_push_once_on_postgresql(postgres_url, start_bot, fake_discord):
     bot = await start_bot(extensions=YZ, DATABASE_URL=postgres_url)
     reply = await roll(fake_discord, bot, [2, 3, 4], attribute=3, skill=0)
     bot.get_cog("YearZero").dice = Constant(1)  # every push rerolls three 1s: 3 Willpower
@@ -75,7 +75,7 @@ async def test_fifty_clicks_and_a_push_command_push_once_on_postgresql(start_bot
     assert await bot.db.willpower.get(GUILD.id, ALICE.id) == 3
 
 
-async def test_another_pool_racing_the_bot_claims_once(start_bot, fake_discord, postgres_url):
+async def test_another_pool_racing_the_bot_claims_once(postgres_url, start_bot, fake_discord):
     """Two processes on one PostgreSQL: a second pool claims while the bot is clicked."""
     bot = await start_bot(extensions=YZ, DATABASE_URL=postgres_url)
     other = await PostgresDatabase.open(postgres_url)
@@ -101,7 +101,7 @@ async def test_another_pool_racing_the_bot_claims_once(start_bot, fake_discord, 
         await other.close()
 
 
-async def test_the_button_works_after_a_restart_on_postgresql(start_bot, fake_discord, postgres_url):
+async def test_the_button_works_after_a_restart_on_postgresql(postgres_url, start_bot, fake_discord):
     bot = await start_bot(extensions=YZ, DATABASE_URL=postgres_url)
     reply = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
     restarted = await start_bot(extensions=YZ, DATABASE_URL=postgres_url)
@@ -143,3 +143,23 @@ async def test_while_postgresql_is_away_players_are_told_to_try_again_and_the_bo
         await asyncio.sleep(0.2)
     assert pushed.type == 7 and field(pushed.embed, PUSHED_DICE) == "Base: ↻ `1`☠ `6`⚔"
     assert await bot.db.willpower.get(GUILD.id, ALICE.id) == 1  # the refused attempts wrote nothing
+
+
+async def test_two_pushes_and_keep_racing_push_clicks_on_postgresql(postgres_url, start_bot, fake_discord):
+    bot = await start_bot(extensions=YZ, DATABASE_URL=postgres_url)
+    reply = await roll(fake_discord, bot, [1, 3, 4], attribute=2, skill=0, pride=True, pushes=2)
+    use_faces(bot, 1, 5)
+    assert (await fake_discord.click(reply, label="Push")).type == 7
+    assert "Willpower +2 (now 2)" in reply.embed["description"]
+    use_faces(bot, 10)
+    assert (await fake_discord.click(reply, label="Push")).type == 7 and reply.components == []
+    ended = {PushRefusal.ALREADY_PUSHED.message, PushRefusal.NO_PUSHES_LEFT.message, PushRefusal.KEPT.message}
+    pushes_won = 0
+    for _ in range(3):
+        racing = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
+        bot.get_cog("YearZero").dice = Constant(1)  # a push gains 2 WP
+        answers = await asyncio.gather(*(fake_discord.click(racing, label=label) for label in ("Push", "Keep") * 8))
+        assert racing.components == []
+        assert {private_answer(answer) for answer in answers if answer.type == 4} <= ended
+        pushes_won += racing.embed["title"].startswith("❌ Pushed")
+    assert await bot.db.willpower.get(GUILD.id, ALICE.id) == 2 + 2 * pushes_won

@@ -17,7 +17,7 @@ def public(reply) -> str:
     return reply.content
 
 
-async def test_willpower_on_postgresql_is_set_spent_and_never_below_zero(start_bot, fake_discord, postgres_url):
+async def test_willpower_on_postgresql_is_set_spent_and_never_below_zero(postgres_url, start_bot, fake_discord):
     bot = await start_bot(extensions=("cogs.willpower",), DATABASE_URL=postgres_url)
     await fake_discord.slash("willpower-set", {"player": ALICE, "points": 5}, user=GM)
     replies = await asyncio.gather(*(fake_discord.slash("willpower spend") for _ in range(12)))
@@ -37,7 +37,7 @@ async def extended(fake_discord, bot, faces: list[int], **options) -> dict:
 
 
 async def test_an_extended_test_on_postgresql_keeps_its_progress_across_a_restart(
-    start_bot, fake_discord, postgres_url
+    postgres_url, start_bot, fake_discord
 ):
     cogs = ("cogs.sevenkingdoms",)
     bot = await start_bot(extensions=cogs, DATABASE_URL=postgres_url)
