@@ -196,7 +196,9 @@ class RollkeeperBot(commands.Bot):
             reason = "another program kept it locked past the busy timeout"
             raise StorageUnavailable(self.db.location, reason) from error
         self._purge_task = asyncio.create_task(self._purge_periodically(), name="rollkeeper-purge")
-        self._watch_task = asyncio.create_task(self._watch_database_file(), name="rollkeeper-file-watch")
+        if isinstance(self._db, Database):
+            watch = self._watch_database_file(self._db)
+            self._watch_task = asyncio.create_task(watch, name="rollkeeper-file-watch")
 
     def _database_lost(self, error: StorageUnavailable) -> None:
         """Stop the bot (once) when its database can no longer be used; serve() then exits with this error."""
@@ -209,11 +211,11 @@ class RollkeeperBot(commands.Bot):
         if self._stopping is None:
             self._stopping = asyncio.create_task(self.close(), name="rollkeeper-stop")
 
-    async def _watch_database_file(self) -> None:
-        while self._db is not None and self._db.store.lost is None:
+    async def _watch_database_file(self, database: Database) -> None:
+        while self._db is database and database.store.lost is None:
             await asyncio.sleep(FILE_WATCH_SECONDS)
             with contextlib.suppress(StorageUnavailable):
-                self.db.store.check_file()
+                database.store.check_file()
 
     def served_shards(self) -> tuple[int, ...]:
         """The shard ids this process serves: an AutoShardedBot's `shard_ids`, else its one shard (0 by default)."""

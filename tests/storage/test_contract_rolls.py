@@ -212,3 +212,11 @@ async def test_the_roll_just_before_a_new_one_and_the_rolls_expiring_with_a_mess
     await db.rolls.flush_messages()
     # `older` was superseded by being older; `lonely` expired pending with its buttons still showing
     assert [roll.id for roll in await db.rolls.expiring(NOW, LIFETIME, 10)] == [lonely]
+
+
+async def test_the_purge_deletes_in_batches_until_nothing_expired_is_left(db: Storage):
+    expired = [await db.rolls.create(G, C + n, U, FIRST, NOW - LIFETIME * 2) for n in range(7)]
+    fresh = await db.rolls.create(G, C, OTHER, FIRST, NOW)
+    assert await db.rolls.purge_expired(NOW, LIFETIME, batch=3) == 7  # 3 + 3 + 1
+    assert [await db.rolls.get(roll) for roll in expired] == [None] * 7
+    assert await db.purge_expired(NOW, LIFETIME) == 0 and await db.rolls.get(fresh) is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from types import TracebackType
 
 from bot.storage.migrations import Migration
@@ -45,6 +46,11 @@ class PostgresDatabase:
     async def schema_version(self) -> int:
         """The number of the last migration applied."""
         return await schema_version(self.store)
+
+    async def purge_expired(self, now: datetime, push_lifetime: timedelta) -> int:
+        """Delete what has outlived its use (Year Zero rolls past their lifetime) in small batches; return how
+        many rows were deleted. PostgreSQL's autovacuum gives the space back by itself."""
+        return await self.rolls.purge_expired(now, push_lifetime)
 
     async def close(self) -> None:
         """Write what is still noted, then close the pool; harmless when already closed."""

@@ -21,7 +21,16 @@ from bot.storage.errors import StorageError
 from bot.storage.postgres.pool import PostgresStore
 from bot.storage.postgres.willpower import gain_in
 from bot.storage.roll_messages import RollMessages
-from bot.storage.rolls import PushClaim, PushRefusal, YearZeroRoll, epoch, refusal_of, roll_from, storable_id
+from bot.storage.rolls import (
+    PURGE_BATCH,
+    PushClaim,
+    PushRefusal,
+    YearZeroRoll,
+    epoch,
+    refusal_of,
+    roll_from,
+    storable_id,
+)
 
 _log = logging.getLogger(__name__)
 
@@ -75,6 +84,10 @@ WHERE id = (SELECT max(id) FROM yz_rolls WHERE guild_id = $1 AND channel_id = $2
 """
 
 _GET = "SELECT * FROM yz_roll_states WHERE id = $1"
+
+_PURGE_BATCH = """
+DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < $1 ORDER BY created_at LIMIT $2)
+"""
 
 _HIGHEST_ID = "SELECT coalesce(pg_sequence_last_value(pg_get_serial_sequence('yz_rolls', 'id')), 0)"
 
@@ -204,9 +217,14 @@ class PostgresRolls:
         purge takes their buttons off before deleting them."""
         return [roll_from(row) for row in await self._store.fetch_all(_EXPIRING, epoch(now - lifetime), limit)]
 
-    async def purge_expired(self, now: datetime, lifetime: timedelta) -> int:
-        """Delete every roll older than lifetime, whatever its state; return how many were deleted."""
-        return await self._store.execute("DELETE FROM yz_rolls WHERE created_at < $1", epoch(now - lifetime))
+    async def purge_expired(self, now: datetime, lifetime: timedelta, batch: int = PURGE_BATCH) -> int:
+        """Delete every roll older than lifetime, whatever its state, `batch` rows per statement (each a short
+        transaction of its own, so a large purge never holds the rows other statements need); return how many."""
+        oldest, purged, deleted = epoch(now - lifetime), 0, batch
+        while deleted == batch:
+            deleted = await self._store.execute(_PURGE_BATCH, oldest, batch)
+            purged += deleted
+        return purged
 
     async def _fetch_value(self, sql: str, *args: Any) -> Any:
         async with self._store.connection() as connection:
