@@ -23,7 +23,7 @@ def open_db(kind, tmp_path, request) -> Opener:
     bot processes sharing one store."""
     if kind == "sqlite":
         path = tmp_path / "contract.sqlite3"
-        return lambda: Database.open(path, busy_timeout_ms=2000)
+        return lambda: Database.open(path, busy_timeout_ms=10_000)  # robust, not tight, on a loaded machine
     url = request.getfixturevalue("postgres_url")
     return lambda: PostgresDatabase.open(url)
 
