@@ -5,9 +5,9 @@ clear-guild-commands GUILD_ID`` removes the commands synced to one server (see b
 copy-db --from sqlite:///path --to postgresql://...`` copies the SQLite data into PostgreSQL (bot/copydb.py).
 
 Exit codes: 0 after a clean stop (SIGINT or SIGTERM), 2 for a setting to fix (no token, a token Discord
-refuses, a database path that cannot be used, another process already serving this bot on that database),
-1 for anything else. Problems with the settings are one paragraph on stderr, without a traceback; the token
-never appears in a message or a log line.
+refuses, a database path or DATABASE_URL that cannot be used, another process already serving this bot on that
+database), 1 for anything else. Problems with the settings are one paragraph on stderr, without a traceback; the
+token never appears in a message or a log line.
 """
 
 from __future__ import annotations
