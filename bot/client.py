@@ -222,7 +222,7 @@ class RollkeeperBot(commands.Bot):
         shard_ids = getattr(self, "shard_ids", None)
         return tuple(shard_ids) if shard_ids else (self.shard_id or 0,)
 
-    async def _take_lease(self, db: Database) -> None:
+    async def _take_lease(self, db: Storage) -> None:
         """Lease the shards in the database (LeaseHeld if another process serves them), renewed from now on."""
         settings = self.settings
         self._lease = ShardLease(

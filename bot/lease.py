@@ -17,7 +17,7 @@ import socket
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
-from bot.storage import Database, StorageError
+from bot.storage import Storage, StorageError
 from bot.storage.leases import HeldLease
 
 _log = logging.getLogger(__name__)
@@ -62,7 +62,7 @@ class ShardLease:
     """Take, renew and give back one process's leases; `on_lost` is called if a renewal finds them gone."""
 
     def __init__(
-        self, db: Database, shard_ids: Sequence[int], *, ttl: float, renew_every: float,
+        self, db: Storage, shard_ids: Sequence[int], *, ttl: float, renew_every: float,
         clock: Callable[[], datetime], on_lost: Callable[[], object],
     ) -> None:
         self.db, self.shard_ids, self.owner = db, tuple(shard_ids), new_owner()
@@ -78,7 +78,7 @@ class ShardLease:
             _log.info("Taking over the shard lease of a process that is gone: %s", ", ".join(sorted(gone)))
             held = await self.db.leases.take(self.shard_ids, self.owner, self._clock(), self.ttl, overrule=gone)
         if held:
-            raise LeaseHeld(held, self.db.path)
+            raise LeaseHeld(held, self.db.location)
         self._renewing = asyncio.create_task(self._renew_periodically(), name="rollkeeper-lease")
 
     async def _renew_periodically(self) -> None:

@@ -10,10 +10,13 @@ suite that both run.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from bot.storage.applied import Outcome
 from bot.storage.extended import ExtendedTask
+from bot.storage.leases import HeldLease
 from bot.storage.rolls import PushClaim, PushRefusal, YearZeroRoll
 from bot.storage.willpower import WillpowerChange
 
@@ -25,7 +28,22 @@ class RollStore(Protocol):
         self, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime, pushes_allowed: int = 1
     ) -> int: ...
 
-    async def supersede(self, guild_id: int, channel_id: int, user_id: int) -> list[YearZeroRoll]: ...
+    async def create_for(
+        self,
+        interaction_id: int,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        payload: str,
+        now: datetime,
+        pushes_allowed: int = 1,
+    ) -> YearZeroRoll: ...
+
+    async def withdraw(self, roll_id: int) -> bool: ...
+
+    async def supersede(
+        self, guild_id: int, channel_id: int, user_id: int, *, interaction_id: int | None = None
+    ) -> list[YearZeroRoll]: ...
 
     def note_message(self, roll_id: int, channel_id: int, message_id: int) -> None: ...
 
@@ -50,6 +68,7 @@ class RollStore(Protocol):
         *,
         pushes_made: int = 0,
         last: bool = True,
+        interaction_id: int | None = None,
     ) -> PushClaim: ...
 
     async def keep(self, roll_id: int, user_id: int, now: datetime, lifetime: timedelta) -> PushClaim: ...
@@ -70,9 +89,13 @@ class WillpowerStore(Protocol):
 
     async def add(self, guild_id: int, user_id: int, points: int) -> WillpowerChange: ...
 
-    async def spend(self, guild_id: int, user_id: int, points: int) -> WillpowerChange: ...
+    async def spend(
+        self, guild_id: int, user_id: int, points: int, *, interaction_id: int | None = None
+    ) -> WillpowerChange: ...
 
-    async def set(self, guild_id: int, user_id: int, points: int) -> WillpowerChange: ...
+    async def set(
+        self, guild_id: int, user_id: int, points: int, *, interaction_id: int | None = None
+    ) -> WillpowerChange: ...
 
 
 class ExtendedStore(Protocol):
@@ -94,6 +117,7 @@ class ExtendedStore(Protocol):
         *,
         fresh: bool,
         started_by: int | None = None,
+        interaction_id: int | None = None,
     ) -> ExtendedTask: ...
 
     async def get(self, guild_id: int, channel_id: int, name: str) -> ExtendedTask | None: ...
@@ -113,6 +137,28 @@ class MetaStore(Protocol):
     async def delete(self, key: str) -> bool: ...
 
 
+class AppliedStore(Protocol):
+    """The interactions whose change the store applied (written by the changes themselves)."""
+
+    async def outcome(self, interaction_id: int) -> Outcome | None: ...
+
+    async def latest_for(self, subject: str) -> Outcome | None: ...
+
+    async def purge(self, before: datetime) -> int: ...
+
+
+class LeaseStore(Protocol):
+    """Leases on shards: one process serves a shard at a time."""
+
+    async def take(
+        self, shard_ids: Sequence[int], owner: str, now: datetime, ttl: timedelta, *, overrule: Collection[str] = ()
+    ) -> list[HeldLease]: ...
+
+    async def renew(self, shard_ids: Sequence[int], owner: str, now: datetime, ttl: timedelta) -> bool: ...
+
+    async def release(self, shard_ids: Sequence[int], owner: str) -> None: ...
+
+
 class Storage(Protocol):
     """The open database, whichever kind: what `bot.db` is."""
 
@@ -127,6 +173,12 @@ class Storage(Protocol):
 
     @property
     def meta(self) -> MetaStore: ...
+
+    @property
+    def applied(self) -> AppliedStore: ...
+
+    @property
+    def leases(self) -> LeaseStore: ...
 
     @property
     def location(self) -> str:

@@ -6,7 +6,9 @@ from datetime import datetime, timedelta
 from types import TracebackType
 
 from bot.storage.migrations import Migration
+from bot.storage.postgres.applied import PostgresAppliedInteractions
 from bot.storage.postgres.extended import PostgresExtendedTests
+from bot.storage.postgres.leases import PostgresShardLeases
 from bot.storage.postgres.meta import PostgresMeta
 from bot.storage.postgres.migrations import migrate, schema_version
 from bot.storage.postgres.pool import PostgresStore
@@ -16,7 +18,7 @@ from bot.storage.postgres.willpower import PostgresWillpower
 
 class PostgresDatabase:
     """The open database: ``await PostgresDatabase.open(url)``, then ``.rolls``, ``.willpower``, ``.extended``,
-    ``.meta`` - the same interface as SQLite's `bot.storage.Database`."""
+    ``.meta``, ``.applied``, ``.leases`` - the same interface as SQLite's `bot.storage.Database`."""
 
     def __init__(self, store: PostgresStore) -> None:
         self.store = store
@@ -24,6 +26,8 @@ class PostgresDatabase:
         self.willpower = PostgresWillpower(store)
         self.extended = PostgresExtendedTests(store)
         self.meta = PostgresMeta(store)
+        self.applied = PostgresAppliedInteractions(store)
+        self.leases = PostgresShardLeases(store)
 
     @classmethod
     async def open(

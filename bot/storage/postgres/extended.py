@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import asdict
 from typing import Any
 
+from bot.storage.applied import AlreadyApplied
 from bot.storage.errors import NoSuchExtendedTest, TaskComplete
 from bot.storage.extended import ExtendedTask, _check_count, task_name
+from bot.storage.postgres.applied import recalled_in, remember_in
 from bot.storage.postgres.pool import PostgresStore
 
 _COLUMNS = "guild_id, channel_id, name, needed, progress, started_by"
@@ -68,8 +71,10 @@ class PostgresExtendedTests:
         *,
         fresh: bool,
         started_by: int | None = None,
+        interaction_id: int | None = None,
     ) -> ExtendedTask:
-        """Count one roll's degrees in one transaction: (re)start the task first when fresh.
+        """Count one roll's degrees in one transaction: (re)start the task first when fresh. A repeat of
+        interaction_id counts nothing: AlreadyApplied, with the first one's task and degrees.
 
         An unfinished task only: NoSuchExtendedTest if it is missing, TaskComplete if it finished meanwhile.
         """
@@ -77,13 +82,17 @@ class PostgresExtendedTests:
         _check_count("Degrees", degrees, low=0)
         tidy = task_name(name)
         async with self._store.transaction() as connection:
+            if (outcome := await recalled_in(connection, interaction_id)) is not None:
+                raise AlreadyApplied(outcome)
             if fresh:
                 await connection.execute(_START, guild_id, channel_id, tidy, needed, started_by)
             row = await connection.fetchrow(_ADD_UNFINISHED, guild_id, channel_id, tidy, degrees)
             if row is None:
                 exists = await connection.fetchval(f"SELECT 1 FROM extended_tests {_WHERE}", guild_id, channel_id, tidy)
                 raise TaskComplete(tidy) if exists else NoSuchExtendedTest(tidy)
-        return _task(row)
+            task = _task(row)
+            await remember_in(connection, interaction_id, {"task": asdict(task), "added": degrees})
+        return task
 
     async def get(self, guild_id: int, channel_id: int, name: str) -> ExtendedTask | None:
         """The task, or None if it was never started here (or was cleared)."""

@@ -11,33 +11,38 @@ points are stored both or neither.
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime, timedelta
 from typing import Any
 
 import asyncpg
 
-from bot.storage.errors import StorageError
+from bot.storage.postgres.applied import recalled_in, remember_in
 from bot.storage.postgres.pool import PostgresStore
+from bot.storage.postgres.roll_messages import PostgresRollMessages
 from bot.storage.postgres.willpower import gain_in
-from bot.storage.roll_messages import RollMessages
 from bot.storage.rolls import (
     PURGE_BATCH,
     PushClaim,
     PushRefusal,
     YearZeroRoll,
     epoch,
+    push_subject,
     refusal_of,
     roll_from,
     storable_id,
 )
-
-_log = logging.getLogger(__name__)
+from bot.storage.willpower import WillpowerChange
 
 _INSERT = """
 INSERT INTO yz_rolls (guild_id, channel_id, user_id, payload, created_at, pushes_allowed)
 VALUES ($1, $2, $3, $4, $5, $6)
 RETURNING id
+"""
+
+_INSERT_RETURNING_ALL = _INSERT.replace("RETURNING id", "RETURNING *")
+
+_WITHDRAW = """
+DELETE FROM yz_rolls WHERE id = $1 AND state = 'pending' AND pushes_made = 0 AND message_id IS NULL
 """
 
 _SUPERSEDE = """
@@ -91,30 +96,6 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < $1 
 
 _HIGHEST_ID = "SELECT coalesce(pg_sequence_last_value(pg_get_serial_sequence('yz_rolls', 'id')), 0)"
 
-_SET_MESSAGES = """
-UPDATE yz_rolls SET channel_id = noted.channel, message_id = noted.message
-FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS noted (id, channel, message)
-WHERE yz_rolls.id = noted.id
-RETURNING yz_rolls.id
-"""
-
-
-class PostgresRollMessages(RollMessages):
-    """Message ids noted as rolls are sent, written in batches: one UPDATE for the whole batch."""
-
-    def __init__(self, store: PostgresStore) -> None:
-        super().__init__(store)
-        self._postgres = store
-
-    async def _write(self, noted: dict[int, tuple[int, int]]) -> int:
-        ids = list(noted)
-        channels = [noted[roll_id][0] for roll_id in ids]
-        messages = [noted[roll_id][1] for roll_id in ids]
-        try:
-            return len(await self._postgres.fetch_all(_SET_MESSAGES, ids, channels, messages))
-        except StorageError as error:
-            _log.warning("Could not note the messages of %d Year Zero rolls: %s", len(noted), error)
-            return 0
 
 
 class PostgresRolls:
@@ -134,10 +115,47 @@ class PostgresRolls:
         values = (guild_id, channel_id, user_id, payload, epoch(now), pushes_allowed)
         return int(await self._fetch_value(_INSERT, *values))
 
-    async def supersede(self, guild_id: int, channel_id: int, user_id: int) -> list[YearZeroRoll]:
+    async def create_for(
+        self,
+        interaction_id: int,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        payload: str,
+        now: datetime,
+        pushes_allowed: int = 1,
+    ) -> YearZeroRoll:
+        """Store the roll an interaction made, once: a repeat of that interaction gets the first one's roll back
+        (its payload, not the repeat's). Otherwise as `create`."""
+        values = (guild_id, channel_id, user_id, payload, epoch(now), pushes_allowed)
+        async with self._store.transaction() as connection:
+            outcome = await recalled_in(connection, interaction_id)
+            row = await connection.fetchrow(_GET, outcome["roll_id"]) if outcome else None
+            if row is not None:
+                return self.messages.seen_in(roll_from(row))
+            row = await connection.fetchrow(_INSERT_RETURNING_ALL, *values)
+            if outcome is None:
+                await remember_in(connection, interaction_id, {"roll_id": row["id"]})
+        return roll_from(row)
+
+    async def withdraw(self, roll_id: int) -> bool:
+        """Delete a roll whose answer did not reach the player, only if never shown and never pushed (see the
+        SQLite store); False otherwise."""
+        roll = await self.get(roll_id)
+        if roll is None or roll.message_id is not None:
+            return False
+        return bool(await self._store.execute(_WITHDRAW, roll_id))
+
+    async def supersede(
+        self, guild_id: int, channel_id: int, user_id: int, *, interaction_id: int | None = None
+    ) -> list[YearZeroRoll]:
         """Supersede the player's pending rolls here without storing a new one (a roll that cannot be pushed);
-        return the rolls superseded: their messages may still show buttons."""
-        rows = await self._store.fetch_all(_SUPERSEDE, guild_id, channel_id, user_id)
+        return the rolls superseded. A repeat of interaction_id supersedes nothing."""
+        async with self._store.transaction() as connection:
+            if await recalled_in(connection, interaction_id) is not None:
+                return []
+            rows = await connection.fetch(_SUPERSEDE, guild_id, channel_id, user_id)
+            await remember_in(connection, interaction_id, {"superseded": len(rows)})
         return [self.messages.seen_in(roll_from(row)) for row in rows]
 
     def note_message(self, roll_id: int, channel_id: int, message_id: int) -> None:
@@ -179,20 +197,25 @@ class PostgresRolls:
         *,
         pushes_made: int = 0,
         last: bool = True,
+        interaction_id: int | None = None,
     ) -> PushClaim:
         """Claim push number pushes_made + 1 of the roll: store pushed_payload and add the Willpower gain, both or
-        neither, only if the roll still has made exactly pushes_made pushes; ``last`` ends the roll with it."""
+        neither, only if the roll still has made exactly pushes_made pushes; ``last`` ends the roll with it. A
+        repeat of interaction_id gets the first one's claim back."""
         if not isinstance(pushed_payload, str):
             raise TypeError("pushed_payload must be the pushed roll as a JSON string")
         if not storable_id(roll_id):
             return PushClaim(None, PushRefusal.UNKNOWN)
         claim = (roll_id, user_id, epoch(now - lifetime), pushed_payload, epoch(now), pushes_made, bool(last))
         async with self._store.transaction() as connection:
+            if (outcome := await recalled_in(connection, interaction_id)) is not None:
+                return await _claimed_before(connection, roll_id, outcome)
             row = await connection.fetchrow(_CLAIM, *claim)
             if row is None:
                 return await _refusal(connection, roll_id, user_id, now, lifetime)
             roll = roll_from(row)
             change = await gain_in(connection, roll.guild_id, user_id, willpower_gain)
+            await remember_in(connection, interaction_id, {"willpower": change.as_dict()}, push_subject(roll_id))
         return PushClaim(roll, willpower=change)
 
     async def keep(self, roll_id: int, user_id: int, now: datetime, lifetime: timedelta) -> PushClaim:
@@ -229,6 +252,14 @@ class PostgresRolls:
     async def _fetch_value(self, sql: str, *args: Any) -> Any:
         async with self._store.connection() as connection:
             return await connection.fetchval(sql, *args)
+
+
+async def _claimed_before(connection: asyncpg.Connection, roll_id: int, outcome: dict[str, Any]) -> PushClaim:
+    """The claim a repeated interaction made the first time, read back."""
+    row = await connection.fetchrow(_GET, roll_id)
+    if row is None:
+        return PushClaim(None, _missing_reason(roll_id, int(await connection.fetchval(_HIGHEST_ID))))
+    return PushClaim(roll_from(row), willpower=WillpowerChange(**outcome["willpower"]))
 
 
 async def _refusal(

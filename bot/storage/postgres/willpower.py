@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncpg
 
 from bot.storage.errors import NotEnoughWillpower
+from bot.storage.postgres.applied import recalled_in, remember_in
 from bot.storage.postgres.pool import PostgresStore
 from bot.storage.willpower import WillpowerChange, _check_whole, gained
 from rules.yearzero import MAX_WILLPOWER
@@ -61,19 +62,34 @@ class PostgresWillpower:
         async with self._store.transaction() as connection:
             return await gain_in(connection, guild_id, user_id, points)
 
-    async def spend(self, guild_id: int, user_id: int, points: int) -> WillpowerChange:
-        """Spend points (1 or more) if the player has them, else NotEnoughWillpower and nothing changes."""
+    async def spend(
+        self, guild_id: int, user_id: int, points: int, *, interaction_id: int | None = None
+    ) -> WillpowerChange:
+        """Spend points (1 or more) if the player has them, else NotEnoughWillpower and nothing changes. A repeat
+        of interaction_id gets the first one's change back and spends nothing."""
         _check_whole("Willpower to spend", points, low=1)
-        row = await self._store.fetch_one(_SPEND, guild_id, user_id, points)
+        async with self._store.transaction() as connection:
+            if (outcome := await recalled_in(connection, interaction_id)) is not None:
+                return WillpowerChange(**outcome)
+            row = await connection.fetchrow(_SPEND, guild_id, user_id, points)
+            if row is not None:
+                change = WillpowerChange(int(row["points"]) + points, int(row["points"]))
+                await remember_in(connection, interaction_id, change.as_dict())
         if row is None:
             raise NotEnoughWillpower(await self.get(guild_id, user_id), points)
-        after = int(row["points"])
-        return WillpowerChange(after + points, after)
+        return change
 
-    async def set(self, guild_id: int, user_id: int, points: int) -> WillpowerChange:
-        """Set the player's Willpower to points (0 to 10), whatever it was."""
+    async def set(
+        self, guild_id: int, user_id: int, points: int, *, interaction_id: int | None = None
+    ) -> WillpowerChange:
+        """Set the player's Willpower to points (0 to 10), whatever it was; a repeat of interaction_id gets the
+        first one's change back."""
         _check_whole("Willpower", points, low=0, high=MAX_WILLPOWER)
         async with self._store.transaction() as connection:
+            if (outcome := await recalled_in(connection, interaction_id)) is not None:
+                return WillpowerChange(**outcome)
             before = await locked_points(connection, guild_id, user_id)
             await connection.execute(_STORE, guild_id, user_id, points)
-        return WillpowerChange(before, points)
+            change = WillpowerChange(before, points)
+            await remember_in(connection, interaction_id, change.as_dict())
+        return change
