@@ -8,8 +8,12 @@ import inspect
 import pytest
 
 from bot.storage import Database, ExtendedTests, Meta, Storage, Willpower, YearZeroRolls
+from bot.storage.applied import AppliedInteractions
+from bot.storage.leases import ShardLeases
 from bot.storage.postgres import PostgresDatabase
+from bot.storage.postgres.applied import PostgresAppliedInteractions
 from bot.storage.postgres.extended import PostgresExtendedTests
+from bot.storage.postgres.leases import PostgresShardLeases
 from bot.storage.postgres.meta import PostgresMeta
 from bot.storage.postgres.rolls import PostgresRolls
 from bot.storage.postgres.willpower import PostgresWillpower
@@ -19,6 +23,8 @@ PAIRS = [
     (Willpower, PostgresWillpower),
     (ExtendedTests, PostgresExtendedTests),
     (Meta, PostgresMeta),
+    (AppliedInteractions, PostgresAppliedInteractions),
+    (ShardLeases, PostgresShardLeases),
     (Database, PostgresDatabase),
 ]
 
@@ -45,7 +51,14 @@ def test_both_stores_have_the_same_methods_with_the_same_parameters(sqlite, post
 
 def test_every_method_the_bot_may_call_is_in_the_interface():
     """The Protocol the cogs see lists each store's public methods (a store's extras would be unreachable)."""
-    kept = {"rolls": YearZeroRolls, "willpower": Willpower, "extended": ExtendedTests, "meta": Meta}
+    kept = {
+        "rolls": YearZeroRolls,
+        "willpower": Willpower,
+        "extended": ExtendedTests,
+        "meta": Meta,
+        "applied": AppliedInteractions,
+        "leases": ShardLeases,
+    }
     for attribute, cls in kept.items():
         protocol = inspect.get_annotations(Storage.__dict__[attribute].fget, eval_str=True)["return"]
         assert sorted(public_methods(protocol)) == sorted(public_methods(cls)), attribute

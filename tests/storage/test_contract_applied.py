@@ -1,0 +1,59 @@
+"""The storage contract for told = stored, on SQLite and on PostgreSQL: each interaction applies once, even
+delivered twice at once through two stores, and one process at a time holds a shard's lease."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import UTC, datetime, timedelta
+
+from bot.storage import Storage
+
+G, C, U = 1111, 2222, 3333
+NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
+LIFETIME = timedelta(hours=24)
+INTERACTION = 1_500_000_000_000_000_001
+
+
+async def test_a_repeated_interaction_gets_the_first_ones_answer_and_changes_nothing(db: Storage):
+    roll = await db.rolls.create_for(INTERACTION, G, C, U, json.dumps({"n": 1}), NOW)
+    again = await db.rolls.create_for(INTERACTION, G, C, U, json.dumps({"n": 2}), NOW)
+    assert again.id == roll.id and again.payload == json.dumps({"n": 1})
+    claim = await db.rolls.claim_push(roll.id, U, "{}", 2, NOW, LIFETIME, interaction_id=INTERACTION + 1)
+    repeat = await db.rolls.claim_push(roll.id, U, "{}", 2, NOW, LIFETIME, interaction_id=INTERACTION + 1)
+    assert claim.claimed and repeat.claimed and repeat.willpower == claim.willpower
+    assert await db.willpower.get(G, U) == 2
+    spent = [await db.willpower.spend(G, U, 1, interaction_id=INTERACTION + 2) for _ in range(2)]
+    assert spent[0] == spent[1] and await db.willpower.get(G, U) == 1
+    assert await db.applied.latest_for(f"yz_roll:{roll.id}") == {"willpower": claim.willpower.as_dict()}
+
+
+async def test_one_interaction_delivered_at_once_through_two_stores_applies_once(db: Storage, open_db):
+    second = await open_db()
+    try:
+        await db.willpower.set(G, U, 5)
+        for n in range(4):
+            spends = [store.willpower.spend(G, U, 1, interaction_id=INTERACTION + 10 + n) for store in (db, second)]
+            first, other = await asyncio.gather(*spends)
+            assert first == other
+    finally:
+        await second.close()
+    assert await db.willpower.get(G, U) == 1  # four interactions, each applied once
+
+
+async def test_one_process_at_a_time_holds_a_shards_lease(db: Storage, open_db):
+    second = await open_db()
+    try:
+        ttl = timedelta(seconds=30)
+        takes = await asyncio.gather(
+            db.leases.take([0, 1], "first:1", NOW, ttl), second.leases.take([0, 1], "second:2", NOW, ttl)
+        )
+        assert sorted(len(held) for held in takes) == [0, 2]  # one took both shards, the other none
+        winner, loser = ("first:1", "second:2") if not takes[0] else ("second:2", "first:1")
+        assert await db.leases.renew([0, 1], winner, NOW + ttl / 2, ttl) is True
+        assert await db.leases.renew([0, 1], loser, NOW, ttl) is False
+        assert await db.leases.take([0], loser, NOW + ttl * 2, ttl) == []  # expired: taken over
+        await db.leases.release([1], winner)
+        assert await second.leases.take([1], loser, NOW, ttl) == []
+    finally:
+        await second.close()
