@@ -53,7 +53,9 @@ TABLES = (
         ("guild_id", "channel_id", "name_key"),
     ),
     Table("meta", ("key", "value"), ("key",)),
+    Table("applied_interactions", ("interaction_id", "subject", "outcome", "applied_at"), ("interaction_id",)),
 )
+"""Shard leases are not copied: they belong to the processes running on each database."""
 
 COPY_TIMEOUT = 3600.0
 """Seconds one table's copy may take (a player's statement gets 2.5 s; a large table takes longer)."""

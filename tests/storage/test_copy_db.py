@@ -28,7 +28,7 @@ async def a_game_night(path) -> dict[str, int]:
         superseded = await db.rolls.create(G, C, U, '{"n": 3}', NOW)
         pending = await db.rolls.create(G, C, U, '{"n": 4}', NOW)
         db.rolls.note_message(pending, C, 987654321)
-        await db.willpower.set(G, U, 7)
+        await db.willpower.set(G, U, 7, interaction_id=1_500_000_000_000_000_007)
         await db.extended.start(G, C, "Climb the Wall", 5, started_by=OTHER)
         await db.extended.add(G, C, "climb the wall", 2)
         await db.meta.set("commands_hash:1", "abc")
@@ -41,7 +41,7 @@ async def test_copying_keeps_ids_states_and_every_table_and_a_second_copy_change
     for _ in range(2):
         async with await Database.open(source) as sqlite, await PostgresDatabase.open(postgres_url) as postgres:
             counts = await copy_database(sqlite, postgres)
-        assert counts == {"yz_rolls": 3, "willpower": 2, "extended_tests": 1, "meta": 1}
+        assert counts == {"yz_rolls": 3, "willpower": 2, "extended_tests": 1, "meta": 1, "applied_interactions": 1}
     async with await PostgresDatabase.open(postgres_url) as db:
         assert (await db.rolls.get(ids["pushed"])).state is RollState.PUSHED
         assert (await db.rolls.get(ids["superseded"])).state is RollState.SUPERSEDED
@@ -51,6 +51,7 @@ async def test_copying_keeps_ids_states_and_every_table_and_a_second_copy_change
         task = await db.extended.get(G, C, "CLIMB THE WALL")
         assert (task.progress, task.started_by) == (2, OTHER)
         assert await db.meta.get("commands_hash:1") == "abc"
+        assert await db.applied.outcome(1_500_000_000_000_000_007) == {"before": 0, "after": 7, "lost": 0}
         assert await db.rolls.refusal_for_missing(1) is PushRefusal.EXPIRED  # the purged roll's id stays spent
         assert await db.rolls.create(G, C, U, "{}", NOW) == ids["pending"] + 1
         claim = await db.rolls.claim_push(ids["pending"], U, "{}", 1, NOW, LIFETIME)
@@ -71,6 +72,7 @@ async def test_the_command_copies_and_says_how_many_rows(tmp_path, postgres_url)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
         "yz_rolls: 3 rows copied", "willpower: 2 rows copied", "extended_tests: 1 rows copied", "meta: 1 rows copied",
+        "applied_interactions: 1 rows copied",
     ]
     async with await PostgresDatabase.open(postgres_url) as db:
         assert await db.willpower.get(G, U) == 7
