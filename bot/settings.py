@@ -18,6 +18,8 @@ from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 
+from bot.shards import ShardPlan, ShardSettingError, refuse_shared_sqlite, shard_plan
+
 DEFAULT_DATABASE_NAME = "rollkeeper.sqlite3"
 DEFAULT_PUSH_LIFETIME_HOURS = 24.0
 MAX_PUSH_LIFETIME_HOURS = 24.0 * 366
@@ -74,6 +76,8 @@ class Settings:
     database_url: str | None = field(default=None, repr=False)
     """A PostgreSQL server to keep everything in instead of the SQLite file (DATABASE_URL); it may hold a
     password, so it is never shown."""
+    shards: ShardPlan = ShardPlan()
+    """The shards this process runs and whether it syncs the commands (SHARD_COUNT, SHARD_IDS, SYNC_COMMANDS)."""
 
     @property
     def push_lifetime(self) -> timedelta:
@@ -94,6 +98,7 @@ class Settings:
             push_lifetime_hours=_push_lifetime_hours(values.get("PUSH_LIFETIME_HOURS")),
             **_lease(values.get("LEASE_TTL_SECONDS"), values.get("LEASE_RENEW_SECONDS")),
             database_url=_database_url(values.get("DATABASE_URL")),
+            shards=_shards(values),
         )
 
 
@@ -158,6 +163,15 @@ def _log_level(value: str | None) -> str:
     if text not in LOG_LEVELS:
         raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {_shown(text)}")
     return text
+
+
+def _shards(values: Mapping[str, str | None]) -> ShardPlan:
+    try:
+        plan = shard_plan(values)
+        refuse_shared_sqlite(plan)  # the store is SQLite: PostgreSQL lifts this refusal
+    except ShardSettingError as error:
+        raise SettingsError(str(error)) from None
+    return plan
 
 
 def _push_lifetime_hours(value: str | None) -> float:
