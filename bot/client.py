@@ -316,7 +316,7 @@ class RollkeeperBot(commands.AutoShardedBot):
         """Which shards this process runs and how many servers each has, e.g. "Running shards 0, 1 of 4: ..."."""
         servers = Counter(guild.shard_id for guild in self.guilds)
         shard_ids = sorted(self.shards)
-        each = ", ".join(f"shard {shard} has {servers[shard]} servers" for shard in shard_ids)
+        each = ", ".join(f"shard {shard} has {_servers(servers[shard])}" for shard in shard_ids)
         named = "shard" if len(shard_ids) == 1 else "shards"
         listed = ", ".join(str(shard) for shard in shard_ids)
         return f"Running {named} {listed} of {self.shard_count}: {each}"
@@ -354,6 +354,10 @@ class RollkeeperBot(commands.AutoShardedBot):
         busy = self._in_hand - {asyncio.current_task()}
         if busy:
             await asyncio.wait(busy, timeout=grace)
+
+
+def _servers(count: int) -> str:
+    return f"{count} server" if count == 1 else f"{count} servers"
 
 
 BotInteraction = discord.Interaction[RollkeeperBot]
