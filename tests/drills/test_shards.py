@@ -40,6 +40,7 @@ CLICKS = 50
 ROLLS = scaled(6)
 ALREADY_PUSHED = PushRefusal.ALREADY_PUSHED.message
 ANSWER_TIMEOUT = 60.0
+PUT_GLOBAL = "/applications/{application_id}/commands"
 HOME_SHARD = (TABLES.id >> 22) % 2
 """The shard that owns the game night's server; the other shard is the one a takeover would route through."""
 
@@ -62,8 +63,8 @@ async def answered(fake: FakeDiscord, payload: dict, shard: int) -> Reply:
 async def roll_for(fake: FakeDiscord, player: FakeUser, number: int) -> tuple[int, dict]:
     """The player rolls /yz with eight dice (pushable but for a chance of 1 in 6561): (roll id, its message)."""
     table = TABLES.channels[number % len(TABLES.channels)]
-    reply = await answered(fake, slash_payload(fake, "yz", {"attribute": 4, "skill": 4}, user=player, channel=table),
-                           HOME_SHARD)
+    payload = slash_payload(fake, "yz", {"attribute": 4, "skill": 4}, user=player, channel=table)
+    reply = await answered(fake, payload, HOME_SHARD)
     roll_id = push_button_roll(reply.message)
     assert roll_id is not None, reply.describe()
     return roll_id, copy.deepcopy(reply.message)
@@ -90,8 +91,8 @@ def one_push_each(answers: list[Reply]) -> int:
 
 def bot_on(settings, shard: int) -> RollkeeperBot:
     plan = ShardPlan(count=2, ids=(shard,))
-    return RollkeeperBot(dataclasses.replace(settings, shards=plan), guild_ready_timeout=GUILD_READY_TIMEOUT,
-                         identify_spacing=0)
+    settings = dataclasses.replace(settings, shards=plan)
+    return RollkeeperBot(settings, guild_ready_timeout=GUILD_READY_TIMEOUT, identify_spacing=0)
 
 
 async def test_push_storms_through_two_shards_push_each_roll_once(fake_discord, make_settings, db_path):
@@ -103,7 +104,8 @@ async def test_push_storms_through_two_shards_push_each_roll_once(fake_discord, 
     for number, player in enumerate(PLAYERS[:ROLLS]):
         roll_id, message = await roll_for(fake, player, number)
         rolls[roll_id] = (player, None, message)
-        stormed = await asyncio.gather(*(answered(fake, payload, shard) for payload, shard in storm(fake, player, message)))
+        payloads = storm(fake, player, message)
+        stormed = await asyncio.gather(*(answered(fake, payload, shard) for payload, shard in payloads))
         gains[player.id] += one_push_each(list(stormed))
         answers += [(roll_id, reply) for reply in stormed]
     rows = check_consistent(db_path, rolls, answers)  # each shown push stored with the gain it showed
@@ -111,3 +113,112 @@ async def test_push_storms_through_two_shards_push_each_roll_once(fake_discord, 
     # each shard carried half the clicks, plus the /yz (home shard) or the /push (the other) of every roll
     assert [len(through) for through in seen] == [ROLLS * (CLICKS // 2 + 1)] * 2
     assert willpower_by_player(db_path) == {user: min(MAX_WILLPOWER, gain) for user, gain in gains.items() if gain}
+
+
+# -- two processes, one killed mid-storm ------------------------------------------------------------------------
+
+ROLLERS = scaled(24)
+STORMED = 0.6
+"""The share of the rolls whose clicks are sent; the others' players have not clicked yet when the kill comes."""
+
+
+def process_settings(tmp_path, shard: int) -> dict[str, str]:
+    return {
+        "DISCORD_TOKEN": TOKEN, "DATABASE_PATH": str(tmp_path / "rollkeeper.sqlite3"), "LOG_LEVEL": "INFO",
+        "SHARD_COUNT": "2", "SHARD_IDS": str(shard), SHARE_SQLITE: "1",
+    }
+
+
+async def start_shard(fake: FakeDiscord, tmp_path, shard: int, name: str) -> BotProcess:
+    bot = await BotProcess.start(fake, tmp_path, tmp_path / f"{name}.log", **process_settings(tmp_path, shard))
+    await bot.until_ready()
+    return bot
+
+
+async def deliver(fake: FakeDiscord, payload: dict, shard: int) -> Reply | None:
+    """Send through a shard; None when its process is gone (Discord would tell the player it failed)."""
+    try:
+        return await fake.send_interaction(payload, wait=False, shard=shard)
+    except (RuntimeError, ConnectionError):
+        return None
+
+
+def kill_when_answered(fake: FakeDiscord, bot: BotProcess, count: int) -> None:
+    """SIGKILL bot from the fake's request handler at the count-th interaction callback, work still in hand."""
+    callback, seen = fake.backend.callback, []
+
+    def callback_then_kill(*args, **kwargs):
+        seen.append(None)
+        if len(seen) >= count and bot.process.returncode is None:
+            os.kill(bot.process.pid, signal.SIGKILL)
+        return callback(*args, **kwargs)
+
+    fake.backend.callback = callback_then_kill
+
+
+async def storm_and_kill(fake: FakeDiscord, victim: BotProcess, rolls: dict) -> list[tuple[int, int, Reply]]:
+    """Two clicks through each shard and a /push through the other shard for the first STORMED rolls, back to
+    back; the victim dies a tenth of the way in. Returns (roll id, shard, reply) for what was delivered."""
+    payloads = []
+    for roll_id, (player, table, message) in list(rolls.items())[: round(len(rolls) * STORMED)]:
+        payloads += [(roll_id, click_payload(fake, message, player), shard) for shard in (0, 1, 0, 1)]
+        payloads.append((roll_id, slash_payload(fake, "push", {}, user=player, channel=table), 1 - HOME_SHARD))
+    kill_when_answered(fake, victim, len(payloads) // 10)
+    sent = [(roll_id, shard, await deliver(fake, payload, shard)) for roll_id, payload, shard in payloads]
+    await asyncio.wait_for(victim.process.wait(), ANSWER_TIMEOUT)
+    del fake.backend.callback
+    return [(roll_id, shard, reply) for roll_id, shard, reply in sent if reply is not None]
+
+
+async def test_a_process_killed_mid_storm_and_restarted_leaves_every_roll_pushed_once_or_pushable(
+    fake_discord, tmp_path
+):
+    fake, db = fake_discord, tmp_path / "rollkeeper.sqlite3"
+    processes = {shard: await start_shard(fake, tmp_path, shard, f"shard{shard}") for shard in (0, 1)}
+    victim_shard = 1 - HOME_SHARD
+    assert f"Running shard {HOME_SHARD} of 2: shard {HOME_SHARD} has 1 server" in processes[HOME_SHARD].log()
+    assert f"Running shard {victim_shard} of 2: shard {victim_shard} has 0 servers" in processes[victim_shard].log()
+    assert "Not syncing the slash commands" in processes[1].log()
+    assert "Not syncing" not in processes[0].log() and len(fake.requests_to("PUT", PUT_GLOBAL)) == 1
+    rolls = {}
+    for number, player in enumerate(PLAYERS[:ROLLERS]):
+        roll_id, message = await roll_for(fake, player, number)
+        rolls[roll_id] = (player, TABLES.find_channel(int(message["channel_id"])), message)
+    sent = await storm_and_kill(fake, processes[victim_shard], rolls)
+    assert processes[victim_shard].process.returncode == -signal.SIGKILL
+    survivor = [reply for _, shard, reply in sent if shard == HOME_SHARD]
+    await asyncio.wait_for(asyncio.gather(*(reply.answered.wait() for reply in survivor)), ANSWER_TIMEOUT)
+    answers = [(roll_id, reply) for roll_id, _, reply in sent if reply.callbacks]
+    assert all(answered_once(reply) for _, reply in answers)
+    rows = check_consistent(db, rolls, answers)
+    pending = {roll_id for roll_id, row in rows.items() if row["state"] == "pending"}
+    print(f"storm: {len(sent)} delivered, {len(answers)} answered; rolls {len(rows)}, pending {len(pending)}")
+    assert pending and len(pending) < len(rows)
+
+    processes[victim_shard] = await start_shard(fake, tmp_path, victim_shard, f"shard{victim_shard}-again")
+    after = []
+    for number, roll_id in enumerate(sorted(rows)):  # every roll's button, through either shard
+        player, _, message = rolls[roll_id]
+        reply = await answered(fake, click_payload(fake, message, player), number % 2)
+        assert answered_once(reply)
+        if roll_id in pending:
+            assert is_pushed_roll(reply) and reply.type == 7, reply.describe()
+        else:
+            assert private_text(reply) == ALREADY_PUSHED, reply.describe()
+        after.append((roll_id, reply))
+    final = check_consistent(db, rolls, answers + after)
+    assert {row["state"] for row in final.values()} == {"pushed"}
+    for bot in processes.values():
+        assert await bot.stop() == 0
+        assert "Traceback" not in bot.log() and " ERROR " not in bot.log(), bot.log()
+        assert TOKEN not in bot.log()
+
+
+async def test_a_process_running_a_slice_of_the_shards_on_sqlite_refuses_to_start(fake_discord, tmp_path):
+    environ = process_settings(tmp_path, 1)
+    del environ[SHARE_SQLITE]
+    log = tmp_path / "refused.log"
+    assert await BotProcess.run_to_exit(fake_discord, tmp_path, log, **environ) == 2
+    [line] = log.read_text().splitlines()
+    assert line.startswith("SHARD_IDS=1 runs only some of the 2 shards") and "Use PostgreSQL" in line
+    assert fake_discord.gateway.sessions == [] and not (tmp_path / "rollkeeper.sqlite3").exists()
