@@ -73,23 +73,23 @@ async def storm(fake, bots: list[BotProcess], db: Database, people, on_one: int,
     return Storm(len(payloads), len(rolled), wall, [item.latency for item in answered], spent), per_bot
 
 
-async def measure_layout(name: str, shards: tuple[str, ...], runs: int, people, on_one: int) -> list[Storm]:
+async def measure_layout(name: str, shards: tuple[str, ...], run: int, people, on_one: int) -> list[Storm]:
+    """Start the layout's processes on a fresh store, warm them up, and measure one storm."""
     storms: list[Storm] = []
     with tempfile.TemporaryDirectory(prefix="rk-bench-shards-") as workdir:
         path = Path(workdir) / "storm.sqlite3"
         async with fake_discord(shard_count=2) as fake, processes(fake, path, shards) as bots:
             async with await Database.open(path) as db:
                 await storm(fake, bots, db, people[:21], 5, seed=0)  # warm-up, checked but not reported
-                for run in range(1, runs + 1):
-                    result, per_bot = await storm(fake, bots, db, people, on_one, seed=run)
-                    storms.append(result)
-                    spent = ", ".join("?" if s is None else f"{1e3 * s / result.clicks:.2f}" for s in per_bot)
-                    print(
-                        f"  {name}, storm {run}: {result.throughput:,.0f} clicks/s ({result.clicks} in"
-                        f" {result.wall:.2f} s), p50 {1e3 * percentile(result.latencies, 0.5):.0f} ms,"
-                        f" p99 {1e3 * percentile(result.latencies, 0.99):.0f} ms; CPU ms per click by process:"
-                        f" {spent} · one push per roll: yes ({result.rolls} rolls)"
-                    )
+                result, per_bot = await storm(fake, bots, db, people, on_one, seed=run)
+                storms.append(result)
+                spent = ", ".join("?" if s is None else f"{1e3 * s / result.clicks:.2f}" for s in per_bot)
+                print(
+                    f"  {name}, storm {run}: {result.throughput:,.0f} clicks/s ({result.clicks} in"
+                    f" {result.wall:.2f} s), p50 {1e3 * percentile(result.latencies, 0.5):.0f} ms,"
+                    f" p99 {1e3 * percentile(result.latencies, 0.99):.0f} ms; CPU ms per click by process:"
+                    f" {spent} · one push per roll: yes ({result.rolls} rolls)"
+                )
             problems = [line for bot in bots for line in bot.problems()]
     if problems:
         raise AssertionError("a bot logged:\n    " + "\n    ".join(problems[:20]))
@@ -109,9 +109,13 @@ async def measure_all(runs: int, distinct: int, on_one: int) -> bool:
     people = players(distinct + 1)
     print(
         f"Push storm across two shards: {on_one} clicks on one roll + {distinct} pushes of distinct rolls, sent at"
-        f" once alternately through shard 0 and 1, {runs} storms after a warm-up per layout; one SQLite store"
+        f" once alternately through shard 0 and 1, {runs} storms per layout (the layouts taking turns, each on fresh"
+        " processes after a warm-up); one SQLite store"
     )
-    results = {name: await measure_layout(name, shards, runs, people, on_one) for name, shards in LAYOUTS.items()}
+    results: dict[str, list[Storm]] = {name: [] for name in LAYOUTS}
+    for run in range(1, runs + 1):  # the layouts take turns, so that the machine's load moves both alike
+        for name, shards in LAYOUTS.items():
+            results[name] += await measure_layout(name, shards, run, people, on_one)
     for name, storms in results.items():
         print(summary(name, storms))
     one, two = (statistics.median(s.throughput for s in storms) for storms in results.values())
