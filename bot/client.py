@@ -276,8 +276,10 @@ class RollkeeperBot(commands.AutoShardedBot):
         """Sync to GUILD_ID when set (instant); else globally, only if the definitions changed since.
 
         Only one process syncs: by default the one running shard 0 (SYNC_COMMANDS says otherwise)."""
-        if not self.settings.shards.syncs_commands:
-            _log.info("Not syncing the slash commands: the process running shard 0 does (SYNC_COMMANDS)")
+        plan = self.settings.shards
+        if not plan.syncs_commands:
+            why = "SYNC_COMMANDS is false" if plan.sync_commands is False else "the process running shard 0 does"
+            _log.info("Not syncing the slash commands: %s", why)
             return CommandSync.LEFT_TO_SHARD_ZERO
         try:
             if self.settings.guild_id is not None:

@@ -20,11 +20,13 @@ FEN = FakeGuild("Odd Fen", id=1003 << 22)
 """MARSH and FEN are on shard 1 of 2."""
 
 
-def shard_bot(make_settings: Callable[..., Settings], plan: ShardPlan, **environ: str) -> RollkeeperBot:
+def shard_bot(
+    make_settings: Callable[..., Settings], plan: ShardPlan, *, extensions: tuple[str, ...] = YZ, **environ: str
+) -> RollkeeperBot:
     """A bot running plan's shards, as one process of several would (on the test's SQLite file: the settings'
     refusal of a shared SQLite file is about processes on other machines, which one test process is not)."""
     settings = dataclasses.replace(make_settings(**environ), shards=plan)
-    return RollkeeperBot(settings, extensions=YZ, guild_ready_timeout=GUILD_READY_TIMEOUT, identify_spacing=0)
+    return RollkeeperBot(settings, extensions=extensions, guild_ready_timeout=GUILD_READY_TIMEOUT, identify_spacing=0)
 
 
 def interactions_seen(bot: discord.Client) -> list[int | None]:

@@ -80,6 +80,13 @@ async def test_sync_commands_true_makes_another_process_sync(fake_discord, make_
     assert len(fake_discord.requests_to("PUT", PUT_GLOBAL)) == 1
 
 
+async def test_sync_commands_false_stops_even_shard_zeros_process(fake_discord, make_settings, caplog):
+    caplog.set_level(logging.INFO, logger="bot.client")
+    await fake_discord.run(shard_bot(make_settings, ShardPlan(sync_commands=False)))
+    assert fake_discord.requests_to("PUT", PUT_GLOBAL) == []
+    assert "Not syncing the slash commands: SYNC_COMMANDS is false" in caplog.messages
+
+
 async def test_a_bot_with_another_shard_count_is_refused_by_the_gateway(fake_discord, make_settings):
     with pytest.raises(discord.ConnectionClosed) as closed:
         await fake_discord.run(shard_bot(make_settings, ShardPlan(count=3, ids=(0, 1, 2))))

@@ -15,25 +15,23 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import dataclasses
 import os
 import signal
 from collections import Counter
 
 import pytest
 
-from bot.client import RollkeeperBot
 from bot.shards import ShardPlan
 from bot.storage import MAX_WILLPOWER, PushRefusal
 from cogs.yearzero import NO_ROLL_TO_PUSH
 from tests.bot.payloads import slash_payload
-from tests.bot.sharding import interactions_seen
+from tests.bot.sharding import interactions_seen, shard_bot
 from tests.drills.conftest import PLAYERS, TABLES, click_payload, scaled
 from tests.drills.launcher import SHARE_SQLITE
 from tests.drills.process import BotProcess
 from tests.drills.reading import answered_once, is_pushed_roll, private_text, push_button_roll, willpower_line
 from tests.drills.test_crash import check_consistent, willpower_by_player
-from tests.fakediscord import GUILD_READY_TIMEOUT, FakeDiscord, FakeUser, Reply
+from tests.fakediscord import FakeDiscord, FakeUser, Reply
 
 TOKEN = "drill-token.shard-drill.never-log-me"
 CLICKS = 50
@@ -89,16 +87,10 @@ def one_push_each(answers: list[Reply]) -> int:
     return willpower_line(pushed[0])[0]
 
 
-def bot_on(settings, shard: int) -> RollkeeperBot:
-    plan = ShardPlan(count=2, ids=(shard,))
-    settings = dataclasses.replace(settings, shards=plan)
-    return RollkeeperBot(settings, guild_ready_timeout=GUILD_READY_TIMEOUT, identify_spacing=0)
-
-
 async def test_push_storms_through_two_shards_push_each_roll_once(fake_discord, make_settings, db_path):
     """Two bots (as two processes would) on one store: 50 clicks and a /push on each roll, through both shards."""
     fake = fake_discord
-    bots = [await fake.run(bot_on(make_settings(), shard)) for shard in (0, 1)]
+    bots = [await fake.run(shard_bot(make_settings, ShardPlan(count=2, ids=(shard,)))) for shard in (0, 1)]
     seen = [interactions_seen(bot) for bot in bots]
     rolls, answers, gains = {}, [], Counter[int]()
     for number, player in enumerate(PLAYERS[:ROLLS]):
