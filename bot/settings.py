@@ -98,7 +98,7 @@ class Settings:
             push_lifetime_hours=_push_lifetime_hours(values.get("PUSH_LIFETIME_HOURS")),
             **_lease(values.get("LEASE_TTL_SECONDS"), values.get("LEASE_RENEW_SECONDS")),
             database_url=_database_url(values.get("DATABASE_URL")),
-            shards=_shards(values),
+            shards=_shards(values, on_sqlite=not _text(values.get("DATABASE_URL"))),
         )
 
 
@@ -165,10 +165,11 @@ def _log_level(value: str | None) -> str:
     return text
 
 
-def _shards(values: Mapping[str, str | None]) -> ShardPlan:
+def _shards(values: Mapping[str, str | None], *, on_sqlite: bool) -> ShardPlan:
     try:
         plan = shard_plan(values)
-        refuse_shared_sqlite(plan)  # the store is SQLite: PostgreSQL lifts this refusal
+        if on_sqlite:  # PostgreSQL is shared by processes on any machine; a SQLite file is not
+            refuse_shared_sqlite(plan)
     except ShardSettingError as error:
         raise SettingsError(str(error)) from None
     return plan

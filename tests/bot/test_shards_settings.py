@@ -91,3 +91,9 @@ def test_sync_commands_defaults_to_the_process_with_shard_zero():
 
 def test_bad_sync_commands(tmp_path: Path):
     assert refusal(tmp_path, SYNC_COMMANDS="maybe").startswith("SYNC_COMMANDS must be true or false, not 'maybe'")
+
+
+def test_a_slice_of_the_shards_on_postgresql_is_allowed(tmp_path: Path):
+    settings = load(tmp_path, SHARD_COUNT="2", SHARD_IDS="1", DATABASE_URL="postgresql://rk@db.example/rollkeeper")
+    assert settings.shards == ShardPlan(count=2, ids=(1,)) and settings.shards.is_slice
+    assert not settings.shards.syncs_commands
