@@ -17,7 +17,6 @@ import os
 import sys
 
 RAW_LOG = "ROLLKEEPER_RAW_LOG"
-SHARE_SQLITE = "ROLLKEEPER_DRILL_SHARE_SQLITE"
 RAW_FORMAT = "%(levelname)s %(name)s: %(message)s"
 
 
@@ -43,15 +42,6 @@ def no_guild_wait() -> None:
     RollkeeperBot.__init__ = init
 
 
-def share_sqlite() -> None:
-    """Let a process running a slice of the shards use a SQLite file that another process on this machine uses
-    too: the settings refuse it because processes on other machines could not share the file; the drills' two
-    processes are on one machine, where SQLite's locking holds (a stand-in for PostgreSQL until it lands)."""
-    import bot.settings
-
-    bot.settings.refuse_shared_sqlite = lambda plan: None
-
-
 def keep_raw_log(path: str) -> None:
     """After main() configures logging, add a handler that writes every record as it is (no redaction)."""
     import bot.__main__ as entry
@@ -72,8 +62,6 @@ def main(argv: list[str]) -> int:
     api, gateway = argv
     point_at_fake(api, gateway)
     no_guild_wait()
-    if os.environ.get(SHARE_SQLITE):
-        share_sqlite()
     if os.environ.get(RAW_LOG):
         keep_raw_log(os.environ[RAW_LOG])
     from bot.__main__ import main as run_bot

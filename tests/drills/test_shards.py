@@ -1,36 +1,34 @@
-"""Shards across processes on one store: push storms arriving through both shards, and a process killed mid-storm.
+"""Shards across processes on one store: push storms arriving through both shards, a process killed mid-storm, and
+PostgreSQL restarted mid-game.
 
 Two bots run shard 0 and shard 1 of 2 and share one store. A roll's Push button can be clicked through either
 shard (a player's client may be served by a process that has just taken the shard over), and /push can race the
 clicks through the other one. Whatever the races, each roll is pushed once, and each player's Willpower is the
-sum of the gains the bot reported to them.
-
-Until the PostgreSQL store lands, the store is one SQLite file: two bots in this process, and two bot processes on
-this machine (SQLite's locking is sound between processes of one machine; the settings refuse a slice of the
-shards on SQLite because processes on *other* machines could not share the file, so the process drill lifts that
-refusal through the launcher's SHARE_SQLITE, a test-side switch).
+sum of the gains the bot reported to them. The checks read the store through its interface (`bot.storage`), so the
+same checks hold on SQLite (two bots in this process sharing one file) and on PostgreSQL (two bot processes).
 """
 
 from __future__ import annotations
 
 import asyncio
 import copy
+import json
 import os
+import re
 import signal
-from collections import Counter
+from collections import Counter, defaultdict
 
 import pytest
 
 from bot.shards import ShardPlan
-from bot.storage import MAX_WILLPOWER, PushRefusal
+from bot.storage import MAX_WILLPOWER, PushRefusal, RollState, Storage, open_storage
 from cogs.yearzero import NO_ROLL_TO_PUSH
+from rules.yearzero import YzRoll
 from tests.bot.payloads import slash_payload
 from tests.bot.sharding import interactions_seen, shard_bot
 from tests.drills.conftest import PLAYERS, TABLES, click_payload, scaled
-from tests.drills.launcher import SHARE_SQLITE
 from tests.drills.process import BotProcess
 from tests.drills.reading import answered_once, is_pushed_roll, private_text, push_button_roll, willpower_line
-from tests.drills.test_crash import check_consistent, willpower_by_player
 from tests.fakediscord import FakeDiscord, FakeUser, Reply
 
 TOKEN = "drill-token.shard-drill.never-log-me"
@@ -41,6 +39,7 @@ ANSWER_TIMEOUT = 60.0
 PUT_GLOBAL = "/applications/{application_id}/commands"
 HOME_SHARD = (TABLES.id >> 22) % 2
 """The shard that owns the game night's server; the other shard is the one a takeover would route through."""
+OTHER_SHARD = 1 - HOME_SHARD
 
 
 @pytest.fixture
@@ -58,73 +57,135 @@ async def answered(fake: FakeDiscord, payload: dict, shard: int) -> Reply:
     return reply
 
 
-async def roll_for(fake: FakeDiscord, player: FakeUser, number: int) -> tuple[int, dict]:
-    """The player rolls /yz with eight dice (pushable but for a chance of 1 in 6561): (roll id, its message)."""
+async def roll_for(fake: FakeDiscord, player: FakeUser, number: int) -> tuple[int, tuple]:
+    """The player rolls /yz with eight dice (pushable but for a chance of 1 in 6561) at a table.
+
+    Returns (roll id, (player, table, the roll's message as posted: players may click a stale copy))."""
     table = TABLES.channels[number % len(TABLES.channels)]
     payload = slash_payload(fake, "yz", {"attribute": 4, "skill": 4}, user=player, channel=table)
     reply = await answered(fake, payload, HOME_SHARD)
     roll_id = push_button_roll(reply.message)
     assert roll_id is not None, reply.describe()
-    return roll_id, copy.deepcopy(reply.message)
+    return roll_id, (player, table, copy.deepcopy(reply.message))
 
 
-def storm(fake: FakeDiscord, player: FakeUser, message: dict) -> list[tuple[dict, int]]:
+async def check_store(store: Storage, rolls: dict[int, tuple], answers: list[tuple[int, Reply]]) -> dict[int, str]:
+    """The store against what players saw: every roll pending or pushed once; each push shown is stored with the
+    gain it showed; each player's Willpower is the (clamped) sum of the gains of their stored pushes. Returns each
+    roll's state."""
+    stored = {roll_id: await store.rolls.get(roll_id) for roll_id in rolls}
+    gains: dict[int, int] = defaultdict(int)
+    for roll in stored.values():
+        assert roll is not None and roll.state in (RollState.PENDING, RollState.PUSHED), roll
+        assert (roll.state is RollState.PUSHED) == (roll.pushed_payload is not None) == (roll.pushed_at is not None)
+        if roll.pushed_payload is not None:
+            gains[roll.user_id] += YzRoll.from_dict(json.loads(roll.pushed_payload)).willpower_gained
+    shown = Counter(roll_id for roll_id, reply in answers if is_pushed_roll(reply))
+    assert max(shown.values(), default=0) == 1, "a roll was shown pushed twice"
+    for roll_id, reply in answers:
+        if is_pushed_roll(reply):
+            pushed = stored[roll_id]
+            assert pushed is not None and pushed.pushed_payload is not None, "a push was shown but not kept"
+            assert willpower_line(reply)[0] == YzRoll.from_dict(json.loads(pushed.pushed_payload)).willpower_gained
+    for player, *_ in rolls.values():
+        assert await store.willpower.get(TABLES.id, player.id) == min(MAX_WILLPOWER, gains[player.id])
+    return {roll_id: str(roll.state) for roll_id, roll in stored.items() if roll is not None}
+
+
+# -- two bots in this process, one store ------------------------------------------------------------------------
+
+
+def storm(fake: FakeDiscord, player: FakeUser, table, message: dict) -> list[tuple[dict, int]]:
     """CLICKS clicks on the roll's Push button, alternately through each shard, and /push through the middle."""
-    table = TABLES.find_channel(int(message["channel_id"]))
     payloads = [(click_payload(fake, message, player), number % 2) for number in range(CLICKS)]
-    payloads.insert(CLICKS // 2, (slash_payload(fake, "push", {}, user=player, channel=table), 1 - HOME_SHARD))
+    payloads.insert(CLICKS // 2, (slash_payload(fake, "push", {}, user=player, channel=table), OTHER_SHARD))
     return payloads
 
 
-def one_push_each(answers: list[Reply]) -> int:
-    """Exactly one answer shows the roll pushed; every other is a private "already pushed" (or, for /push, "no
-    roll to push"). Returns the Willpower the push reported gaining."""
+def one_push_each(answers: list[Reply]) -> None:
+    """Exactly one answer shows the roll pushed; every other is a private "already pushed" (or "no roll")."""
     assert all(answered_once(reply) for reply in answers)
-    pushed = [reply for reply in answers if is_pushed_roll(reply)]
-    assert len(pushed) == 1, [reply.describe() for reply in pushed]
+    assert sum(is_pushed_roll(reply) for reply in answers) == 1
     losers = Counter(private_text(reply) for reply in answers if not is_pushed_roll(reply))
     assert set(losers) <= {ALREADY_PUSHED, NO_ROLL_TO_PUSH}, losers
-    return willpower_line(pushed[0])[0]
 
 
-async def test_push_storms_through_two_shards_push_each_roll_once(fake_discord, make_settings, db_path):
+@pytest.mark.parametrize("store", ["sqlite", "postgres"])
+async def test_push_storms_through_two_shards_push_each_roll_once(fake_discord, make_settings, store, request):
     """Two bots (as two processes would) on one store: 50 clicks and a /push on each roll, through both shards."""
     fake = fake_discord
-    bots = [await fake.run(shard_bot(make_settings, ShardPlan(count=2, ids=(shard,)))) for shard in (0, 1)]
+    environ = {"DATABASE_URL": request.getfixturevalue("postgres_url")} if store == "postgres" else {}
+    bots = [await fake.run(shard_bot(make_settings, ShardPlan(count=2, ids=(shard,)), **environ)) for shard in (0, 1)]
     seen = [interactions_seen(bot) for bot in bots]
-    rolls, answers, gains = {}, [], Counter[int]()
+    rolls, answers = {}, []
     for number, player in enumerate(PLAYERS[:ROLLS]):
-        roll_id, message = await roll_for(fake, player, number)
-        rolls[roll_id] = (player, None, message)
-        payloads = storm(fake, player, message)
-        stormed = await asyncio.gather(*(answered(fake, payload, shard) for payload, shard in payloads))
-        gains[player.id] += one_push_each(list(stormed))
+        roll_id, rolled = await roll_for(fake, player, number)
+        rolls[roll_id] = rolled
+        stormed = await asyncio.gather(*(answered(fake, payload, shard) for payload, shard in storm(fake, *rolled)))
+        one_push_each(list(stormed))
         answers += [(roll_id, reply) for reply in stormed]
-    rows = check_consistent(db_path, rolls, answers)  # each shown push stored with the gain it showed
-    assert [row["state"] for row in rows.values()] == ["pushed"] * ROLLS
     # each shard carried half the clicks, plus the /yz (home shard) or the /push (the other) of every roll
     assert [len(through) for through in seen] == [ROLLS * (CLICKS // 2 + 1)] * 2
-    assert willpower_by_player(db_path) == {user: min(MAX_WILLPOWER, gain) for user, gain in gains.items() if gain}
+    states = await check_store(bots[1].db, rolls, answers)
+    assert list(states.values()) == ["pushed"] * ROLLS
 
 
-# -- two processes, one killed mid-storm ------------------------------------------------------------------------
-
-ROLLERS = scaled(24)
-STORMED = 0.6
-"""The share of the rolls whose clicks are sent; the others' players have not clicked yet when the kill comes."""
+# -- two bot processes on PostgreSQL ----------------------------------------------------------------------------
 
 
-def process_settings(tmp_path, shard: int) -> dict[str, str]:
-    return {
-        "DISCORD_TOKEN": TOKEN, "DATABASE_PATH": str(tmp_path / "rollkeeper.sqlite3"), "LOG_LEVEL": "INFO",
-        "SHARD_COUNT": "2", "SHARD_IDS": str(shard), SHARE_SQLITE: "1",
-    }
+def process_settings(database_url: str, shard: int) -> dict[str, str]:
+    return {"DISCORD_TOKEN": TOKEN, "DATABASE_URL": database_url, "LOG_LEVEL": "INFO",
+            "SHARD_COUNT": "2", "SHARD_IDS": str(shard)}
 
 
-async def start_shard(fake: FakeDiscord, tmp_path, shard: int, name: str) -> BotProcess:
-    bot = await BotProcess.start(fake, tmp_path, tmp_path / f"{name}.log", **process_settings(tmp_path, shard))
+@pytest.fixture
+async def started():
+    """Every bot process a drill starts; any still running at the end (a drill that failed) is killed."""
+    processes: list[BotProcess] = []
+    yield processes
+    for bot in processes:
+        await bot.kill()
+
+
+async def start_shard(fake: FakeDiscord, tmp_path, started, database_url: str, shard: int, name: str) -> BotProcess:
+    environ = process_settings(database_url, shard)
+    bot = await BotProcess.start(fake, tmp_path, tmp_path / f"{name}.log", **environ)
+    started.append(bot)
     await bot.until_ready()
     return bot
+
+
+async def start_both(fake: FakeDiscord, tmp_path, started, database_url: str) -> dict[int, BotProcess]:
+    """Shard 0's process first (it syncs the commands), then shard 1's; each logs its shard and servers."""
+    processes = {
+        shard: await start_shard(fake, tmp_path, started, database_url, shard, f"shard{shard}") for shard in (0, 1)
+    }
+    home, other = processes[HOME_SHARD].log(), processes[OTHER_SHARD].log()
+    assert f"Running shard {HOME_SHARD} of 2: shard {HOME_SHARD} has 1 server" in home
+    assert f"Running shard {OTHER_SHARD} of 2: shard {OTHER_SHARD} has 0 servers" in other
+    assert "Not syncing the slash commands" in processes[1].log() and "Not syncing" not in processes[0].log()
+    assert len(fake.requests_to("PUT", PUT_GLOBAL)) == 1
+    return processes
+
+
+async def roll_everyone(fake: FakeDiscord, players: tuple[FakeUser, ...]) -> dict[int, tuple]:
+    return dict([await roll_for(fake, player, number) for number, player in enumerate(players)])
+
+
+LOG_RECORD = re.compile(r"^\d{4}-\d\d-\d\d \d\d:", re.MULTILINE)
+POOL_FLOOR = "WARNING  asyncpg.pool: Failed to restore the pool connection floor"
+"""asyncpg's pool logs this, with the connection error's traceback, while the server is away (then retries)."""
+
+
+async def stop_cleanly(processes: dict[int, BotProcess], *, server_away: bool = False) -> None:
+    """SIGTERM each process: exit 0, no error or traceback logged (but asyncpg's own while the server was away),
+    and no token."""
+    for bot in processes.values():
+        assert await bot.stop() == 0
+        log = bot.log()
+        assert TOKEN not in log and "Shutting down" in log
+        records = [record for record in LOG_RECORD.split(log) if not (server_away and POOL_FLOOR in record)]
+        assert not [record for record in records if "Traceback" in record or " ERROR " in record], log
 
 
 async def deliver(fake: FakeDiscord, payload: dict, shard: int) -> Reply | None:
@@ -148,13 +209,13 @@ def kill_when_answered(fake: FakeDiscord, bot: BotProcess, count: int) -> None:
     fake.backend.callback = callback_then_kill
 
 
-async def storm_and_kill(fake: FakeDiscord, victim: BotProcess, rolls: dict) -> list[tuple[int, int, Reply]]:
-    """Two clicks through each shard and a /push through the other shard for the first STORMED rolls, back to
-    back; the victim dies a tenth of the way in. Returns (roll id, shard, reply) for what was delivered."""
+async def storm_and_kill(fake: FakeDiscord, victim: BotProcess, rolls: dict, stormed: float) -> list[tuple]:
+    """Two clicks through each shard and a /push through the other shard for the first `stormed` share of the
+    rolls, back to back; the victim dies a tenth of the way in. Returns (roll id, shard, reply) as delivered."""
     payloads = []
-    for roll_id, (player, table, message) in list(rolls.items())[: round(len(rolls) * STORMED)]:
+    for roll_id, (player, table, message) in list(rolls.items())[: round(len(rolls) * stormed)]:
         payloads += [(roll_id, click_payload(fake, message, player), shard) for shard in (0, 1, 0, 1)]
-        payloads.append((roll_id, slash_payload(fake, "push", {}, user=player, channel=table), 1 - HOME_SHARD))
+        payloads.append((roll_id, slash_payload(fake, "push", {}, user=player, channel=table), OTHER_SHARD))
     kill_when_answered(fake, victim, len(payloads) // 10)
     sent = [(roll_id, shard, await deliver(fake, payload, shard)) for roll_id, payload, shard in payloads]
     await asyncio.wait_for(victim.process.wait(), ANSWER_TIMEOUT)
@@ -163,52 +224,93 @@ async def storm_and_kill(fake: FakeDiscord, victim: BotProcess, rolls: dict) -> 
 
 
 async def test_a_process_killed_mid_storm_and_restarted_leaves_every_roll_pushed_once_or_pushable(
-    fake_discord, tmp_path
+    fake_discord, tmp_path, make_settings, postgres_url, started
 ):
-    fake, db = fake_discord, tmp_path / "rollkeeper.sqlite3"
-    processes = {shard: await start_shard(fake, tmp_path, shard, f"shard{shard}") for shard in (0, 1)}
-    victim_shard = 1 - HOME_SHARD
-    assert f"Running shard {HOME_SHARD} of 2: shard {HOME_SHARD} has 1 server" in processes[HOME_SHARD].log()
-    assert f"Running shard {victim_shard} of 2: shard {victim_shard} has 0 servers" in processes[victim_shard].log()
-    assert "Not syncing the slash commands" in processes[1].log()
-    assert "Not syncing" not in processes[0].log() and len(fake.requests_to("PUT", PUT_GLOBAL)) == 1
-    rolls = {}
-    for number, player in enumerate(PLAYERS[:ROLLERS]):
-        roll_id, message = await roll_for(fake, player, number)
-        rolls[roll_id] = (player, TABLES.find_channel(int(message["channel_id"])), message)
-    sent = await storm_and_kill(fake, processes[victim_shard], rolls)
-    assert processes[victim_shard].process.returncode == -signal.SIGKILL
+    fake = fake_discord
+    processes = await start_both(fake, tmp_path, started, postgres_url)
+    rolls = await roll_everyone(fake, PLAYERS[: scaled(24)])
+    sent = await storm_and_kill(fake, processes[OTHER_SHARD], rolls, stormed=0.6)
+    assert processes[OTHER_SHARD].process.returncode == -signal.SIGKILL
     survivor = [reply for _, shard, reply in sent if shard == HOME_SHARD]
     await asyncio.wait_for(asyncio.gather(*(reply.answered.wait() for reply in survivor)), ANSWER_TIMEOUT)
     answers = [(roll_id, reply) for roll_id, _, reply in sent if reply.callbacks]
     assert all(answered_once(reply) for _, reply in answers)
-    rows = check_consistent(db, rolls, answers)
-    pending = {roll_id for roll_id, row in rows.items() if row["state"] == "pending"}
-    print(f"storm: {len(sent)} delivered, {len(answers)} answered; rolls {len(rows)}, pending {len(pending)}")
-    assert pending and len(pending) < len(rows)
+    store = await open_storage(make_settings(DATABASE_URL=postgres_url))
+    try:
+        states = await check_store(store, rolls, answers)
+        pending = {roll_id for roll_id, state in states.items() if state == "pending"}
+        print(f"storm: {len(sent)} delivered, {len(answers)} answered; rolls {len(rolls)}, pending {len(pending)}")
+        assert pending and len(pending) < len(rolls)
 
-    processes[victim_shard] = await start_shard(fake, tmp_path, victim_shard, f"shard{victim_shard}-again")
-    after = []
-    for number, roll_id in enumerate(sorted(rows)):  # every roll's button, through either shard
-        player, _, message = rolls[roll_id]
+        processes[OTHER_SHARD] = await start_shard(fake, tmp_path, started, postgres_url, OTHER_SHARD, "again")
+        after = []
+        for number, roll_id in enumerate(sorted(rolls)):  # every roll's button, through either shard
+            player, _, message = rolls[roll_id]
+            reply = await answered(fake, click_payload(fake, message, player), number % 2)
+            assert answered_once(reply)
+            if roll_id in pending:
+                assert is_pushed_roll(reply) and reply.type == 7, reply.describe()
+            else:
+                assert private_text(reply) == ALREADY_PUSHED, reply.describe()
+            after.append((roll_id, reply))
+        assert set((await check_store(store, rolls, answers + after)).values()) == {"pushed"}
+    finally:
+        await store.close()
+    await stop_cleanly(processes)
+
+
+@pytest.fixture(scope="module")
+def own_server():
+    """A PostgreSQL server of this module's own, which the drill below stops and starts again."""
+    from tests.postgres import PostgresServer
+
+    server = PostgresServer.start()
+    yield server
+    server.close()
+
+
+async def test_postgresql_restarted_mid_game_and_both_processes_carry_on(
+    fake_discord, tmp_path, make_settings, own_server, started
+):
+    fake, url = fake_discord, own_server.fresh_url("restart")
+    processes = await start_both(fake, tmp_path, started, url)
+    rolls = await roll_everyone(fake, PLAYERS[:8])
+    await asyncio.sleep(0.5)  # the message ids noted after each roll are written
+    await asyncio.to_thread(own_server.stop)
+    refused = []
+    for number, (roll_id, (player, _, message)) in enumerate(rolls.items()):  # while the server is away
         reply = await answered(fake, click_payload(fake, message, player), number % 2)
-        assert answered_once(reply)
-        if roll_id in pending:
-            assert is_pushed_roll(reply) and reply.type == 7, reply.describe()
-        else:
-            assert private_text(reply) == ALREADY_PUSHED, reply.describe()
+        assert answered_once(reply) and "try again" in (private_text(reply) or ""), reply.describe()
+        refused.append((roll_id, reply))
+    await asyncio.to_thread(own_server.resume)
+    after = []
+    for number, (roll_id, (player, _, message)) in enumerate(rolls.items()):  # the same buttons, once it is back
+        reply = await pushed_when_back(fake, click_payload, message, player, number % 2)
         after.append((roll_id, reply))
-    final = check_consistent(db, rolls, answers + after)
-    assert {row["state"] for row in final.values()} == {"pushed"}
-    for bot in processes.values():
-        assert await bot.stop() == 0
-        assert "Traceback" not in bot.log() and " ERROR " not in bot.log(), bot.log()
-        assert TOKEN not in bot.log()
+    store = await open_storage(make_settings(DATABASE_URL=url))
+    try:
+        assert set((await check_store(store, rolls, refused + after)).values()) == {"pushed"}
+    finally:
+        await store.close()
+    await stop_cleanly(processes, server_away=True)
+
+
+async def pushed_when_back(fake: FakeDiscord, make_click, message: dict, player: FakeUser, shard: int) -> Reply:
+    """Click until the push goes through: each process's pool reconnects at its own pace once the server is back;
+    until then the player is told to try again, and nothing is written."""
+    for _ in range(100):
+        reply = await answered(fake, make_click(fake, message, player), shard)
+        assert answered_once(reply)
+        if is_pushed_roll(reply):
+            return reply
+        assert "try again" in (private_text(reply) or ""), reply.describe()
+        await asyncio.sleep(0.2)
+    raise AssertionError("the bot did not push again after PostgreSQL came back")
 
 
 async def test_a_process_running_a_slice_of_the_shards_on_sqlite_refuses_to_start(fake_discord, tmp_path):
-    environ = process_settings(tmp_path, 1)
-    del environ[SHARE_SQLITE]
+    environ = {"DISCORD_TOKEN": TOKEN, "DATABASE_PATH": str(tmp_path / "rollkeeper.sqlite3"),
+               "SHARD_COUNT": "2", "SHARD_IDS": "1"}
     log = tmp_path / "refused.log"
     assert await BotProcess.run_to_exit(fake_discord, tmp_path, log, **environ) == 2
     [line] = log.read_text().splitlines()
