@@ -1,5 +1,5 @@
 """Push storm across shards: the same storm served by one bot process running both shards, then by two processes
-running one shard each, on one store.
+running one shard each, on one PostgreSQL database.
 
 The fake Discord has two shards. 501 players each roll `/yz` (not timed); then player 0 clicks Push on their roll
 50 times while players 1-500 click Push on theirs once, the 550 clicks sent back to back in a shuffled order, every
@@ -8,10 +8,9 @@ clicks, and the rolls they push are in the store they share. Printed for each: t
 second, first click sent to last answer), the p50/p99 latency of a click, and each process's CPU per click; checked
 as in bench.pushes: exactly one push per roll, in the answers and in the store, with Willpower as one push gained.
 
-The store is one SQLite file here (the two processes are on one machine, where SQLite's locking holds; the
-settings refuse a slice of the shards on SQLite because processes on other machines could not share it, and the
-benchmark builds its settings directly). On this 2-core machine a second process cannot double the throughput:
-the fake Discord, the two bots and SQLite share the cores.
+PostgreSQL is a real server from the pgserver wheel (tests/postgres.py), a fresh database for each storm. On this
+2-core machine a second process cannot double the throughput: the fake Discord, the two bots and PostgreSQL share
+the cores.
 
     python -m bench.shardstorm [--runs 3] [--players 500] [--clicks 50]
 """
@@ -30,19 +29,20 @@ from pathlib import Path
 
 from bench.fake import Answered, BotProcess, answer_one, fake_discord, forget, players
 from bench.figures import percentile, verdict
-from bench.pushes import Storm, check_answers, check_database, clicks, roll_for, willpower
-from bot.storage import Database
+from bench.pushes import Storm, check_answers, check_database, clicks, open_store, roll_for, willpower
+from bot.storage import Storage
 
 LAYOUTS = {"one process, shards 0 and 1": ("0,1/2",), "two processes, one shard each": ("0/2", "1/2")}
 
 
 @contextlib.asynccontextmanager
-async def processes(fake, db: Path, shards: tuple[str, ...]) -> AsyncIterator[list[BotProcess]]:
+async def processes(fake, db: Path, url: str, shards: tuple[str, ...]) -> AsyncIterator[list[BotProcess]]:
     """The bots of one layout, started in turn (the first runs shard 0 and syncs the commands)."""
     bots: list[BotProcess] = []
     try:
         for shard in shards:
-            bots.append(await BotProcess.start(fake, "ours", db=db, options=("--shards", shard)))
+            started = await BotProcess.start(fake, "ours", db=db, database_url=url, options=("--shards", shard))
+            bots.append(started)
         yield bots
     finally:
         for bot in bots:
@@ -56,7 +56,7 @@ async def send_through_both(fake, payloads: list[dict]) -> list[Answered]:
     return list(await asyncio.gather(*sent))
 
 
-async def storm(fake, bots: list[BotProcess], db: Database, people, on_one: int, seed: int) -> tuple[Storm, list]:
+async def storm(fake, bots: list[BotProcess], db: Storage, people, on_one: int, seed: int) -> tuple[Storm, list]:
     rolled = await roll_for(fake, people)
     payloads = clicks(fake, rolled, on_one, seed)
     before = await willpower(db, people)
@@ -73,13 +73,16 @@ async def storm(fake, bots: list[BotProcess], db: Database, people, on_one: int,
     return Storm(len(payloads), len(rolled), wall, [item.latency for item in answered], spent), per_bot
 
 
-async def measure_layout(name: str, shards: tuple[str, ...], run: int, people, on_one: int) -> list[Storm]:
-    """Start the layout's processes on a fresh store, warm them up, and measure one storm."""
+async def measure_layout(
+    server, name: str, shards: tuple[str, ...], run: int, people, on_one: int
+) -> list[Storm]:
+    """Start the layout's processes on a fresh database, warm them up, and measure one storm."""
     storms: list[Storm] = []
+    url = server.fresh_url("shards")
     with tempfile.TemporaryDirectory(prefix="rk-bench-shards-") as workdir:
-        path = Path(workdir) / "storm.sqlite3"
-        async with fake_discord(shard_count=2) as fake, processes(fake, path, shards) as bots:
-            async with await Database.open(path) as db:
+        path = Path(workdir) / "unused.sqlite3"  # DATABASE_URL wins: the file is never made
+        async with fake_discord(shard_count=2) as fake, processes(fake, path, url, shards) as bots:
+            async with await open_store(path, url) as db:
                 await storm(fake, bots, db, people[:21], 5, seed=0)  # warm-up, checked but not reported
                 result, per_bot = await storm(fake, bots, db, people, on_one, seed=run)
                 storms.append(result)
@@ -105,17 +108,17 @@ def summary(name: str, storms: list[Storm]) -> str:
     )
 
 
-async def measure_all(runs: int, distinct: int, on_one: int) -> bool:
+async def measure_all(server, runs: int, distinct: int, on_one: int) -> bool:
     people = players(distinct + 1)
     print(
         f"Push storm across two shards: {on_one} clicks on one roll + {distinct} pushes of distinct rolls, sent at"
         f" once alternately through shard 0 and 1, {runs} storms per layout (the layouts taking turns, each on fresh"
-        " processes after a warm-up); one SQLite store"
+        " processes after a warm-up); one PostgreSQL database"
     )
     results: dict[str, list[Storm]] = {name: [] for name in LAYOUTS}
     for run in range(1, runs + 1):  # the layouts take turns, so that the machine's load moves both alike
         for name, shards in LAYOUTS.items():
-            results[name] += await measure_layout(name, shards, run, people, on_one)
+            results[name] += await measure_layout(server, name, shards, run, people, on_one)
     for name, storms in results.items():
         print(summary(name, storms))
     one, two = (statistics.median(s.throughput for s in storms) for storms in results.values())
@@ -126,7 +129,13 @@ async def measure_all(runs: int, distinct: int, on_one: int) -> bool:
 
 def run(runs: int = 3, distinct: int = 500, on_one: int = 50) -> bool:
     """Print the figures; True when every check held. An AssertionError names what did not."""
-    return asyncio.run(measure_all(runs, distinct, on_one))
+    from tests.postgres import PostgresServer
+
+    server = PostgresServer.start()
+    try:
+        return asyncio.run(measure_all(server, runs, distinct, on_one))
+    finally:
+        server.close()
 
 
 def main(argv: list[str] | None = None) -> int:
