@@ -61,7 +61,7 @@ class CommandSync(StrEnum):
     GUILD = "guild"
     GLOBAL = "global"
     UNCHANGED = "unchanged"
-    LEFT_TO_SHARD_ZERO = "left to shard 0"
+    NOT_THIS_PROCESS = "not this process"
     FAILED = "failed"
 
 
@@ -280,7 +280,7 @@ class RollkeeperBot(commands.AutoShardedBot):
         if not plan.syncs_commands:
             why = "SYNC_COMMANDS is false" if plan.sync_commands is False else "the process running shard 0 does"
             _log.info("Not syncing the slash commands: %s", why)
-            return CommandSync.LEFT_TO_SHARD_ZERO
+            return CommandSync.NOT_THIS_PROCESS
         try:
             if self.settings.guild_id is not None:
                 return await self._sync_guild(self.settings.guild_id)

@@ -68,7 +68,7 @@ async def test_interactions_arrive_on_the_shard_that_owns_their_server(fake_disc
 
 async def test_only_the_process_running_shard_zero_syncs_the_commands(fake_discord, make_settings):
     second = await fake_discord.run(shard_bot(make_settings, ShardPlan(count=2, ids=(1,))))
-    assert await second.sync_commands() is CommandSync.LEFT_TO_SHARD_ZERO
+    assert await second.sync_commands() is CommandSync.NOT_THIS_PROCESS
     assert fake_discord.requests_to("PUT", PUT_GLOBAL) == [] and fake_discord.commands() == []
     await fake_discord.run(shard_bot(make_settings, ShardPlan(count=2, ids=(0,))))
     assert len(fake_discord.requests_to("PUT", PUT_GLOBAL)) == 1
