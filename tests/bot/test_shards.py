@@ -113,7 +113,7 @@ async def test_any_process_serves_any_rolls_push_button(fake_discord, make_setti
     pushed = await fake_discord.click(rolled, label="Push", shard=1)
     assert seen_first == [] and seen_second == [KEEP.id]
     assert pushed.type == 7 and not pushed.ephemeral, pushed.describe()
-    assert pushed.embed["description"].startswith("**1 success after the push**\n")
+    assert pushed.embed["title"] == "✅ Pushed: no success → 1 success"
     assert "Willpower +2 (now 2)" in pushed.embed["description"]
     assert pushed.message["components"] == []
     late = click_payload(fake_discord, rolled, button["custom_id"])  # a second player's screen not yet updated
