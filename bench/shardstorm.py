@@ -38,7 +38,7 @@ from bot.storage import RollState, Storage, StorageBusy
 from rules.yearzero import YzRoll
 
 MAX_WILLPOWER = 10
-STORE_TIMEOUT = re.compile(r"^WARNING bot\.storage\.postgres\.pool: Lost the PostgreSQL database .*: TimeoutError$")
+STORE_TIMEOUT = re.compile(r"^WARNING bot\.storage\.postgres\.pool: Lost the database at .*: TimeoutError$")
 """What the PostgreSQL store logs when a statement's wait runs out (the player is told "busy, try again")."""
 BUSY = StorageBusy().message
 
