@@ -3,7 +3,8 @@ PostgreSQL, and a push storm across shards (one and two processes on PostgreSQL)
 
     python -m bench                  # everything, at the sizes of issue 4 (a few minutes)
     python -m bench --quick          # smaller and fewer runs (well under a minute): a smoke check of the figures
-    python -m bench --only startup   # one section (interactions, pushes, startup, odds, purge, bursts, postgres, shards)
+    python -m bench --only shards    # one section (interactions, pushes, startup, odds, purge, bursts, postgres,
+                                     # shards); repeatable
 
 Everything runs on 127.0.0.1: the fake Discord of the test suite (tests/fakediscord) in this process, with its
 spec validation off, and every bot in a process of its own. Run it from the repository's root.
