@@ -72,7 +72,7 @@ async def test_only_the_process_running_shard_zero_syncs_the_commands(fake_disco
     assert fake_discord.requests_to("PUT", PUT_GLOBAL) == [] and fake_discord.commands() == []
     await fake_discord.run(shard_bot(make_settings, ShardPlan(count=2, ids=(0,))))
     assert len(fake_discord.requests_to("PUT", PUT_GLOBAL)) == 1
-    assert {command["name"] for command in fake_discord.commands()} == {"yz", "push", "willpower"}
+    assert {"yz", "push", "willpower"} <= {command["name"] for command in fake_discord.commands()}
 
 
 async def test_sync_commands_true_makes_another_process_sync(fake_discord, make_settings):
@@ -106,7 +106,7 @@ async def test_any_process_serves_any_rolls_push_button(fake_discord, make_setti
     second = await fake_discord.run(shard_bot(make_settings, ShardPlan(count=2, ids=(1,))))
     give_faces(first, "YearZero", 1, 3, 4)  # base dice: a bane, then 3 and 4 to push
     rolled = await fake_discord.slash("yz", {"attribute": 2, "skill": 1}, guild=KEEP)
-    [button] = rolled.message["components"][0]["components"]
+    [button] = [item for row in rolled.message["components"] for item in row["components"] if item["label"] == "Push"]
     assert PushButton.pattern.fullmatch(button["custom_id"])  # type: ignore[attr-defined]
     give_faces(second, "YearZero", 1, 6)  # the push: another bane and a success
     seen_first, seen_second = interactions_seen(first), interactions_seen(second)
