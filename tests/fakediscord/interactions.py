@@ -137,7 +137,8 @@ class Interactions:
     ) -> Reply:
         """Push a raw INTERACTION_CREATE on the shard that owns its guild, or on `shard` when given (as if a
         process had taken that shard over); unless wait=False, settle it (see `settle`)."""
-        guild_id = int(payload["guild_id"]) if payload.get("guild_id") else None
+        guild = str(payload.get("guild_id") or "")  # a malformed payload's guild_id may be anything: shard 0 then
+        guild_id = int(guild) if guild.isascii() and guild.isdigit() else None
         session = self.gateway.session_for(guild_id) if shard is None else self.gateway.shards.get(shard)
         if session is None or session.closed:
             raise RuntimeError("no bot is connected on that shard: await fake.run(bot) first")
