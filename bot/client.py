@@ -233,9 +233,10 @@ class RollkeeperBot(commands.AutoShardedBot):
                 database.store.check_file()
 
     def served_shards(self) -> tuple[int, ...]:
-        """The shard ids this process serves: an AutoShardedBot's `shard_ids`, else its one shard (0 by default)."""
-        shard_ids = getattr(self, "shard_ids", None)
-        return tuple(shard_ids) if shard_ids else (self.shard_id or 0,)
+        """The shards this process leases before it connects: SHARD_IDS, else every shard of SHARD_COUNT; with
+        neither, the count is Discord's, known only once connected, so shard 0 stands for them all (the lease
+        is taken first, and every process that runs all the shards or shard 0 leases shard 0)."""
+        return self.settings.shards.leased_shards
 
     async def _take_lease(self, db: Storage) -> None:
         """Lease the shards in the database (LeaseHeld if another process serves them), renewed from now on."""

@@ -45,6 +45,13 @@ class ShardPlan:
         """True when other processes must run the shards this one leaves out."""
         return self.ids is not None and self.count is not None and len(self.ids) < self.count
 
+    @property
+    def leased_shards(self) -> tuple[int, ...]:
+        """The shards to lease in the store before connecting (see RollkeeperBot.served_shards)."""
+        if self.ids is not None:
+            return self.ids
+        return tuple(range(self.count)) if self.count is not None else (0,)
+
     def client_options(self) -> dict[str, object]:
         """The shard_count and shard_ids options of discord.py's AutoShardedBot."""
         return {"shard_count": self.count, "shard_ids": None if self.ids is None else list(self.ids)}

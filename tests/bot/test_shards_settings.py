@@ -97,3 +97,9 @@ def test_a_slice_of_the_shards_on_postgresql_is_allowed(tmp_path: Path):
     settings = load(tmp_path, SHARD_COUNT="2", SHARD_IDS="1", DATABASE_URL="postgresql://rk@db.example/rollkeeper")
     assert settings.shards == ShardPlan(count=2, ids=(1,)) and settings.shards.is_slice
     assert not settings.shards.syncs_commands
+
+
+def test_the_shards_leased_are_the_ones_this_process_runs():
+    assert ShardPlan(count=4, ids=(1, 3)).leased_shards == (1, 3)
+    assert ShardPlan(count=3).leased_shards == (0, 1, 2)
+    assert ShardPlan().leased_shards == (0,)  # Discord's count is known only once connected: shard 0 stands for all
