@@ -98,8 +98,8 @@ class Gateway:
                 session = await self._resume(ws, payload["d"])
         if session is not None and self.session is session:
             self.session = None
-        if session is not None and self.shards.get(session.shard_id) is session:
-            del self.shards[session.shard_id]
+        if session is not None and self.shards.get(session.shard_id) is session and session.ws is ws:
+            del self.shards[session.shard_id]  # not when the session was resumed on a newer connection
         return ws
 
     async def _resume(self, ws: web.WebSocketResponse, resume: dict) -> GatewaySession | None:

@@ -186,7 +186,9 @@ class FakeDiscord(Interactions):
         """Drop the bot's gateway connection; its RESUME replays the last `replay` events it already had.
         Returns once the bot has resumed."""
         await self.gateway.reconnect(replay)
-        await self._until(self.gateway.resumed.wait(), "the bot to RESUME")
+        if self.bot is None:
+            raise RuntimeError("no bot is running")
+        await self._until(self.gateway.resumed.wait(), "the bot to RESUME", self.bot)
 
     # -- lifecycle ------------------------------------------------------------------------------------
 
