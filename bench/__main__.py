@@ -1,9 +1,10 @@
-"""rollkeeper's benchmarks: interactions, push storm, start-up, odds, purge, cold bursts, and the first two
-on PostgreSQL; the last line is the verdict.
+"""rollkeeper's benchmarks: interactions, push storm, start-up, odds, purge, cold bursts, the first two on
+PostgreSQL, and a push storm across shards (one and two processes on PostgreSQL); the last line is the verdict.
 
     python -m bench                  # everything, at the sizes of issue 4 (a few minutes)
     python -m bench --quick          # smaller and fewer runs (well under a minute): a smoke check of the figures
-    python -m bench --only startup   # one section (interactions, pushes, startup, odds, purge, bursts, postgres)
+    python -m bench --only shards    # one section (interactions, pushes, startup, odds, purge, bursts, postgres,
+                                     # shards); repeatable
 
 Everything runs on 127.0.0.1: the fake Discord of the test suite (tests/fakediscord) in this process, with its
 spec validation off, and every bot in a process of its own. Run it from the repository's root.
@@ -18,10 +19,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bench import bursts, interactions, odds, postgres, purge, pushes, startup
+from bench import bursts, interactions, odds, postgres, purge, pushes, shardstorm, startup
 from bench.figures import verdict
 
-SECTIONS = ("interactions", "pushes", "startup", "odds", "purge", "bursts", "postgres")
+SECTIONS = ("interactions", "pushes", "startup", "odds", "purge", "bursts", "postgres", "shards")
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ def sections(sizes: Sizes) -> dict[str, Callable[[], bool]]:
     return {
         "interactions": lambda: interactions.run(sizes.events, sizes.interaction_runs, sizes.concurrency, sizes.warmup),
         "pushes": lambda: pushes.run(sizes.storms),
+        "shards": lambda: shardstorm.run(sizes.storms),
         "startup": lambda: startup.run(sizes.startup_runs),
         "odds": lambda: odds.run(sizes.odds_runs),
         "purge": lambda: purge.run(sizes.purged_rows),

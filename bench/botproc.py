@@ -1,6 +1,6 @@
 """One bot in its own process, pointed at the benchmark's fake Discord on 127.0.0.1.
 
-    python -m bench.botproc ours --api URL --gateway URL --db PATH [--profile PATH]
+    python -m bench.botproc ours --api URL --gateway URL --db PATH [--profile PATH] [--shards IDS/COUNT]
     python -m bench.botproc bare --api URL --gateway URL [--sync] [--profile PATH]
 
 `ours` is rollkeeper's RollkeeperBot with the cogs of bot.client.EXTENSIONS that exist; `bare` is
@@ -30,21 +30,31 @@ def say(milestone: str, **details: object) -> None:
 
 
 async def build_ours(
-    db: Path, default_connector: bool = False, connections: int | None = None, database_url: str | None = None
+    db: Path,
+    default_connector: bool = False,
+    connections: int | None = None,
+    database_url: str | None = None,
+    shards: str | None = None,
 ):
     """Import rollkeeper and build its bot (the cogs are imported by setup_hook, as in production), with the
     connection pool `python -m bot` gives it unless default_connector (discord.py's own, for comparison), on
-    PostgreSQL when database_url is given."""
+    PostgreSQL when database_url is given; shards "0/2" runs shard 0 of 2, "0,1/2" both (the fake has no
+    IDENTIFY rate limit to wait for)."""
     from bot.client import EXTENSIONS, RollkeeperBot
     from bot.connections import discord_connector
     from bot.settings import Settings
+    from bot.shards import shard_plan
 
     say("imported")
     present = tuple(name for name in EXTENSIONS if importlib.util.find_spec(name) is not None)
-    settings = Settings(discord_token=TOKEN, database_path=db, database_url=database_url)
+    ids, _, count = (shards or "").partition("/")
+    plan = shard_plan({"SHARD_IDS": ids, "SHARD_COUNT": count})
+    settings = Settings(discord_token=TOKEN, database_path=db, database_url=database_url, shards=plan)
     pool = discord_connector() if connections is None else discord_connector(connections)
     options = {} if default_connector else {"connector": pool}
-    bot = RollkeeperBot(settings, extensions=present, guild_ready_timeout=GUILD_READY_TIMEOUT, **options)
+    bot = RollkeeperBot(
+        settings, extensions=present, guild_ready_timeout=GUILD_READY_TIMEOUT, identify_spacing=0, **options
+    )
     say("built", extensions=list(present), missing=[name for name in EXTENSIONS if name not in present])
     return bot
 
@@ -97,7 +107,7 @@ def profile_on_signals(path: Path) -> None:
 async def build_and_serve(args: argparse.Namespace) -> None:
     """Build the bot in the event loop (a connection pool needs one), then serve it."""
     if args.kind == "ours":
-        bot = await build_ours(args.db, args.default_connector, args.connections, args.database_url)
+        bot = await build_ours(args.db, args.default_connector, args.connections, args.database_url, args.shards)
     else:
         bot = build_bare(args.sync)
     point_at_fake(args.api, args.gateway)
@@ -133,6 +143,7 @@ def main() -> None:
     parser.add_argument("--profile", type=Path, help="cProfile between SIGUSR1 and SIGUSR2, stats to this file")
     parser.add_argument("--default-connector", action="store_true", help="ours: discord.py's connector, unbounded")
     parser.add_argument("--connections", type=int, help="ours: this many connections at most, not the pool's own")
+    parser.add_argument("--shards", help="ours: the shards to run and their count, e.g. 0/2 or 0,1/2")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     say("started")

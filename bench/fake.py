@@ -62,8 +62,9 @@ class NoValidation:
 
 
 @contextlib.asynccontextmanager
-async def fake_discord(tls: ssl.SSLContext | None = None) -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord(guilds=[TABLES], validator=NoValidation(), timeout=30.0, tls=tls) as fake:
+async def fake_discord(tls: ssl.SSLContext | None = None, shard_count: int = 1) -> AsyncIterator[FakeDiscord]:
+    fake = FakeDiscord(guilds=[TABLES], validator=NoValidation(), timeout=30.0, tls=tls, shard_count=shard_count)
+    async with fake:
         yield fake
 
 
@@ -250,9 +251,9 @@ class Answered:
         return self.answered - self.sent
 
 
-async def _answer(fake: FakeDiscord, payload: dict, timeout: float) -> Answered:
+async def answer_one(fake: FakeDiscord, payload: dict, timeout: float, shard: int | None = None) -> Answered:
     sent = time.perf_counter()
-    reply = await fake.send_interaction(payload, wait=False)
+    reply = await fake.send_interaction(payload, wait=False, shard=shard)
     await asyncio.wait_for(reply.answered.wait(), timeout)
     return Answered(reply, sent, time.perf_counter())
 
@@ -266,7 +267,7 @@ async def send_windowed(
 
     async def player() -> None:
         for payload in queue:
-            done.append(await _answer(fake, payload, timeout))
+            done.append(await answer_one(fake, payload, timeout))
 
     await asyncio.gather(*(player() for _ in range(concurrency)))
     return done
@@ -274,4 +275,4 @@ async def send_windowed(
 
 async def send_at_once(fake: FakeDiscord, payloads: Iterable[dict], timeout: float = 60.0) -> list[Answered]:
     """Send every payload back to back (a storm), then wait for all the answers."""
-    return list(await asyncio.gather(*(_answer(fake, payload, timeout) for payload in payloads)))
+    return list(await asyncio.gather(*(answer_one(fake, payload, timeout) for payload in payloads)))

@@ -9,6 +9,7 @@ import json
 import logging
 import re
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -50,6 +51,8 @@ INTERACTION_GRACE = 10.0
 """Seconds a closing bot waits for the interactions it is handling: a deferred answer may take a few retries
 (Discord gives it 15 minutes; systemd waits 90 s for a stop)."""
 RESTARTING = "rollkeeper is restarting: nothing was done. Try again in a few seconds."
+IDENTIFY_SPACING = 5.0
+"""Seconds between two shards' IDENTIFYs (Discord allows one IDENTIFY per 5 s to bots of max_concurrency 1)."""
 STALE_BUTTON = "This button no longer works: it may be from an older roll. Roll again."
 
 
@@ -59,6 +62,7 @@ class CommandSync(StrEnum):
     GUILD = "guild"
     GLOBAL = "global"
     UNCHANGED = "unchanged"
+    NOT_THIS_PROCESS = "not this process"
     FAILED = "failed"
 
 
@@ -70,8 +74,10 @@ def command_definitions_hash(tree: app_commands.CommandTree) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-class RollkeeperBot(commands.Bot):
-    """rollkeeper: slash commands only (no privileged intents), settings and database on the bot."""
+class RollkeeperBot(commands.AutoShardedBot):
+    """rollkeeper: slash commands only (no privileged intents), settings and database on the bot.
+
+    It runs the shards settings.shards names (all of Discord's recommended count by default) in this process."""
 
     def __init__(
         self,
@@ -81,9 +87,12 @@ class RollkeeperBot(commands.Bot):
         dynamic_items: Sequence[type[discord.ui.DynamicItem[Any]]] = (),
         busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
         clock: Callable[[], datetime] = discord.utils.utcnow,
+        identify_spacing: float = IDENTIFY_SPACING,
         **options: Any,
     ) -> None:
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        for name, value in settings.shards.client_options().items():
+            options.setdefault(name, value)
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
@@ -96,6 +105,7 @@ class RollkeeperBot(commands.Bot):
         self.dynamic_item_types = tuple(dynamic_items)
         self._busy_timeout_ms = busy_timeout_ms
         self._clock = clock
+        self._identify_spacing = identify_spacing
         self._button_patterns: dict[type[discord.ui.DynamicItem[Any]], re.Pattern[str]] = {}
         self._db: Storage | None = None
         self._purge_task: asyncio.Task[None] | None = None
@@ -179,6 +189,11 @@ class RollkeeperBot(commands.Bot):
             self.hold_interaction()
             await send_private(interaction, STALE_BUTTON)
 
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Space the shards' IDENTIFYs as Discord's rate limit asks (the first one goes at once)."""
+        if not initial:
+            await asyncio.sleep(self._identify_spacing)
+
     async def setup_hook(self) -> None:
         """Open and migrate the database, load the cogs and buttons, sync the commands; old rolls are purged in
         the background (a large purge must not hold up the start)."""
@@ -219,9 +234,10 @@ class RollkeeperBot(commands.Bot):
                 database.store.check_file()
 
     def served_shards(self) -> tuple[int, ...]:
-        """The shard ids this process serves: an AutoShardedBot's `shard_ids`, else its one shard (0 by default)."""
-        shard_ids = getattr(self, "shard_ids", None)
-        return tuple(shard_ids) if shard_ids else (self.shard_id or 0,)
+        """The shards this process leases before it connects: SHARD_IDS, else every shard of SHARD_COUNT; with
+        neither, the count is Discord's, known only once connected, so shard 0 stands for them all (the lease
+        is taken first, and every process that runs all the shards or shard 0 leases shard 0)."""
+        return self.settings.shards.leased_shards
 
     async def _take_lease(self, db: Storage) -> None:
         """Lease the shards in the database (LeaseHeld if another process serves them), renewed from now on."""
@@ -262,7 +278,14 @@ class RollkeeperBot(commands.Bot):
             await asyncio.sleep(PURGE_INTERVAL.total_seconds())
 
     async def sync_commands(self) -> CommandSync:
-        """Sync to GUILD_ID when set (instant); else globally, only if the definitions changed since."""
+        """Sync to GUILD_ID when set (instant); else globally, only if the definitions changed since.
+
+        Only one process syncs: by default the one running shard 0 (SYNC_COMMANDS says otherwise)."""
+        plan = self.settings.shards
+        if not plan.syncs_commands:
+            why = "SYNC_COMMANDS is false" if plan.sync_commands is False else "the process running shard 0 does"
+            _log.info("Not syncing the slash commands: %s", why)
+            return CommandSync.NOT_THIS_PROCESS
         try:
             if self.settings.guild_id is not None:
                 return await self._sync_guild(self.settings.guild_id)
@@ -294,6 +317,16 @@ class RollkeeperBot(commands.Bot):
             self._invite_logged = True
             _log.info("Invite the bot to a server with: %s", self.invite_url())
         _log.info("Ready as %s, in %d servers", self.user, len(self.guilds))
+        _log.info("%s", self.shards_summary())
+
+    def shards_summary(self) -> str:
+        """Which shards this process runs and how many servers each has, e.g. "Running shards 0, 1 of 4: ..."."""
+        servers = Counter(guild.shard_id for guild in self.guilds)
+        shard_ids = sorted(self.shards)
+        each = ", ".join(f"shard {shard} has {_servers(servers[shard])}" for shard in shard_ids)
+        named = "shard" if len(shard_ids) == 1 else "shards"
+        listed = ", ".join(str(shard) for shard in shard_ids)
+        return f"Running {named} {listed} of {self.shard_count}: {each}"
 
     async def refuse_if_draining(self, interaction: discord.Interaction) -> bool:
         """While closing, answer a new interaction that the bot is restarting (nothing is applied for it, so what
@@ -328,6 +361,10 @@ class RollkeeperBot(commands.Bot):
         busy = self._in_hand - {asyncio.current_task()}
         if busy:
             await asyncio.wait(busy, timeout=grace)
+
+
+def _servers(count: int) -> str:
+    return f"{count} server" if count == 1 else f"{count} servers"
 
 
 BotInteraction = discord.Interaction[RollkeeperBot]

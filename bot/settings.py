@@ -18,6 +18,8 @@ from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 
+from bot.shards import ShardPlan, ShardSettingError, refuse_shared_sqlite, shard_plan
+
 DEFAULT_DATABASE_NAME = "rollkeeper.sqlite3"
 DEFAULT_PUSH_LIFETIME_HOURS = 24.0
 MAX_PUSH_LIFETIME_HOURS = 24.0 * 366
@@ -78,6 +80,8 @@ class Settings:
     database_url: str | None = field(default=None, repr=False)
     """A PostgreSQL server to keep everything in instead of the SQLite file (DATABASE_URL); it may hold a
     password, so it is never shown."""
+    shards: ShardPlan = ShardPlan()
+    """The shards this process runs and whether it syncs the commands (SHARD_COUNT, SHARD_IDS, SYNC_COMMANDS)."""
 
     @property
     def push_lifetime(self) -> timedelta:
@@ -103,6 +107,7 @@ class Settings:
             **_lease(values.get("LEASE_TTL_SECONDS"), values.get("LEASE_RENEW_SECONDS")),
             roll_log_days=_roll_log_days(values.get("ROLL_LOG_DAYS")),
             database_url=_database_url(values.get("DATABASE_URL")),
+            shards=_shards(values, on_sqlite=not _text(values.get("DATABASE_URL"))),
         )
 
 
@@ -167,6 +172,16 @@ def _log_level(value: str | None) -> str:
     if text not in LOG_LEVELS:
         raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {_shown(text)}")
     return text
+
+
+def _shards(values: Mapping[str, str | None], *, on_sqlite: bool) -> ShardPlan:
+    try:
+        plan = shard_plan(values)
+        if on_sqlite:  # PostgreSQL is shared by processes on any machine; a SQLite file is not
+            refuse_shared_sqlite(plan)
+    except ShardSettingError as error:
+        raise SettingsError(str(error)) from None
+    return plan
 
 
 def _push_lifetime_hours(value: str | None) -> float:

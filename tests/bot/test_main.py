@@ -189,6 +189,7 @@ async def start(
         bot.tree.add_command(command)
     recorder = recorder or SyncRecorder()
     bot.tree.sync = recorder  # type: ignore[method-assign]
+    await bot.__aenter__()  # what `async with bot` does first (serve() does it): an AutoShardedBot's close() needs it
     await bot.setup_hook()
     return bot, recorder
 
@@ -256,6 +257,7 @@ async def test_setup_opens_migrates_and_purges_and_close_closes(tmp_path: Path):
     with pytest.raises(RuntimeError, match="not open"):
         bot.db  # noqa: B018 - the property itself is under test
     bot.tree.sync = SyncRecorder()  # type: ignore[method-assign]
+    await bot.__aenter__()
     await bot.setup_hook()
     assert bot.now() == NOW
     await asyncio.wait_for(bot.first_purge_done.wait(), 10)  # behind the start, not before it
@@ -271,6 +273,7 @@ async def test_setup_opens_migrates_and_purges_and_close_closes(tmp_path: Path):
 async def test_a_missing_extension_stops_the_start(tmp_path: Path):
     bot = RollkeeperBot(settings_for(tmp_path), extensions=("cogs.no_such_cog",), application_id=4242)
     bot.tree.sync = SyncRecorder()  # type: ignore[method-assign]
+    await bot.__aenter__()
     with pytest.raises(commands.ExtensionNotFound):
         await bot.setup_hook()
     await bot.close()

@@ -36,6 +36,7 @@ class Backend:
         application_id: int,
         validator: SpecValidator,
         reject_invalid: bool,
+        shard_count: int = 1,
     ) -> None:
         self.new_id = Snowflakes()
         self.guilds = {guild.id: guild for guild in guilds}
@@ -57,6 +58,12 @@ class Backend:
         self.gateway_url = ""
         self.latency = 0.0
         """Seconds each REST answer waits before it is sent, as the round trip to Discord would (benchmarks)."""
+        self.shard_count = shard_count
+        """What GET /gateway/bot recommends; a bot must IDENTIFY with this count."""
+
+    def shard_of(self, guild_id: int | None) -> int:
+        """The shard that carries a guild's events (Discord's formula); DMs go to shard 0."""
+        return 0 if guild_id is None else (guild_id >> 22) % self.shard_count
 
     # -- bookkeeping ----------------------------------------------------------------------------------
 

@@ -1,4 +1,7 @@
-"""The gateway half of the fake Discord: HELLO, IDENTIFY, READY, GUILD_CREATE, then pushed events."""
+"""The gateway half of the fake Discord: HELLO, IDENTIFY, READY, GUILD_CREATE, then pushed events.
+
+Each connection IDENTIFYs as one shard, ``[shard_id, shard_count]`` (``[0, 1]`` when it names none); it gets the
+guilds that shard owns (``(guild_id >> 22) % shard_count``) and, later, their interactions."""
 
 from __future__ import annotations
 
@@ -12,15 +15,16 @@ from tests.fakediscord.backend import Backend
 from tests.fakediscord.world import PRIVILEGED_INTENTS
 
 HELLO, HEARTBEAT, IDENTIFY, RESUME, INVALID_SESSION, HEARTBEAT_ACK = 10, 1, 2, 6, 9, 11
-DISALLOWED_INTENTS = 4014
+INVALID_SHARD, DISALLOWED_INTENTS = 4010, 4014
 
 
 class GatewaySession:
     """One bot connection after IDENTIFY; events are sent with increasing sequence numbers."""
 
-    def __init__(self, ws: web.WebSocketResponse, identify: dict) -> None:
+    def __init__(self, ws: web.WebSocketResponse, identify: dict, shard: tuple[int, int] = (0, 1)) -> None:
         self.ws = ws
         self.identify = identify
+        self.shard_id, self.shard_count = shard
         self.session_id = secrets.token_hex(16)
         self._sequence = 0
         self._lock = asyncio.Lock()
@@ -56,7 +60,8 @@ class GatewaySession:
 
 
 class Gateway:
-    """Serves the websocket; `session` is the bot currently identified (one bot at a time)."""
+    """Serves the websocket; `shards` maps each shard to the connection that runs it now (`session` is the
+    last one to identify)."""
 
     def __init__(self, backend: Backend, *, allowed_intents: int = 0, heartbeat_ms: int = 41250) -> None:
         self.backend = backend
@@ -68,6 +73,12 @@ class Gateway:
         self.replay_on_resume = 0
         """How many already-delivered events the next RESUME replays (a fault: see FakeDiscord.reconnect)."""
         self.resumed = asyncio.Event()
+        self.shards: dict[int, GatewaySession] = {}
+
+    def session_for(self, guild_id: int | None) -> GatewaySession | None:
+        """The open connection that carries this guild's events (DMs: shard 0's)."""
+        session = self.shards.get(self.backend.shard_of(guild_id))
+        return session if session is not None and not session.closed else None
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
@@ -87,6 +98,8 @@ class Gateway:
                 session = await self._resume(ws, payload["d"])
         if session is not None and self.session is session:
             self.session = None
+        if session is not None and self.shards.get(session.shard_id) is session and session.ws is ws:
+            del self.shards[session.shard_id]  # not when the session was resumed on a newer connection
         return ws
 
     async def _resume(self, ws: web.WebSocketResponse, resume: dict) -> GatewaySession | None:
@@ -98,6 +111,7 @@ class Gateway:
         replay, self.replay_on_resume = self.replay_on_resume, 0
         await found.resume(ws, int(resume.get("seq") or 0), replay)
         self.session = found
+        self.shards[found.shard_id] = found
         self.resumed.set()
         return found
 
@@ -115,11 +129,16 @@ class Gateway:
         if refused:
             await ws.close(code=DISALLOWED_INTENTS, message=b"Disallowed intent(s).")
             return None
-        session = GatewaySession(ws, identify)
+        shard = identify.get("shard") or [0, 1]
+        if shard[1] != self.backend.shard_count or not 0 <= shard[0] < shard[1]:
+            await ws.close(code=INVALID_SHARD, message=b"Invalid shard.")
+            return None
+        session = GatewaySession(ws, identify, (shard[0], shard[1]))
         await session.dispatch("READY", self._ready(session))
-        for guild in self.backend.guilds.values():
+        for guild in self._owned_by(session):
             await session.dispatch("GUILD_CREATE", guild.create_payload(self.backend.bot_user))
         self.session = session
+        self.shards[session.shard_id] = session
         self.sessions.append(session)
         self.identified.set()
         return session
@@ -129,7 +148,8 @@ class Gateway:
         return {
             "v": 10,
             "user": backend.bot_user.payload() | {"verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(guild_id), "unavailable": True} for guild_id in backend.guilds],
+            "guilds": [{"id": str(guild.id), "unavailable": True} for guild in self._owned_by(session)],
+            "shard": [session.shard_id, session.shard_count],
             "session_id": session.session_id,
             "resume_gateway_url": backend.gateway_url,
             "application": {"id": str(backend.application_id), "flags": 0},
@@ -140,3 +160,6 @@ class Gateway:
             "geo_ordered_rtc_regions": [],
             "user_settings": {},
         }
+
+    def _owned_by(self, session: GatewaySession) -> list:
+        return [guild for guild in self.backend.guilds.values() if self.backend.shard_of(guild.id) == session.shard_id]

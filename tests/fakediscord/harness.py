@@ -60,6 +60,7 @@ class FakeDiscord(Interactions):
         timeout: float = 5.0,
         validator: SpecValidator | None = None,
         tls: ssl.SSLContext | None = None,
+        shard_count: int = 1,
     ) -> None:
         """tls: serve REST and the gateway over TLS with this server context (https://, wss://), as Discord
         does; the bot must then trust its certificate (e.g. SSL_CERT_FILE for a bot in another process)."""
@@ -74,19 +75,34 @@ class FakeDiscord(Interactions):
             application_id=application_id or bot_user.id,
             validator=validator or SpecValidator.shared(),
             reject_invalid=reject_invalid,
+            shard_count=shard_count,
         )
         self.gateway = Gateway(self.backend, allowed_intents=allowed_intents)
         self.timeout = timeout
         self.tls = tls
         self.bot_permissions = BOT_PERMISSIONS
         """app_permissions of every interaction (the bot's rights in the channel); tests may lower it."""
-        self.bot: discord.Client | None = None
-        self._bot_task: asyncio.Task | None = None
+        self._running: dict[discord.Client, asyncio.Task] = {}
+        """The bots connected now (several when each runs some of the shards), with their start() tasks."""
         self._runner: web.AppRunner | None = None
         self._saved: tuple[str, yarl.URL] | None = None
         self._errors = _ErrorLog()
 
     # -- the world ------------------------------------------------------------------------------------
+
+    @property
+    def bot(self) -> discord.Client | None:
+        """The first bot started (None when none runs)."""
+        return next(iter(self._running), None)
+
+    @property
+    def bots(self) -> list[discord.Client]:
+        """Every bot running, in the order they started."""
+        return list(self._running)
+
+    @property
+    def _bot_task(self) -> asyncio.Task | None:
+        return next(iter(self._running.values()), None)
 
     @property
     def guild(self) -> FakeGuild:
@@ -170,7 +186,9 @@ class FakeDiscord(Interactions):
         """Drop the bot's gateway connection; its RESUME replays the last `replay` events it already had.
         Returns once the bot has resumed."""
         await self.gateway.reconnect(replay)
-        await self._until(self.gateway.resumed.wait(), "the bot to RESUME")
+        if self.bot is None:
+            raise RuntimeError("no bot is running")
+        await self._until(self.gateway.resumed.wait(), "the bot to RESUME", self.bot)
 
     # -- lifecycle ------------------------------------------------------------------------------------
 
@@ -214,34 +232,38 @@ class FakeDiscord(Interactions):
 
         discord.py waits ``guild_ready_timeout`` (2 s by default) after the last GUILD_CREATE before on_ready:
         build the bot with ``guild_ready_timeout=GUILD_READY_TIMEOUT`` (a Client option) to skip that wait.
+        With `shard_count` above 1, several bots may run at once, each on its own shards (as processes would).
         """
-        if self._bot_task is not None:
+        if self._running and self.backend.shard_count == 1:
             raise RuntimeError("a bot is already running: await fake.stop() first")
         self._hook_interactions(bot)
         self.gateway.identified.clear()
-        self.bot, self._bot_task = bot, asyncio.create_task(bot.start(token), name="fakediscord-bot")
-        await self._until(self.gateway.identified.wait(), "the bot to IDENTIFY on the gateway")
-        await self._until(bot.wait_until_ready(), "the bot to become ready")
+        task = asyncio.create_task(bot.start(token), name="fakediscord-bot")
+        self._running[bot] = task
+        await self._until(self.gateway.identified.wait(), "the bot to IDENTIFY on the gateway", bot)
+        await self._until(bot.wait_until_ready(), "the bot to become ready", bot)
         return bot
 
     async def stop(self) -> None:
-        """Close the running bot (if any) and re-raise whatever made it crash."""
-        bot, task = self.bot, self._bot_task
-        self.bot, self._bot_task = None, None
-        if bot is None or task is None:
+        """Close the running bots (if any), last started first, and re-raise whatever made one crash."""
+        for bot in reversed(self.bots):
+            await self.stop_bot(bot)
+
+    async def stop_bot(self, bot: discord.Client) -> None:
+        """Close one running bot and re-raise whatever made it crash; the others keep running."""
+        task = self._running.pop(bot, None)
+        if task is None:
             return
         await bot.close()
         await asyncio.wait_for(task, self.timeout)
 
-    async def _until(self, awaitable, what: str) -> None:
-        waiter = asyncio.ensure_future(awaitable)
-        done, _ = await asyncio.wait(
-            {waiter, self._bot_task}, timeout=self.timeout, return_when=asyncio.FIRST_COMPLETED
-        )
+    async def _until(self, awaitable, what: str, bot: discord.Client) -> None:
+        waiter, task = asyncio.ensure_future(awaitable), self._running[bot]
+        done, _ = await asyncio.wait({waiter, task}, timeout=self.timeout, return_when=asyncio.FIRST_COMPLETED)
         if waiter not in done:
             waiter.cancel()
-            if self._bot_task in done:
-                bot, task, self._bot_task, self.bot = self.bot, self._bot_task, None, None
+            if task in done:
+                del self._running[bot]
                 await bot.close()
                 task.result()
                 raise RuntimeError(f"the bot stopped while waiting for {what}")

@@ -46,6 +46,7 @@ class Interactions:
         channel: FakeChannel | None = None,
         dm: bool = False,
         expect_answer: bool = True,
+        shard: int | None = None,
     ) -> Reply:
         """Invoke `/command` ("yz roll" for a subcommand) with options typed as the bot registered them.
 
@@ -56,7 +57,7 @@ class Interactions:
         found = self._registered(command, place)
         data = command_data(found, command.split()[1:], options or {}, place)
         return await self.send_interaction(
-            self._payload(APPLICATION_COMMAND, data, place), expect_answer=expect_answer
+            self._payload(APPLICATION_COMMAND, data, place), expect_answer=expect_answer, shard=shard
         )
 
     async def autocomplete(
@@ -84,6 +85,7 @@ class Interactions:
         values: list[str] | None = None,
         user: FakeUser = ALICE,
         expect_answer: bool = True,
+        shard: int | None = None,
     ) -> Reply:
         """Click a button (by custom_id or label) or pick select `values` on a stored message.
 
@@ -98,7 +100,7 @@ class Interactions:
             data["values"] = values
         place = self._place_of(stored, user)
         payload = self._payload(COMPONENT, data, place) | {"message": copy.deepcopy(stored)}
-        return await self.send_interaction(payload, expect_answer=expect_answer)
+        return await self.send_interaction(payload, expect_answer=expect_answer, shard=shard)
 
     async def submit(self, modal_reply: Reply, values: dict[str, str], *, user: FakeUser = ALICE) -> Reply:
         """Submit the modal a Reply opened (callback type 9), typing `values` into its inputs by custom_id."""
@@ -125,12 +127,21 @@ class Interactions:
         return self._payload(kind, data, self._place(user, guild, channel, dm))
 
     async def send_interaction(
-        self, payload: dict, *, wait: bool = True, expect_answer: bool = True, timeout: float | None = None
+        self,
+        payload: dict,
+        *,
+        wait: bool = True,
+        expect_answer: bool = True,
+        timeout: float | None = None,
+        shard: int | None = None,
     ) -> Reply:
-        """Push a raw INTERACTION_CREATE; unless wait=False, settle it (see `settle`)."""
-        session = self.gateway.session
+        """Push a raw INTERACTION_CREATE on the shard that owns its guild, or on `shard` when given (as if a
+        process had taken that shard over); unless wait=False, settle it (see `settle`)."""
+        guild = str(payload.get("guild_id") or "")  # a malformed payload's guild_id may be anything: shard 0 then
+        guild_id = int(guild) if guild.isascii() and guild.isdigit() else None
+        session = self.gateway.session_for(guild_id) if shard is None else self.gateway.shards.get(shard)
         if session is None or session.closed:
-            raise RuntimeError("no bot is connected: await fake.run(bot) first")
+            raise RuntimeError("no bot is connected on that shard: await fake.run(bot) first")
         reply = Reply(
             interaction=payload, store=self.backend.store, handled=asyncio.get_running_loop().create_future()
         )

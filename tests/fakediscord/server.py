@@ -194,7 +194,8 @@ class RestApi:
 
     async def gateway(self, request: web.Request) -> web.Response:
         limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return respond((200, {"url": self.backend.gateway_url, "shards": 1, "session_start_limit": limit}))
+        answer = {"url": self.backend.gateway_url, "shards": self.backend.shard_count, "session_start_limit": limit}
+        return respond((200, answer))
 
     # -- application commands -------------------------------------------------------------------------
 
