@@ -255,12 +255,10 @@ class RollkeeperBot(commands.AutoShardedBot):
         past ROLL_LOG_DAYS; return the rolls deleted."""
         await mark_expiring(self)
         started = time.monotonic()
-        purged = await self.db.purge_expired(self.now(), self.settings.push_lifetime)
+        purged = await self.db.purge_expired(self.now(), self.settings.push_lifetime, self.settings.roll_log_retention)
         level = logging.INFO if purged else logging.DEBUG
         _log.log(level, "Purged %d expired Year Zero rolls in %.1f s", purged, time.monotonic() - started)
         await self.db.applied.purge(discord.utils.utcnow() - max(APPLIED_RETENTION, self.settings.push_lifetime))
-        logged = await self.db.log.purge_older(self.now(), self.settings.roll_log_retention)
-        _log.debug("Purged %d roll log entries older than %d days", logged, self.settings.roll_log_days)
         return purged
 
     async def _purge_periodically(self) -> None:

@@ -1,6 +1,7 @@
 """The one call a roll command makes to answer: log the roll, give a private roll its Reveal button, send.
 
-Every roll of every system goes through `answer_roll`: the log entry is written first (one INSERT, which for a
+Every roll of every system goes through `answer_roll` or `deliver_roll`, logged once under its interaction's id
+(a repeated delivery logs nothing more): the log entry is written first (one INSERT, which for a
 pushable Year Zero roll also stores the roll itself), so the buttons can name it; then the card is sent. A
 Year Zero push updates its entry with `record_push`.
 """
@@ -110,9 +111,9 @@ async def answer_roll(interaction: discord.Interaction, embed: discord.Embed, ro
     entry, now = _new_entry(interaction, embed, rolled, private), bot.now()
     if not private:
         await interaction.response.send_message(embed=embed)
-        await _logged_late(bot.db.log.write(entry, now))
+        await _logged_late(bot.db.log.write(entry, now, interaction_id=interaction.id))
         return
-    entry_id = await bot.db.log.write(entry, now)
+    entry_id = await bot.db.log.write(entry, now, interaction_id=interaction.id)
     await interaction.response.send_message(embed=embed, ephemeral=True, **_with(roll_view(entry_id, True)))
 
 
@@ -127,11 +128,11 @@ async def deliver_roll(
     bot = the_bot(interaction)
     entry, now = _new_entry(interaction, embed, rolled, private), bot.now()
     if private:
-        entry_id = await bot.db.log.write(entry, now, entry_id=entry_id)
+        entry_id = await bot.db.log.write(entry, now, entry_id=entry_id, interaction_id=interaction.id)
     view = roll_view(entry_id, private, buttons) if entry_id is not None else None
     answer = await deliver(lambda: interaction.edit_original_response(embed=embed, **_with(view)), "a roll")
     if answer is not None and not private:
-        await _logged_late(bot.db.log.write(entry, now, entry_id=entry_id))
+        await _logged_late(bot.db.log.write(entry, now, entry_id=entry_id, interaction_id=interaction.id))
     return answer
 
 
@@ -149,10 +150,11 @@ async def _logged_late(write: Awaitable[T]) -> T | None:
 
 
 async def record_push(
-    interaction: discord.Interaction, entry_id: int, embed: discord.Embed, rolled: Rolled, private: bool
+    interaction: discord.Interaction, entry_id: int, pushes: int, embed: discord.Embed, rolled: Rolled,
+    private: bool,
 ) -> None:
-    """Log a Year Zero push on its roll's entry: the pushed card (kept for Reveal when private), its luck events,
-    one push more and the Willpower it gained."""
+    """Log push number `pushes` of a Year Zero roll on its entry, once (a repeated delivery changes nothing): the
+    pushed card (kept for Reveal when private), its luck events, the push and the Willpower it gained."""
     card = card_of(embed) if private else None
     log = the_bot(interaction).db.log
-    await _logged_late(log.record_push(entry_id, reading_of(embed), rolled.events_text, rolled.extras, card))
+    await _logged_late(log.record_push(entry_id, pushes, reading_of(embed), rolled.events_text, rolled.extras, card))

@@ -251,7 +251,7 @@ class YearZero(commands.Cog):
                 self.bot.db.rolls.note_message(roll_id, stored.channel_id, answer.id)
             await mark_ended(self.bot, stored, Ending.PUSHED, answer.id if answer is not None else None)
         logged = logbook.yearzero_push_rolled(latest, pushed, claim.willpower.gained)
-        await logbook.record_push(interaction, roll_id, embed, logged, private)  # once answered
+        await logbook.record_push(interaction, roll_id, claim.roll.pushes_made, embed, logged, private)  # once answered
 
     async def _pushable(self, interaction: discord.Interaction, roll_id: int) -> YearZeroRoll | None:
         """The stored roll, if it may still be pushed from this message; else refused (or None once repaired, or

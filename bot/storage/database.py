@@ -78,10 +78,15 @@ class Database:
         """PRAGMA user_version: the number of the last migration applied."""
         return await schema_version(self.store)
 
-    async def purge_expired(self, now: datetime, push_lifetime: timedelta) -> int:
-        """Delete what has outlived its use (Year Zero rolls past their lifetime) in small batches, then give
-        the freed space back and truncate the WAL; return how many rows were deleted."""
+    async def purge_expired(
+        self, now: datetime, push_lifetime: timedelta, log_retention: timedelta | None = None
+    ) -> int:
+        """Delete what has outlived its use (Year Zero rolls past their lifetime, and roll log entries past
+        log_retention when given) in small batches, then give the freed space back and truncate the WAL; return
+        how many Year Zero rolls were deleted."""
         purged = await self.rolls.purge_expired(now, push_lifetime)
+        if log_retention is not None:
+            await self.log.purge_older(now, log_retention)
         await use_incremental_vacuum(self.store)
         await reclaim_space(self.store)
         return purged

@@ -18,7 +18,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.rolls import epoch
+from bot.storage.rolls import PURGE_BATCH, epoch
 from bot.storage.store import Store
 
 MAX_READING = 300
@@ -84,19 +84,23 @@ _COLUMNS = "id, guild_id, channel_id, user_id, created_at, system, kind, reading
            "revealed_at"
 
 _INSERT = """
-INSERT OR IGNORE INTO roll_log (id, guild_id, channel_id, user_id, created_at, system, kind, reading, events,
-                                extras, private, card)
-VALUES (:id, :guild, :channel, :user, :now, :system, :kind, :reading, :events, :extras, :private, :card)
+INSERT INTO roll_log (id, guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras, private,
+                      card, interaction_id)
+VALUES (:id, :guild, :channel, :user, :now, :system, :kind, :reading, :events, :extras, :private, :card,
+        :interaction)
+ON CONFLICT DO NOTHING
 RETURNING id
 """
 
+_LOGGED_FOR = "SELECT id FROM roll_log WHERE interaction_id = ?"
+
 _PUSH = """
 UPDATE roll_log SET reading = :reading, events = trim(events || ' ' || :events),
-    extras = json_set(extras, '$.pushes', coalesce(json_extract(extras, '$.pushes'), 0) + 1,
+    extras = json_set(extras, '$.pushes', :pushes,
                       '$.willpower', coalesce(json_extract(extras, '$.willpower'), 0) + :willpower,
                       '$.banes', :banes),
     card = CASE WHEN private = 1 THEN :card ELSE NULL END
-WHERE id = :id
+WHERE id = :id AND coalesce(json_extract(extras, '$.pushes'), 0) < :pushes
 """
 
 _REVEAL = f"""
@@ -131,6 +135,10 @@ WHERE guild_id = :guild AND channel_id = :channel AND created_at >= :start AND c
 ORDER BY id
 """
 
+_PURGE_BATCH = (
+    "DELETE FROM roll_log WHERE id IN (SELECT id FROM roll_log WHERE created_at < ? ORDER BY created_at LIMIT ?)"
+)
+
 _COMPACT = json.JSONEncoder(separators=(",", ":"))
 
 
@@ -163,27 +171,36 @@ class RollLog:
     def __init__(self, store: Store) -> None:
         self._store = store
 
-    async def write(self, entry: NewEntry, now: datetime, *, entry_id: int | None = None) -> int:
+    async def write(
+        self, entry: NewEntry, now: datetime, *, entry_id: int | None = None, interaction_id: int | None = None
+    ) -> int:
         """Log a roll in one INSERT and return the entry's id. A Year Zero roll's entry takes its stored roll's id
-        (entry_id), so that Push and Reveal name the same number; a repeat of that write changes nothing."""
+        (entry_id), so that Push and Reveal name the same number. A repeat of the interaction that made the entry
+        (interaction_id) changes nothing and gets the first entry's id back."""
         params = {
             "id": entry_id, "guild": entry.guild_id, "channel": entry.channel_id, "user": entry.user_id,
             "now": epoch(now), "system": entry.system, "kind": entry.kind, "reading": entry.reading[:MAX_READING],
             "events": entry.events, "extras": _COMPACT.encode(entry.extras), "private": int(entry.private),
-            "card": _card(entry.card if entry.private else None),
+            "card": _card(entry.card if entry.private else None), "interaction": interaction_id,
         }
         rows = await self._store.write(_INSERT, params)
-        return int(rows[0]["id"]) if rows else int(entry_id or 0)
+        if rows:
+            return int(rows[0]["id"])
+        first = await self._store.fetch_one(_LOGGED_FOR, (interaction_id,)) if interaction_id is not None else None
+        return int(first["id"]) if first else int(entry_id or 0)
 
     async def record_push(
-        self, entry_id: int, reading: str, events: str, extras: dict[str, Any], card: dict[str, Any] | None
-    ) -> None:
-        """A Year Zero roll was pushed (once more): its reading and (private) card become the pushed ones, the
-        push's luck events are added to the roll's, one push and extras["willpower"] to its totals, and
-        extras["banes"] (the banes showing now) replaces the count."""
-        params = {"id": entry_id, "reading": reading[:MAX_READING], "events": events, "card": _card(card),
-                  "willpower": int(extras.get("willpower", 0)), "banes": int(extras.get("banes", 0))}
-        await self._store.write(_PUSH, params)
+        self, entry_id: int, pushes: int, reading: str, events: str, extras: dict[str, Any],
+        card: dict[str, Any] | None,
+    ) -> bool:
+        """Push number `pushes` of a Year Zero roll, logged once (a repeat, or an older push logged late, changes
+        nothing; False then): its reading and (private) card become the pushed ones, the push's luck events are
+        added to the roll's, extras["willpower"] to its Willpower, and extras["banes"] (the banes showing now)
+        replaces the count."""
+        params = {"id": entry_id, "pushes": pushes, "reading": reading[:MAX_READING], "events": events,
+                  "card": _card(card), "willpower": int(extras.get("willpower", 0)),
+                  "banes": int(extras.get("banes", 0))}
+        return bool(await self._store.execute(_PUSH, params))
 
     async def get(self, entry_id: int) -> LogEntry | None:
         if not 0 < entry_id < 2**63:
@@ -232,9 +249,14 @@ class RollLog:
                   "end": epoch(end)}
         return [_entry(row) for row in await self._store.fetch_all(_BETWEEN, params)]
 
-    async def purge_older(self, now: datetime, keep: timedelta) -> int:
-        """Delete every entry older than keep; return how many were deleted."""
-        return await self._store.execute("DELETE FROM roll_log WHERE created_at < ?", (epoch(now - keep),))
+    async def purge_older(self, now: datetime, keep: timedelta, batch: int = PURGE_BATCH) -> int:
+        """Delete every entry older than keep, `batch` rows per statement (other tasks' statements go between
+        them, as in the Year Zero purge); return how many were deleted."""
+        oldest, purged, deleted = epoch(now - keep), 0, batch
+        while deleted == batch:
+            deleted = await self._store.execute(_PURGE_BATCH, (oldest, batch))
+            purged += deleted
+        return purged
 
 
 def _refusal(entry: LogEntry | None, user_id: int) -> RevealRefusal:

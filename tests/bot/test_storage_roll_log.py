@@ -38,8 +38,10 @@ async def test_a_year_zero_roll_is_logged_under_its_own_id_in_one_statement_once
     assert await db.log.write(entry(system="yearzero"), NOW, entry_id=roll_id) == roll_id  # a repeat: no change
     claim = await db.rolls.claim_push(roll_id, ALICE, "{}", 1, NOW, LIFETIME)
     assert claim.claimed
-    await db.log.record_push(roll_id, "Pushed", "1/6:0", {"willpower": 2, "banes": 2}, None)
-    await db.log.record_push(roll_id, "Pushed again", "", {"willpower": 1, "banes": 3}, None)
+    assert await db.log.record_push(roll_id, 1, "Pushed", "1/6:0", {"willpower": 2, "banes": 2}, None)
+    assert not await db.log.record_push(roll_id, 1, "Pushed", "1/6:0", {"willpower": 2, "banes": 2}, None)  # repeat
+    assert await db.log.record_push(roll_id, 2, "Pushed again", "", {"willpower": 1, "banes": 3}, None)
+    assert not await db.log.record_push(roll_id, 1, "Pushed", "1/6:0", {"willpower": 2, "banes": 2}, None)  # late
     pushed = await db.log.get(roll_id)
     assert pushed is not None and pushed.events == ("1/2:1", "1/6:0") and pushed.reading == "Pushed again"
     assert pushed.extras == {"pushes": 2, "willpower": 3, "banes": 3}  # pushes and Willpower add up
@@ -100,6 +102,33 @@ async def test_entries_older_than_the_retention_are_purged(db: Database):
     await db.log.write(entry(), NOW - timedelta(days=91))
     kept = await db.log.write(entry(), NOW - timedelta(days=89))
     assert await db.log.purge_older(NOW, timedelta(days=DEFAULT_ROLL_LOG_DAYS)) == 1
+    assert [e.id for e in await db.log.page(G, C, ALICE)] == [kept]
+
+
+async def test_a_repeated_interaction_is_logged_once_and_gets_the_first_entry_back(db: Database):
+    first = await db.log.write(entry(private=True), NOW, interaction_id=900)
+    assert await db.log.write(entry(private=True, events="1/3:0"), NOW, interaction_id=900) == first
+    assert await db.log.write(entry(), NOW, interaction_id=901) != first
+    logged = await db.log.page(G, C, ALICE)
+    assert [e.id for e in logged][-1] == first and len(logged) == 2 and logged[-1].events == ("1/2:1",)
+
+
+async def test_the_log_purge_deletes_in_batches(db: Database):
+    for _ in range(7):
+        await db.log.write(entry(), NOW - timedelta(days=100))
+    kept = await db.log.write(entry(), NOW)
+    seen: list[str] = []
+    await db.store.set_trace_callback(seen.append)
+    assert await db.log.purge_older(NOW, timedelta(days=DEFAULT_ROLL_LOG_DAYS), batch=3) == 7
+    deletes = [sql for sql in seen if sql.split()[0].upper() == "DELETE"]
+    assert len(deletes) == 3 and all("LIMIT" in sql for sql in deletes)  # 3 + 3 + 1 rows, never all at once
+    assert [e.id for e in await db.log.page(G, C, ALICE)] == [kept]
+
+
+async def test_the_database_purge_takes_the_log_past_its_retention_too(db: Database):
+    await db.log.write(entry(), NOW - timedelta(days=100))
+    kept = await db.log.write(entry(), NOW - timedelta(days=1))
+    await db.purge_expired(NOW, LIFETIME, timedelta(days=DEFAULT_ROLL_LOG_DAYS))
     assert [e.id for e in await db.log.page(G, C, ALICE)] == [kept]
 
 
