@@ -1,0 +1,79 @@
+"""The roll log applies once too: a push or an extended roll that Discord delivers twice is logged once, so /stats
+counts its luck event, Willpower and banes once (issue 9's rule on issue 12's log), through the fake Discord."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from tests.bot.embeds import field, give_faces
+from tests.bot.payloads import slash_payload
+from tests.bot.test_faults import GUILD, YZ, handling, query, willpower
+from tests.fakediscord import FakeDiscord
+
+COGS = (*YZ, "cogs.stats")
+
+
+@pytest.fixture
+async def fake_discord(discord_spec):
+    async with FakeDiscord(guilds=[GUILD], validator=discord_spec, timeout=30.0) as fake:
+        yield fake
+        await fake.stop()
+        fake.take_violations()  # a repeat's answer meets Discord's "already acknowledged" (40060): expected
+        assert fake.bot_errors == []
+
+
+def logged(db_path) -> list[tuple[str, str, dict]]:
+    """Every log entry: its kind, luck events and extras."""
+    rows = query(db_path, "SELECT kind, events, extras FROM roll_log ORDER BY id")
+    return [(kind, events, json.loads(extras)) for kind, events, extras in rows]
+
+
+async def twice(fake, bot, command: str, options: dict):
+    """Deliver one slash command twice (a duplicate delivery) and wait until both were handled."""
+    delivered = asyncio.ensure_future(fake.deliver_twice(slash_payload(fake, command, options), gap=0.05))
+    await handling(bot, 2, delivered)
+    return delivered.result()
+
+
+async def test_a_push_delivered_twice_is_logged_once(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=COGS)
+    give_faces(bot, "YearZero", 3, 4)
+    await fake_discord.slash("yz", {"attribute": 2, "pushes": 2})  # two pushes allowed: a repeat could push again
+    give_faces(bot, "YearZero", 1, 3, 2, 2, 2, 2)  # the push (one bane), then what a repeat would roll
+    await twice(fake_discord, bot, "push", {})
+    assert query(db_path, "SELECT pushes_made FROM yz_rolls") == [(1,)] and willpower(db_path) == 1
+    [(kind, events, extras)] = logged(db_path)
+    assert kind == "roll" and extras == {"pushes": 1, "willpower": 1, "banes": 1}
+    assert len(events.split()) == 2  # the roll's luck event and its push's, once each
+    yz = field((await fake_discord.slash("stats")).embed, "Year Zero")
+    assert "1 push," in yz and "1 Willpower gained" in yz and "0 of 2 chances succeeded" in yz
+
+    give_faces(bot, "YearZero", 6)  # the second push is still logged, once
+    await fake_discord.slash("push")
+    assert logged(db_path)[0][2]["pushes"] == 2
+
+
+async def test_an_extended_roll_delivered_twice_is_logged_once(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=COGS)
+    give_faces(bot, "SevenKingdoms", 6, 6, 6, 6, 6, 6)  # the roll, and what a repeat would roll
+    options = {"task": "Siege", "needed": 10, "rank": 3, "difficulty": "Routine"}
+    await twice(fake_discord, bot, "test extended", options)
+    entries = logged(db_path)
+    assert [kind for kind, _, _ in entries] == ["extended"] and len(entries[0][1].split()) == 1
+    stats = await fake_discord.slash("stats")
+    assert field(stats.embed, "In total").startswith("1 roll\n")
+
+
+async def test_a_private_roll_and_a_year_zero_roll_without_push_delivered_twice_are_logged_once(
+    start_bot, fake_discord, db_path
+):
+    bot = await start_bot(extensions=(*COGS, "cogs.heroic"))
+    give_faces(bot, "Heroic", 5, 4, 1, 2)  # the roll, and what a repeat would roll
+    await twice(fake_discord, bot, "heroic tn", {"skill": 2, "tn": 8, "private": True})
+    give_faces(bot, "YearZero", 3, 4, 2, 2)
+    await twice(fake_discord, bot, "yz", {"attribute": 2, "pushes": 0})
+    assert [kind for kind, _, _ in logged(db_path)] == ["task", "roll"]
+    assert field((await fake_discord.slash("stats")).embed, "In total").startswith("2 rolls")
