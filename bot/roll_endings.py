@@ -163,14 +163,26 @@ async def repair(interaction: discord.Interaction, ending: Ending, stored: YearZ
 
 
 async def show_ended(interaction: discord.Interaction, ending: Ending, stored: YearZeroRoll | None) -> None:
-    """Answer a click by editing its message to the roll's ended card, without buttons (a purged roll, given as
-    None, keeps the card it had and says why in the content)."""
+    """Answer a click by editing its message to the roll's ended card, without Push and Keep (a private roll not
+    yet revealed keeps Reveal; a purged roll, given as None, keeps the card it had and says why in the content)."""
     card = ended_card(stored, ending, _shown_at(interaction, stored)) if stored is not None else None
     message = _ended_message(card, ending)
+    view = await reveal_left(interaction, stored)
     if interaction.response.type is discord.InteractionResponseType.deferred_message_update:  # acknowledged first
-        await interaction.edit_original_response(view=None, **message)
+        await interaction.edit_original_response(view=view, **message)
         return
-    await interaction.response.edit_message(view=None, **message)
+    await interaction.response.edit_message(view=view, **message)
+
+
+async def reveal_left(interaction: discord.Interaction, stored: YearZeroRoll | None) -> discord.ui.View | None:
+    """The buttons an ended roll's message keeps: Reveal, for a private roll its roller has not revealed yet."""
+    if stored is None or not is_private(stored):
+        return None
+    from bot.client import the_bot  # here: bot.client imports this module
+    from bot.logbook import roll_view
+
+    entry = await the_bot(interaction).db.log.get(stored.id)
+    return roll_view(stored.id, True) if entry is not None and entry.revealed_at is None else None
 
 
 def _shown_at(interaction: discord.Interaction, stored: YearZeroRoll) -> str | None:

@@ -233,3 +233,18 @@ async def test_stats_count_every_push_of_a_roll_that_allows_several(start_bot, f
     yz = field((await fake_discord.slash("stats")).embed, "Year Zero")
     assert "2 pushes, 0 Willpower gained, 0 banes taken" in yz
     assert f"1 of 3 chances succeeded; expected {float(3 * Fraction(11, 36)):.2f}" in yz
+
+
+async def test_a_private_roll_ended_by_keep_keeps_reveal_until_it_is_revealed(start_bot, fake_discord):
+    bot = await start_bot(extensions=COGS)
+    give_faces(bot, "YearZero", 2, 3)
+    secret = await fake_discord.slash("yz", {"attribute": 1, "skill": 1, "private": True})
+    kept = await fake_discord.click(secret, label="Keep")
+    assert labels(kept.message) == ["Reveal"] and "Kept" in kept.embed["description"]
+    shown = await fake_discord.click(kept, label="Reveal")
+    assert not shown.flags & EPHEMERAL and shown.embed["title"] == secret.embed["title"]
+
+    give_faces(bot, "YearZero", 2, 3)  # revealed first, then ended: nothing is left to click
+    other = await fake_discord.slash("yz", {"attribute": 1, "skill": 1, "private": True})
+    await fake_discord.click(other, label="Reveal")
+    assert labels((await fake_discord.click(other, label="Keep")).message) == []
