@@ -96,7 +96,8 @@ def roll_view(entry_id: int, private: bool, buttons: Buttons | None = None) -> d
     return view
 
 
-def _new_entry(interaction: discord.Interaction, embed: discord.Embed, rolled: Rolled, private: bool) -> NewEntry:
+def new_entry(interaction: discord.Interaction, embed: discord.Embed, rolled: Rolled, private: bool) -> NewEntry:
+    """What the log keeps of a roll (a pushable Year Zero roll's is stored with the roll: rolls.create_for)."""
     guild_id, channel_id = server_channel(interaction)
     return NewEntry(
         guild_id, channel_id, interaction.user.id, rolled.system, rolled.kind, reading_of(embed),
@@ -108,7 +109,7 @@ async def answer_roll(interaction: discord.Interaction, embed: discord.Embed, ro
     """Send a roll's card and log it. A private roll is logged first, for its Reveal button to name the entry;
     a public one once answered, so that its answer waits for no write."""
     bot = the_bot(interaction)
-    entry, now = _new_entry(interaction, embed, rolled, private), bot.now()
+    entry, now = new_entry(interaction, embed, rolled, private), bot.now()
     if not private:
         await interaction.response.send_message(embed=embed)
         await _logged_late(bot.db.log.write(entry, now, interaction_id=interaction.id))
@@ -119,19 +120,20 @@ async def answer_roll(interaction: discord.Interaction, embed: discord.Embed, ro
 
 async def deliver_roll(
     interaction: discord.Interaction, embed: discord.Embed, rolled: Rolled, *, private: bool,
-    entry_id: int | None = None, buttons: Buttons | None = None,
+    entry_id: int | None = None, buttons: Buttons | None = None, logged: bool = False,
 ) -> discord.InteractionMessage | None:
     """For a command acknowledged before it stored anything (bot.answers): fill in its answer with the roll's
-    card and log the roll; the message, or None if it never arrived. A Year Zero roll passes its stored id as
-    entry_id (its log entry takes the same id) and its own buttons; a private roll gets Reveal. A private roll
-    is logged before it is shown (the button names the entry), a public one once shown."""
+    card and log the roll; the message, or None if it never arrived. A pushable Year Zero roll passes its stored
+    id as entry_id, logged=True (its entry was stored with it, under the same id) and its own buttons; a private
+    roll gets Reveal. A private roll is logged before it is shown (the button names the entry), a public one once
+    shown."""
     bot = the_bot(interaction)
-    entry, now = _new_entry(interaction, embed, rolled, private), bot.now()
-    if private:
+    entry, now = new_entry(interaction, embed, rolled, private), bot.now()
+    if private and not logged:
         entry_id = await bot.db.log.write(entry, now, entry_id=entry_id, interaction_id=interaction.id)
     view = roll_view(entry_id, private, buttons) if entry_id is not None else None
     answer = await deliver(lambda: interaction.edit_original_response(embed=embed, **_with(view)), "a roll")
-    if answer is not None and not private:
+    if answer is not None and not private and not logged:
         await _logged_late(bot.db.log.write(entry, now, entry_id=entry_id, interaction_id=interaction.id))
     return answer
 

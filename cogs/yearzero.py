@@ -199,14 +199,17 @@ class YearZero(commands.Cog):
                 for older in await self.bot.db.rolls.supersede(*where, interaction_id=interaction.id):
                     await mark_ended(self.bot, older, Ending.SUPERSEDED)
             return
-        payload = stored_payload(roll, note, private)
-        stored = await self.bot.db.rolls.create_for(interaction.id, *where, payload, self.bot.now(), pushes)
+        payload, embed = stored_payload(roll, note, private), _first_card(interaction, roll, note)
+        entry = logbook.new_entry(interaction, embed, logbook.yearzero_rolled(roll, pool_odds(roll)), private)
+        stored = await self.bot.db.rolls.create_for(  # the roll and its log entry (same id), one transaction
+            interaction.id, *where, payload, self.bot.now(), pushes, log=entry
+        )
         if stored.state is not RollState.PENDING or stored.pushes_made:  # a repeat after the roll moved on
             return
         roll, note, private = read_payload(stored)  # a repeated interaction shows the roll the first one stored
         embed, rolled = _first_card(interaction, roll, note), logbook.yearzero_rolled(roll, pool_odds(roll))
-        answer = await logbook.deliver_roll(  # logged under the roll's id, with Reveal when private
-            interaction, embed, rolled, private=private, entry_id=stored.id, buttons=push_buttons
+        answer = await logbook.deliver_roll(  # with Reveal when private
+            interaction, embed, rolled, private=private, entry_id=stored.id, buttons=push_buttons, logged=True
         )
         if answer is None:  # never shown: it must not supersede the roll the player does see
             await self.bot.db.rolls.withdraw(stored.id)

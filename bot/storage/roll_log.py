@@ -18,8 +18,8 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.rolls import PURGE_BATCH, epoch
-from bot.storage.store import Store
+from bot.storage.roll_records import PURGE_BATCH, epoch
+from bot.storage.store import Store, Transaction
 
 MAX_READING = 300
 """Characters of a roll's reading kept in the log (a card's title is at most 256)."""
@@ -177,13 +177,7 @@ class RollLog:
         """Log a roll in one INSERT and return the entry's id. A Year Zero roll's entry takes its stored roll's id
         (entry_id), so that Push and Reveal name the same number. A repeat of the interaction that made the entry
         (interaction_id) changes nothing and gets the first entry's id back."""
-        params = {
-            "id": entry_id, "guild": entry.guild_id, "channel": entry.channel_id, "user": entry.user_id,
-            "now": epoch(now), "system": entry.system, "kind": entry.kind, "reading": entry.reading[:MAX_READING],
-            "events": entry.events, "extras": _COMPACT.encode(entry.extras), "private": int(entry.private),
-            "card": _card(entry.card if entry.private else None), "interaction": interaction_id,
-        }
-        rows = await self._store.write(_INSERT, params)
+        rows = await self._store.write(_INSERT, _params(entry, now, entry_id, interaction_id))
         if rows:
             return int(rows[0]["id"])
         first = await self._store.fetch_one(_LOGGED_FOR, (interaction_id,)) if interaction_id is not None else None
@@ -257,6 +251,27 @@ class RollLog:
             deleted = await self._store.execute(_PURGE_BATCH, (oldest, batch))
             purged += deleted
         return purged
+
+
+async def log_in(
+    transaction: Transaction, entry: NewEntry, now: datetime, *, entry_id: int, interaction_id: int | None
+) -> None:
+    """Log a roll inside transaction (a pushable Year Zero roll's, in the transaction that stores it)."""
+    await transaction.fetch_all(_INSERT, _params(entry, now, entry_id, interaction_id))
+
+
+async def unlog_in(transaction: Transaction, entry_id: int) -> None:
+    """Delete an entry inside transaction (a Year Zero roll withdrawn, never shown, in the one that deletes it)."""
+    await transaction.fetch_all("DELETE FROM roll_log WHERE id = ?", (entry_id,))
+
+
+def _params(entry: NewEntry, now: datetime, entry_id: int | None, interaction_id: int | None) -> dict[str, Any]:
+    return {
+        "id": entry_id, "guild": entry.guild_id, "channel": entry.channel_id, "user": entry.user_id,
+        "now": epoch(now), "system": entry.system, "kind": entry.kind, "reading": entry.reading[:MAX_READING],
+        "events": entry.events, "extras": _COMPACT.encode(entry.extras), "private": int(entry.private),
+        "card": _card(entry.card if entry.private else None), "interaction": interaction_id,
+    }
 
 
 def _refusal(entry: LogEntry | None, user_id: int) -> RevealRefusal:

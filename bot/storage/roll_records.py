@@ -11,6 +11,10 @@ import aiosqlite
 
 from bot.storage.willpower import WillpowerChange
 
+PURGE_BATCH = 500
+"""Rows deleted per statement by a purge (Year Zero rolls, roll log entries): a few milliseconds of the database
+each (see bench/purge.py)."""
+
 
 class RollState(StrEnum):
     """Where a stored roll stands."""

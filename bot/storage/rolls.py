@@ -19,8 +19,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.storage.applied import recalled_in, remember_in
+from bot.storage.roll_log import NewEntry, log_in, unlog_in
 from bot.storage.roll_messages import RollMessages
 from bot.storage.roll_records import (  # noqa: F401 (offered here as they always were)
+    PURGE_BATCH,
     PushClaim,
     PushRefusal,
     RollState,
@@ -99,8 +101,6 @@ ORDER BY id LIMIT :limit
 """
 
 
-PURGE_BATCH = 500
-"""Rolls deleted per statement by the purge: a few milliseconds of the database each (see bench/purge.py)."""
 _PURGE_BATCH = (
     "DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < ? ORDER BY created_at LIMIT ?)"
 )
@@ -127,10 +127,11 @@ class YearZeroRolls:
 
     async def create_for(
         self, interaction_id: int, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime,
-        pushes_allowed: int = 1,
+        pushes_allowed: int = 1, *, log: NewEntry | None = None,
     ) -> YearZeroRoll:
-        """Store the roll an interaction made, once: a repeat of that interaction gets the first one's roll back
-        (its payload, not the repeat's). Otherwise as `create`."""
+        """Store the roll an interaction made, once, and its roll log entry (under the roll's id) in the same
+        transaction: a repeat of that interaction gets the first one's roll back (its payload, not the repeat's)
+        and writes nothing. Otherwise as `create`."""
         params = {"guild": guild_id, "channel": channel_id, "user": user_id, "payload": payload, "now": epoch(now)}
         params["allowed"] = pushes_allowed
         async with self._store.transaction() as transaction:
@@ -143,16 +144,22 @@ class YearZeroRolls:
                 raise RuntimeError("INSERT ... RETURNING gave no row")
             if outcome is None:
                 await remember_in(transaction, interaction_id, {"roll_id": row["id"]})
+            if log is not None:
+                await log_in(transaction, log, now, entry_id=row["id"], interaction_id=interaction_id)
         return roll_from(row)
 
     async def withdraw(self, roll_id: int) -> bool:
-        """Delete a roll whose answer did not reach the player: the roll shown before it is the player's latest
-        again. Only a roll never shown (no message noted for it: a repeated delivery may fail to show a roll its
-        first delivery did) and never pushed; False otherwise."""
+        """Delete a roll whose answer did not reach the player, and its log entry: the roll shown before it is the
+        player's latest again. Only a roll never shown (no message noted for it: a repeated delivery may fail to
+        show a roll its first delivery did) and never pushed; False otherwise."""
         roll = await self.get(roll_id)
         if roll is None or roll.message_id is not None:
             return False
-        return bool(await self._store.write(_WITHDRAW, {"id": roll_id}))
+        async with self._store.transaction() as transaction:
+            withdrawn = bool(await transaction.fetch_all(_WITHDRAW, {"id": roll_id}))
+            if withdrawn:
+                await unlog_in(transaction, roll_id)
+        return withdrawn
 
     async def supersede(
         self, guild_id: int, channel_id: int, user_id: int, *, interaction_id: int | None = None

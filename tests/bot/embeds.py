@@ -25,11 +25,13 @@ def below_title(embed: dict) -> list[str]:
     return embed["description"].splitlines()
 
 
-def assert_ended_as(message: dict, ending: str) -> None:
+def assert_ended_as(message: dict, ending: str, *, left: tuple[str, ...] = ()) -> None:
     """The message (a stored one, or a callback's data) says once, in its card, why its roll ended: the card has the
-    ending's line, no content repeats it, and no buttons are left. ending is an `Ending` (a /push ending's line may
-    link to the pushed roll, so only its words before the colon are compared)."""
+    ending's line, no content repeats it, and no buttons are left but `left` (a private roll's Reveal). ending is
+    an `Ending` (a /push ending's line may link to the pushed roll, so only its words before the colon are
+    compared)."""
     assert not message.get("content"), f"the ending is said twice: content {message.get('content')!r}"
     lines = message["embeds"][0]["description"].splitlines()
     assert any(line.startswith(ending.split(":")[0]) for line in lines), lines
-    assert not message.get("components"), message.get("components")
+    kept = tuple(button["label"] for row in message.get("components") or () for button in row["components"])
+    assert kept == left, message.get("components")

@@ -32,14 +32,16 @@ async def fake_discord(discord_spec):
         fake.assert_clean()
 
 
-def assert_ended(reply, ending_line: str, footer: str) -> list[str]:
+def assert_ended(reply, ending_line: str, footer: str, *, left: tuple[str, ...] = ()) -> list[str]:
     """The card says why it ended, once (no content line repeats it), offers no push nor its cost, keeps the pool's
-    odds and has no buttons; returns the card's lines below the title for the test's own checks."""
+    odds and has no buttons but `left` (a private roll's Reveal); returns the card's lines below the title for the
+    test's own checks."""
     assert not reply.message["content"], reply.message["content"]
     lines = below_title(reply.embed)
     assert ending_line in lines
     assert not any(line.startswith(("Push ", "Push again", "Pushing:")) for line in lines), lines
-    assert odds(reply.embed) == footer and reply.components == []
+    kept = tuple(button["label"] for row in reply.components for button in row["components"])
+    assert odds(reply.embed) == footer and kept == left, reply.components
     return lines
 
 
@@ -143,7 +145,7 @@ async def test_a_private_roll_pushed_with_the_command_points_below_without_a_lin
     await fake_discord.slash("push")
     any_faces(bot)
     assert (await fake_discord.click(first, label="Push")).type == 7  # repaired: an ephemeral message has no edit
-    assert_ended(first, Ending.PUSHED.value, footer)
+    assert_ended(first, Ending.PUSHED.value, footer, left=("Reveal",))  # not revealed yet: Reveal stays
 
 
 @pytest.mark.parametrize("payload", ['{"roll": {}}', "not json", "[1]", '"roll"', '{"note": "no roll"}'])

@@ -210,7 +210,7 @@ async def test_a_private_roll_is_kept_and_pushed_in_its_own_ephemeral_messages(s
     bot = await start_bot(extensions=YZ)
     kept = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, private=True)
     assert (await fake_discord.click(kept, label="Keep")).type == 7
-    assert_ended_as(kept.message, Ending.KEPT)
+    assert_ended_as(kept.message, Ending.KEPT, left=("Reveal",))  # Push and Keep go; Reveal stays
 
     first = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, private=True, pushes=2)
     use_faces(bot, 4, 5)
@@ -220,7 +220,7 @@ async def test_a_private_roll_is_kept_and_pushed_in_its_own_ephemeral_messages(s
     any_faces(bot)
     repaired = await fake_discord.click(first, label="Push")  # the first message still offers a push: repaired
     assert repaired.type == 7
-    assert_ended_as(first.message, Ending.PUSHED)
+    assert_ended_as(first.message, Ending.PUSHED, left=("Reveal",))
     use_faces(bot, 6, 6)
     assert (await fake_discord.click(by_command, label="Push")).type == 6 and labels(by_command) == ["Reveal"]
     assert [row["pushes_made"] for row in rows(db_path)] == [0, 2]
