@@ -24,6 +24,7 @@ from bot.errors import PlayerError
 from bot.render.yearzero import FirstRollOdds, PushedRoll, render_first, render_pushed
 from bot.roll_endings import (
     Ending,
+    is_private,
     mark_ended,
     pushed_payload,
     read_payload,
@@ -301,6 +302,7 @@ class YearZero(commands.Cog):
             return False
         await acknowledge(interaction)
         embed, view = pushed_answer(interaction, roll, WillpowerChange(**outcome["willpower"]))
+        view = logbook.roll_view(roll.id, is_private(roll), push_buttons if view is not None else None)  # Reveal too
         await deliver(lambda: interaction.edit_original_response(embed=embed, view=view), f"push of roll {roll.id}")
         return True
 

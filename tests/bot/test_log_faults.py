@@ -1,5 +1,6 @@
-"""The roll log applies once too: a push or an extended roll that Discord delivers twice is logged once, so /stats
-counts its luck event, Willpower and banes once (issue 9's rule on issue 12's log), through the fake Discord."""
+"""The roll log under faults, through the fake Discord. It applies once too: a push or an extended roll that
+Discord delivers twice is logged once, so /stats counts its luck event, Willpower and banes once (issue 9's rule
+on issue 12's log). A private roll whose push answer was lost is shown as stored with its Reveal button."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import pytest
 
 from tests.bot.embeds import field, give_faces
 from tests.bot.payloads import slash_payload
-from tests.bot.test_faults import GUILD, YZ, handling, query, willpower
+from tests.bot.test_faults import ANSWER_ROUTES, GUILD, YZ, handling, query, willpower
 from tests.fakediscord import FakeDiscord
+from tests.fakediscord.faults import shows
 
 COGS = (*YZ, "cogs.stats")
 
@@ -77,3 +79,16 @@ async def test_a_private_roll_and_a_year_zero_roll_without_push_delivered_twice_
     await twice(fake_discord, bot, "yz", {"attribute": 2, "pushes": 0})
     assert [kind for kind, _, _ in logged(db_path)] == ["task", "roll"]
     assert field((await fake_discord.slash("stats")).embed, "In total").startswith("2 rolls")
+
+
+async def test_a_private_push_whose_answer_is_lost_is_shown_with_reveal_on_the_next_click(start_bot, fake_discord):
+    bot = await start_bot(extensions=COGS)
+    give_faces(bot, "YearZero", 6, 3, 2)
+    secret = await fake_discord.slash("yz", {"attribute": 2, "skill": 1, "private": True})
+    give_faces(bot, "YearZero", 1, 1)
+    for route in ANSWER_ROUTES:  # whichever way the bot answers with the pushed roll, it is lost
+        fake_discord.inject(*route, when=shows("pushed"), status=404)
+    await fake_discord.click(secret, label="Push", expect_answer=False)
+    await fake_discord.click(secret, label="Push", expect_answer=False)  # shown the push as stored
+    buttons = [button["label"] for row in secret.message["components"] for button in row["components"]]
+    assert "pushed" in secret.embed["title"].lower() and buttons == ["Reveal"]
