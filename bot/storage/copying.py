@@ -58,7 +58,7 @@ TABLES = (
         "roll_log",
         tuple(
             "id guild_id channel_id user_id created_at system kind reading events extras private card"
-            " revealed_at".split()
+            " revealed_at interaction_id".split()
         ),
         ("id",),
     ),

@@ -38,6 +38,8 @@ class RollStore(Protocol):
         payload: str,
         now: datetime,
         pushes_allowed: int = 1,
+        *,
+        log: NewEntry | None = None,
     ) -> YearZeroRoll: ...
 
     async def withdraw(self, roll_id: int) -> bool: ...
@@ -163,11 +165,14 @@ class LeaseStore(Protocol):
 class LogStore(Protocol):
     """The roll log of every channel."""
 
-    async def write(self, entry: NewEntry, now: datetime, *, entry_id: int | None = None) -> int: ...
+    async def write(
+        self, entry: NewEntry, now: datetime, *, entry_id: int | None = None, interaction_id: int | None = None
+    ) -> int: ...
 
     async def record_push(
-        self, entry_id: int, reading: str, events: str, extras: dict[str, Any], card: dict[str, Any] | None
-    ) -> None: ...
+        self, entry_id: int, pushes: int, reading: str, events: str, extras: dict[str, Any],
+        card: dict[str, Any] | None,
+    ) -> bool: ...
 
     async def get(self, entry_id: int) -> LogEntry | None: ...
 
@@ -186,7 +191,7 @@ class LogStore(Protocol):
         self, guild_id: int, channel_id: int, viewer_id: int, start: datetime, end: datetime
     ) -> list[LogEntry]: ...
 
-    async def purge_older(self, now: datetime, keep: timedelta) -> int: ...
+    async def purge_older(self, now: datetime, keep: timedelta, batch: int = ...) -> int: ...
 
 
 class Storage(Protocol):
@@ -220,8 +225,11 @@ class Storage(Protocol):
 
     async def schema_version(self) -> int: ...
 
-    async def purge_expired(self, now: datetime, push_lifetime: timedelta) -> int:
-        """Delete what has outlived its use, in small batches; return how many rows."""
+    async def purge_expired(
+        self, now: datetime, push_lifetime: timedelta, log_retention: timedelta | None = None
+    ) -> int:
+        """Delete what has outlived its use (the roll log's entries too, when log_retention is given), in small
+        batches; return how many Year Zero rolls."""
         ...
 
     async def close(self) -> None: ...

@@ -1,5 +1,6 @@
 """The storage contract for the roll log, on SQLite and on PostgreSQL: entries written and paged, a pushed roll's
-entry updated, a private entry revealed once by its roller only, retention."""
+entry updated once per push, an interaction logged once, a pushable roll stored (and withdrawn) with its entry, a
+private entry revealed once by its roller only, retention in batches."""
 
 from __future__ import annotations
 
@@ -32,8 +33,10 @@ async def test_a_pushable_rolls_entry_takes_its_id_once_and_counts_its_pushes(db
     logged = entry(extras={"banes": 1})
     assert await db.log.write(logged, NOW, entry_id=roll_id) == roll_id
     assert await db.log.write(logged, NOW, entry_id=roll_id) == roll_id  # a repeat changes nothing
-    await db.log.record_push(roll_id, "2 successes", "1/3:1", {"willpower": 2, "banes": 3}, None)
-    await db.log.record_push(roll_id, "3 successes", "", {"willpower": 1, "banes": 4}, None)
+    assert await db.log.record_push(roll_id, 1, "2 successes", "1/3:1", {"willpower": 2, "banes": 3}, None)
+    assert not await db.log.record_push(roll_id, 1, "2 successes", "1/3:1", {"willpower": 2, "banes": 3}, None)
+    assert await db.log.record_push(roll_id, 2, "3 successes", "", {"willpower": 1, "banes": 4}, None)
+    assert not await db.log.record_push(roll_id, 1, "late", "1/3:0", {"willpower": 5, "banes": 0}, None)
     pushed = await db.log.get(roll_id)
     assert (pushed.reading, pushed.events) == ("3 successes", ("1/3:1",))
     assert pushed.extras == {"banes": 4, "pushes": 2, "willpower": 3}
@@ -56,8 +59,26 @@ async def test_a_private_entry_is_revealed_once_by_its_roller_only(db: Storage, 
     assert [e.id for e in await db.log.between(G, C, OTHER, NOW, NOW + timedelta(1))] == [secret, public]
 
 
-async def test_entries_older_than_the_retention_are_purged(db: Storage):
-    old = await db.log.write(entry(), NOW - timedelta(days=100))
+async def test_entries_older_than_the_retention_are_purged_in_batches(db: Storage):
+    old = [await db.log.write(entry(), NOW - timedelta(days=100)) for _ in range(5)]
     new = await db.log.write(entry(), NOW)
-    assert await db.log.purge_older(NOW, timedelta(days=90)) == 1
-    assert await db.log.get(old) is None and await db.log.get(new) is not None
+    assert await db.log.purge_older(NOW, timedelta(days=90), batch=2) == 5
+    assert [await db.log.get(entry_id) for entry_id in old] == [None] * 5 and await db.log.get(new) is not None
+    await db.log.write(entry(), NOW - timedelta(days=100))
+    await db.purge_expired(NOW, timedelta(hours=12), timedelta(days=90))  # the round's purge takes the log too
+    assert [e.id for e in await db.log.page(G, C, U)] == [new]
+
+
+async def test_an_interaction_is_logged_once_and_a_repeat_gets_its_entry(db: Storage):
+    first = await db.log.write(entry(private=True, card={"title": "x"}), NOW, interaction_id=77)
+    assert await db.log.write(entry(events="1/2:0"), NOW, interaction_id=77) == first
+    assert [e.id for e in await db.log.page(G, C, U)] == [first] and (await db.log.get(first)).private
+
+
+async def test_a_pushable_roll_is_stored_with_its_entry_and_withdrawn_with_it(db: Storage):
+    roll = await db.rolls.create_for(78, G, C, U, "{}", NOW, log=entry(events="1/2:1"))
+    again = await db.rolls.create_for(78, G, C, U, '{"n": 2}', NOW, log=entry(events="1/2:0"))
+    logged = await db.log.get(roll.id)
+    assert again.id == roll.id and logged is not None and logged.events == ("1/2:1",)
+    assert len(await db.log.page(G, C, U)) == 1
+    assert await db.rolls.withdraw(roll.id) and await db.log.get(roll.id) is None

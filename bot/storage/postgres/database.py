@@ -53,10 +53,16 @@ class PostgresDatabase:
         """The number of the last migration applied."""
         return await schema_version(self.store)
 
-    async def purge_expired(self, now: datetime, push_lifetime: timedelta) -> int:
-        """Delete what has outlived its use (Year Zero rolls past their lifetime) in small batches; return how
-        many rows were deleted. PostgreSQL's autovacuum gives the space back by itself."""
-        return await self.rolls.purge_expired(now, push_lifetime)
+    async def purge_expired(
+        self, now: datetime, push_lifetime: timedelta, log_retention: timedelta | None = None
+    ) -> int:
+        """Delete what has outlived its use (Year Zero rolls past their lifetime, and roll log entries past
+        log_retention when given) in small batches; return how many Year Zero rolls were deleted. PostgreSQL's
+        autovacuum gives the space back by itself."""
+        purged = await self.rolls.purge_expired(now, push_lifetime)
+        if log_retention is not None:
+            await self.log.purge_older(now, log_retention)
+        return purged
 
     async def close(self) -> None:
         """Write what is still noted, then close the pool; harmless when already closed."""

@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+import asyncpg
+
 from bot.storage.postgres.pool import PostgresStore
 from bot.storage.roll_log import (
     _COLUMNS,
@@ -20,25 +22,36 @@ from bot.storage.roll_log import (
     _entry,
     _refusal,
 )
-from bot.storage.rolls import epoch
+from bot.storage.rolls import PURGE_BATCH, epoch
 
-_VALUES = "guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras, private, card"
+_VALUES = (
+    "guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras, private, card, interaction_id"
+)
 
-_INSERT = f"INSERT INTO roll_log ({_VALUES}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id"
+_INSERT = f"""
+INSERT INTO roll_log ({_VALUES}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+ON CONFLICT DO NOTHING RETURNING id
+"""
 
 _INSERT_AS = f"""
-INSERT INTO roll_log (id, {_VALUES}) VALUES ($12, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-ON CONFLICT (id) DO NOTHING RETURNING id
+INSERT INTO roll_log (id, {_VALUES}) VALUES ($13, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+ON CONFLICT DO NOTHING RETURNING id
 """
+
+_LOGGED_FOR = "SELECT id FROM roll_log WHERE interaction_id = $1"
+
+_PURGE_BATCH = (
+    "DELETE FROM roll_log WHERE id IN (SELECT id FROM roll_log WHERE created_at < $1 ORDER BY created_at LIMIT $2)"
+)
 
 _PUSH = """
 UPDATE roll_log SET reading = $2, events = trim(events || ' ' || $3),
     extras = (extras::jsonb || jsonb_build_object(
-        'pushes', coalesce((extras::jsonb ->> 'pushes')::int, 0) + 1,
+        'pushes', $7::int,
         'willpower', coalesce((extras::jsonb ->> 'willpower')::int, 0) + $4,
         'banes', $5::int))::text,
     card = CASE WHEN private = 1 THEN $6 ELSE NULL END
-WHERE id = $1
+WHERE id = $1 AND coalesce((extras::jsonb ->> 'pushes')::int, 0) < $7
 """
 
 _REVEAL = f"""
@@ -72,25 +85,29 @@ class PostgresRollLog:
     def __init__(self, store: PostgresStore) -> None:
         self._store = store
 
-    async def write(self, entry: NewEntry, now: datetime, *, entry_id: int | None = None) -> int:
+    async def write(
+        self, entry: NewEntry, now: datetime, *, entry_id: int | None = None, interaction_id: int | None = None
+    ) -> int:
         """Log a roll in one INSERT and return the entry's id; a Year Zero roll's entry takes its stored roll's
-        id (entry_id), and a repeat of that write changes nothing."""
-        values = (
-            entry.guild_id, entry.channel_id, entry.user_id, epoch(now), entry.system, entry.kind,
-            entry.reading[:MAX_READING], entry.events, _COMPACT.encode(entry.extras), int(entry.private),
-            _card(entry.card if entry.private else None),
-        )
+        id (entry_id); a repeat of the interaction changes nothing and gets the first entry's id (see SQLite's)."""
+        values = _values(entry, now, interaction_id)
         if entry_id is None:
-            return int((await self._store.fetch_all(_INSERT, *values))[0]["id"])
-        rows = await self._store.fetch_all(_INSERT_AS, *values, entry_id)
-        return int(rows[0]["id"]) if rows else int(entry_id)
+            rows = await self._store.fetch_all(_INSERT, *values)
+        else:
+            rows = await self._store.fetch_all(_INSERT_AS, *values, entry_id)
+        if rows:
+            return int(rows[0]["id"])
+        first = await self._store.fetch_one(_LOGGED_FOR, interaction_id) if interaction_id is not None else None
+        return int(first["id"]) if first else int(entry_id or 0)
 
     async def record_push(
-        self, entry_id: int, reading: str, events: str, extras: dict[str, Any], card: dict[str, Any] | None
-    ) -> None:
-        """A Year Zero roll was pushed (once more): see the SQLite store."""
+        self, entry_id: int, pushes: int, reading: str, events: str, extras: dict[str, Any],
+        card: dict[str, Any] | None,
+    ) -> bool:
+        """Push number `pushes` of a Year Zero roll, logged once: see the SQLite store."""
         willpower, banes = int(extras.get("willpower", 0)), int(extras.get("banes", 0))
-        await self._store.execute(_PUSH, entry_id, reading[:MAX_READING], events, willpower, banes, _card(card))
+        values = (entry_id, reading[:MAX_READING], events, willpower, banes, _card(card), pushes)
+        return bool(await self._store.execute(_PUSH, *values))
 
     async def get(self, entry_id: int) -> LogEntry | None:
         if not 0 < entry_id < 2**63:
@@ -134,6 +151,30 @@ class PostgresRollLog:
         rows = await self._store.fetch_all(_BETWEEN, guild_id, channel_id, viewer_id, epoch(start), epoch(end))
         return [_entry(row) for row in rows]
 
-    async def purge_older(self, now: datetime, keep: timedelta) -> int:
-        """Delete every entry older than keep; return how many were deleted."""
-        return await self._store.execute("DELETE FROM roll_log WHERE created_at < $1", epoch(now - keep))
+    async def purge_older(self, now: datetime, keep: timedelta, batch: int = PURGE_BATCH) -> int:
+        """Delete every entry older than keep, `batch` rows per statement; return how many were deleted."""
+        oldest, purged, deleted = epoch(now - keep), 0, batch
+        while deleted == batch:
+            deleted = await self._store.execute(_PURGE_BATCH, oldest, batch)
+            purged += deleted
+        return purged
+
+
+def _values(entry: NewEntry, now: datetime, interaction_id: int | None) -> tuple[Any, ...]:
+    return (
+        entry.guild_id, entry.channel_id, entry.user_id, epoch(now), entry.system, entry.kind,
+        entry.reading[:MAX_READING], entry.events, _COMPACT.encode(entry.extras), int(entry.private),
+        _card(entry.card if entry.private else None), interaction_id,
+    )
+
+
+async def log_in(
+    connection: asyncpg.Connection, entry: NewEntry, now: datetime, *, entry_id: int, interaction_id: int | None
+) -> None:
+    """Log a roll inside connection's transaction (a pushable Year Zero roll's, in the one that stores it)."""
+    await connection.execute(_INSERT_AS, *_values(entry, now, interaction_id), entry_id)
+
+
+async def unlog_in(connection: asyncpg.Connection, entry_id: int) -> None:
+    """Delete an entry inside connection's transaction (a withdrawn Year Zero roll's)."""
+    await connection.execute("DELETE FROM roll_log WHERE id = $1", entry_id)

@@ -18,8 +18,10 @@ import asyncpg
 
 from bot.storage.postgres.applied import recalled_in, remember_in
 from bot.storage.postgres.pool import PostgresStore
+from bot.storage.postgres.roll_log import log_in, unlog_in
 from bot.storage.postgres.roll_messages import PostgresRollMessages
 from bot.storage.postgres.willpower import gain_in
+from bot.storage.roll_log import NewEntry
 from bot.storage.rolls import (
     PURGE_BATCH,
     PushClaim,
@@ -42,7 +44,7 @@ RETURNING id
 _INSERT_RETURNING_ALL = _INSERT.replace("RETURNING id", "RETURNING *")
 
 _WITHDRAW = """
-DELETE FROM yz_rolls WHERE id = $1 AND state = 'pending' AND pushes_made = 0 AND message_id IS NULL
+DELETE FROM yz_rolls WHERE id = $1 AND state = 'pending' AND pushes_made = 0 AND message_id IS NULL RETURNING id
 """
 
 _SUPERSEDE = """
@@ -124,9 +126,12 @@ class PostgresRolls:
         payload: str,
         now: datetime,
         pushes_allowed: int = 1,
+        *,
+        log: NewEntry | None = None,
     ) -> YearZeroRoll:
-        """Store the roll an interaction made, once: a repeat of that interaction gets the first one's roll back
-        (its payload, not the repeat's). Otherwise as `create`."""
+        """Store the roll an interaction made, once, with its log entry (under the roll's id) in the same
+        transaction: a repeat of that interaction gets the first one's roll back (its payload, not the repeat's)
+        and writes nothing. Otherwise as `create`."""
         values = (guild_id, channel_id, user_id, payload, epoch(now), pushes_allowed)
         async with self._store.transaction() as connection:
             outcome = await recalled_in(connection, interaction_id)
@@ -136,15 +141,21 @@ class PostgresRolls:
             row = await connection.fetchrow(_INSERT_RETURNING_ALL, *values)
             if outcome is None:
                 await remember_in(connection, interaction_id, {"roll_id": row["id"]})
+            if log is not None:
+                await log_in(connection, log, now, entry_id=row["id"], interaction_id=interaction_id)
         return roll_from(row)
 
     async def withdraw(self, roll_id: int) -> bool:
-        """Delete a roll whose answer did not reach the player, only if never shown and never pushed (see the
-        SQLite store); False otherwise."""
+        """Delete a roll whose answer did not reach the player, and its log entry, only if never shown and never
+        pushed (see the SQLite store); False otherwise."""
         roll = await self.get(roll_id)
         if roll is None or roll.message_id is not None:
             return False
-        return bool(await self._store.execute(_WITHDRAW, roll_id))
+        async with self._store.transaction() as connection:
+            withdrawn = await connection.fetchval(_WITHDRAW, roll_id) is not None
+            if withdrawn:
+                await unlog_in(connection, roll_id)
+        return withdrawn
 
     async def supersede(
         self, guild_id: int, channel_id: int, user_id: int, *, interaction_id: int | None = None
