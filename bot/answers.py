@@ -35,29 +35,32 @@ class NotAcknowledged(Exception):  # noqa: N818 - the name says what happened
     """Discord did not take the acknowledgement: the interaction is lost, and nothing was changed for it."""
 
 
-async def acknowledge(interaction: discord.Interaction, *, ephemeral: bool = False) -> None:
+async def acknowledge(interaction: discord.Interaction, *, ephemeral: bool = False) -> bool:
     """Defer the interaction (a click: a silent deferred update; a command: "thinking...", ephemeral if asked).
+    True when this delivery acknowledged it, False for a repeat that found it acknowledged already.
 
     A repeat delivery finds it acknowledged by the first (Discord's 40060) and carries on: the store answers the
-    repeat from what the first applied. A reset connection is tried once more, since Discord may have taken
-    the first try. Raises NotAcknowledged when Discord refused or could not be reached."""
+    repeat from what the first applied (what the store does not keep, the caller must not redo: see /yz). A reset
+    connection is tried once more, since Discord may have taken the first try. Raises NotAcknowledged when
+    Discord refused or could not be reached."""
     if interaction.response.is_done():
-        return
+        return True
     for attempt in (1, 2):
         try:
             if interaction.type is discord.InteractionType.component:
                 await interaction.response.defer()
             else:
                 await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-            return
+            return True
         except discord.HTTPException as failure:
             if failure.code == ALREADY_ACKNOWLEDGED:
-                return
+                return False
             raise NotAcknowledged(str(failure)) from failure
         except (TimeoutError, aiohttp.ClientError, OSError) as failure:
             if attempt == 2:
                 raise NotAcknowledged(repr(failure)) from failure
             _log.info("Acknowledging interaction %s failed (%r); trying once more", interaction.id, failure)
+    raise AssertionError("unreachable: the second attempt returns or raises")
 
 
 async def deliver(send: Callable[[], Awaitable[T]], what: str) -> T | None:

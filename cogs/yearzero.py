@@ -192,8 +192,10 @@ class YearZero(commands.Cog):
         roll = roll_yz(attribute, skill, gear, artifacts, self.dice, pride=pride, pushes=pushes)
         guild_id, channel_id = server_channel(interaction)
         where = (guild_id, channel_id, interaction.user.id)
-        await acknowledge(interaction, ephemeral=private)  # stored only once Discord took it: told = stored
+        first = await acknowledge(interaction, ephemeral=private)  # stored only once Discord took it
         if not roll.can_push:
+            if not first:  # a repeat: the first delivery shows and logs its own dice; rolling again would change them
+                return
             embed = _first_card(interaction, roll, note)
             rolled = logbook.yearzero_rolled(roll, pool_odds(roll))
             if await logbook.deliver_roll(interaction, embed, rolled, private=private):

@@ -92,3 +92,16 @@ async def test_a_private_push_whose_answer_is_lost_is_shown_with_reveal_on_the_n
     await fake_discord.click(secret, label="Push", expect_answer=False)  # shown the push as stored
     buttons = [button["label"] for row in secret.message["components"] for button in row["components"]]
     assert "pushed" in secret.embed["title"].lower() and buttons == ["Reveal"]
+
+
+async def test_a_year_zero_roll_without_push_delivered_twice_keeps_showing_the_first_dice(
+    start_bot, fake_discord, db_path
+):
+    """The repeat must not roll again and edit the answer: the player would see dice the log does not hold."""
+    bot = await start_bot(extensions=COGS)
+    give_faces(bot, "YearZero", 6, 6, 1, 1)  # the roll (two successes), and what a repeat would roll (two banes)
+    reply = await twice(fake_discord, bot, "yz", {"attribute": 2, "pushes": 0})
+    shown = json.dumps(reply.message["embeds"][0], ensure_ascii=False)
+    assert reply.message["embeds"][0]["title"].startswith("✅") and "`6`" in shown and "`1`" not in shown
+    [(kind, events, _)] = logged(db_path)
+    assert kind == "roll" and events.split()[0].endswith(":1")
