@@ -1,27 +1,24 @@
-"""The bot itself: start-up in `setup_hook`, command sync only when the commands changed, clean close."""
+"""The bot itself: start-up in `setup_hook`, the interactions in hand, shards and their lease, a clean close.
+
+Command sync lives in bot.sync (CommandSync and command_definitions_hash stay importable from here too) and the
+periodic chores (purge, database-file watch) in bot.chores, with their timings."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import hashlib
-import json
 import logging
 import re
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from datetime import datetime, timedelta
-from enum import StrEnum
+from datetime import datetime
 from typing import Any
 
 import discord
-from discord import app_commands
 from discord.ext import commands
 
+from bot.chores import Chores, purge_expired_rolls
 from bot.gateway import drop_malformed_interactions
 from bot.lease import ShardLease
-from bot.roll_endings import mark_expiring
 from bot.settings import Settings
 from bot.storage import (
     DEFAULT_BUSY_TIMEOUT_MS,
@@ -31,10 +28,15 @@ from bot.storage import (
     StorageUnavailable,
     open_storage,
 )
-from bot.storage.applied import APPLIED_RETENTION
+from bot.sync import CommandSync, command_definitions_hash, sync_commands
 from bot.tree import RollkeeperTree, send_private
 
 _log = logging.getLogger(__name__)
+
+__all__ = [
+    "EXTENSIONS", "IDENTIFY_SPACING", "RESTARTING", "STALE_BUTTON", "BotInteraction", "CommandSync", "RollkeeperBot",
+    "command_definitions_hash", "the_bot",
+]
 
 EXTENSIONS = (
     "cogs.hex", "cogs.yearzero", "cogs.heroic", "cogs.sevenkingdoms", "cogs.willpower", "cogs.help", "cogs.log",
@@ -44,9 +46,6 @@ EXTENSIONS = (
 
 INVITE_PERMISSIONS = discord.Permissions(send_messages=True, embed_links=True)
 INVITE_SCOPES = ("bot", "applications.commands")
-PURGE_INTERVAL = timedelta(hours=1)
-FILE_WATCH_SECONDS = 5.0
-"""How often an idle bot checks that its database file is still the one it opened (every statement checks too)."""
 INTERACTION_GRACE = 10.0
 """Seconds a closing bot waits for the interactions it is handling: a deferred answer may take a few retries
 (Discord gives it 15 minutes; systemd waits 90 s for a stop)."""
@@ -54,24 +53,6 @@ RESTARTING = "rollkeeper is restarting: nothing was done. Try again in a few sec
 IDENTIFY_SPACING = 5.0
 """Seconds between two shards' IDENTIFYs (Discord allows one IDENTIFY per 5 s to bots of max_concurrency 1)."""
 STALE_BUTTON = "This button no longer works: it may be from an older roll. Roll again."
-
-
-class CommandSync(StrEnum):
-    """What the start-up did about Discord's copy of the commands."""
-
-    GUILD = "guild"
-    GLOBAL = "global"
-    UNCHANGED = "unchanged"
-    NOT_THIS_PROCESS = "not this process"
-    FAILED = "failed"
-
-
-def command_definitions_hash(tree: app_commands.CommandTree) -> str:
-    """SHA-256 of the global command definitions as Discord receives them, independent of order."""
-    definitions = [command.to_dict(tree) for command in tree.get_commands()]
-    definitions.sort(key=lambda definition: (definition.get("type", 1), definition["name"]))
-    text = json.dumps(definitions, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class RollkeeperBot(commands.AutoShardedBot):
@@ -108,8 +89,7 @@ class RollkeeperBot(commands.AutoShardedBot):
         self._identify_spacing = identify_spacing
         self._button_patterns: dict[type[discord.ui.DynamicItem[Any]], re.Pattern[str]] = {}
         self._db: Storage | None = None
-        self._purge_task: asyncio.Task[None] | None = None
-        self._watch_task: asyncio.Task[None] | None = None
+        self._chores = Chores(self)
         self.first_purge_done = asyncio.Event()
         """Set once the purge that starts with the bot has run (it runs behind the start, not before it)."""
         self.lost_database: StorageUnavailable | None = None
@@ -211,10 +191,7 @@ class RollkeeperBot(commands.AutoShardedBot):
         except StorageBusy as error:  # for whoever runs the bot, not the players' "try again": which file, why
             reason = "another program kept it locked past the busy timeout"
             raise StorageUnavailable(self.db.location, reason) from error
-        self._purge_task = asyncio.create_task(self._purge_periodically(), name="rollkeeper-purge")
-        if isinstance(self._db, Database):
-            watch = self._watch_database_file(self._db)
-            self._watch_task = asyncio.create_task(watch, name="rollkeeper-file-watch")
+        self._chores.start(self._db)
 
     def _database_lost(self, error: StorageUnavailable) -> None:
         """Stop the bot (once) when its database can no longer be used; serve() then exits with this error."""
@@ -226,12 +203,6 @@ class RollkeeperBot(commands.AutoShardedBot):
     def _stop_soon(self) -> None:
         if self._stopping is None:
             self._stopping = asyncio.create_task(self.close(), name="rollkeeper-stop")
-
-    async def _watch_database_file(self, database: Database) -> None:
-        while self._db is database and database.store.lost is None:
-            await asyncio.sleep(FILE_WATCH_SECONDS)
-            with contextlib.suppress(StorageUnavailable):
-                database.store.check_file()
 
     def served_shards(self) -> tuple[int, ...]:
         """The shards this process leases before it connects: SHARD_IDS, else every shard of SHARD_COUNT; with
@@ -249,66 +220,12 @@ class RollkeeperBot(commands.AutoShardedBot):
         await self._lease.take()
 
     async def purge_expired_rolls(self) -> int:
-        """Delete the Year Zero rolls past their lifetime (in small batches, then shrink the file), first taking
-        the buttons off a few of their messages, and the applied interactions older than both a day and that
-        lifetime (a push's outcome is shown on a click as long as its roll lives), and the roll log's entries
-        past ROLL_LOG_DAYS; return the rolls deleted."""
-        await mark_expiring(self)
-        started = time.monotonic()
-        purged = await self.db.purge_expired(self.now(), self.settings.push_lifetime, self.settings.roll_log_retention)
-        level = logging.INFO if purged else logging.DEBUG
-        _log.log(level, "Purged %d expired Year Zero rolls in %.1f s", purged, time.monotonic() - started)
-        await self.db.applied.purge(discord.utils.utcnow() - max(APPLIED_RETENTION, self.settings.push_lifetime))
-        return purged
-
-    async def _purge_periodically(self) -> None:
-        """Purge now (the start does not wait for it), then every PURGE_INTERVAL."""
-        while True:
-            try:
-                await self.purge_expired_rolls()
-            except StorageBusy:
-                _log.warning("Skipped purging expired rolls: the database was busy")
-            except StorageUnavailable:
-                return  # the database is lost: the bot is stopping
-            except Exception:
-                _log.exception("Purging expired rolls failed")
-            self.first_purge_done.set()
-            await asyncio.sleep(PURGE_INTERVAL.total_seconds())
+        """Purge the expired rolls, old applied interactions and roll log entries now (see bot.chores)."""
+        return await purge_expired_rolls(self)
 
     async def sync_commands(self) -> CommandSync:
-        """Sync to GUILD_ID when set (instant); else globally, only if the definitions changed since.
-
-        Only one process syncs: by default the one running shard 0 (SYNC_COMMANDS says otherwise)."""
-        plan = self.settings.shards
-        if not plan.syncs_commands:
-            why = "SYNC_COMMANDS is false" if plan.sync_commands is False else "the process running shard 0 does"
-            _log.info("Not syncing the slash commands: %s", why)
-            return CommandSync.NOT_THIS_PROCESS
-        try:
-            if self.settings.guild_id is not None:
-                return await self._sync_guild(self.settings.guild_id)
-            return await self._sync_global()
-        except discord.HTTPException as error:
-            _log.error("Could not sync the slash commands with Discord: %s", error)
-            return CommandSync.FAILED
-
-    async def _sync_guild(self, guild_id: int) -> CommandSync:
-        guild = discord.Object(id=guild_id)
-        self.tree.copy_global_to(guild=guild)
-        synced = await self.tree.sync(guild=guild)
-        _log.info("Synced %d commands to server %d (GUILD_ID)", len(synced), guild_id)
-        return CommandSync.GUILD
-
-    async def _sync_global(self) -> CommandSync:
-        digest = command_definitions_hash(self.tree)
-        key = f"commands_hash:{self.application_id}"
-        if await self.db.meta.get(key) == digest:
-            _log.info("Slash commands unchanged since the last sync; not syncing")
-            return CommandSync.UNCHANGED
-        synced = await self.tree.sync()
-        await self.db.meta.set(key, digest)
-        _log.info("Synced %d commands globally (Discord may take a while to show changes)", len(synced))
-        return CommandSync.GLOBAL
+        """Sync the commands as bot.sync says (to GUILD_ID, or globally when changed; one process only)."""
+        return await sync_commands(self)
 
     async def on_ready(self) -> None:
         if not self._invite_logged:
@@ -339,12 +256,7 @@ class RollkeeperBot(commands.AutoShardedBot):
         back, disconnect from Discord and close the database."""
         self.draining = True
         await self._finish_interactions()
-        for chore in (self._purge_task, self._watch_task):
-            if chore is not None and chore is not asyncio.current_task():
-                chore.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await chore
-        self._purge_task = self._watch_task = None
+        await self._chores.stop()
         if self._lease is not None:  # before disconnecting: serve() may stop waiting once the client is closed
             lease, self._lease = self._lease, None
             await lease.release()

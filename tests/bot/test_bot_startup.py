@@ -11,7 +11,8 @@ from contextlib import closing
 import discord
 import pytest
 
-from bot.client import EXTENSIONS, CommandSync
+from bot.client import EXTENSIONS
+from bot.sync import CommandSync
 from tests.fakediscord import CannotInvoke
 
 PUT_GLOBAL = "/applications/{application_id}/commands"

@@ -8,8 +8,9 @@ import logging
 import discord
 import pytest
 
-from bot.client import IDENTIFY_SPACING, CommandSync, RollkeeperBot
+from bot.client import IDENTIFY_SPACING, RollkeeperBot
 from bot.shards import ShardPlan
+from bot.sync import CommandSync
 from cogs.yearzero import PushButton
 from tests.bot.embeds import give_faces
 from tests.bot.payloads import click_payload
@@ -80,7 +81,7 @@ async def test_sync_commands_true_makes_another_process_sync(fake_discord, make_
 
 
 async def test_sync_commands_false_stops_even_shard_zeros_process(fake_discord, make_settings, caplog):
-    caplog.set_level(logging.INFO, logger="bot.client")
+    caplog.set_level(logging.INFO, logger="bot.sync")
     await fake_discord.run(shard_bot(make_settings, ShardPlan(sync_commands=False)))
     assert fake_discord.requests_to("PUT", PUT_GLOBAL) == []
     assert "Not syncing the slash commands: SYNC_COMMANDS is false" in caplog.messages

@@ -15,7 +15,7 @@ import shutil
 
 import pytest
 
-from bot.client import FILE_WATCH_SECONDS
+from bot.chores import FILE_WATCH_SECONDS
 from bot.tree import DATABASE_LOST
 from tests.bot.payloads import slash_payload
 from tests.bot.test_main import SECRET, assert_clean_refusal, run_bot
@@ -96,7 +96,7 @@ async def test_a_file_damaged_while_the_bot_runs_stops_it_at_the_first_damaged_r
 
 async def test_an_idle_bot_notices_its_file_deleted_by_its_timer(start_bot, fake_discord, db_path, monkeypatch):
     """No statement runs after the deletion (no cog, no roll): only the watch's timer can notice."""
-    monkeypatch.setattr("bot.client.FILE_WATCH_SECONDS", 0.05)
+    monkeypatch.setattr("bot.chores.FILE_WATCH_SECONDS", 0.05)
     bot = await start_bot(extensions=())
     without_database(db_path)
     for _ in range(200):
