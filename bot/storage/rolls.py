@@ -21,21 +21,20 @@ from typing import Any
 from bot.storage.applied import recalled_in, remember_in
 from bot.storage.roll_log import NewEntry, log_in, unlog_in
 from bot.storage.roll_messages import RollMessages
-from bot.storage.roll_records import (  # noqa: F401 (offered here as they always were)
+from bot.storage.roll_records import (  # noqa: F401 (offered here as they always were, refusal_of included)
     PURGE_BATCH,
     PushClaim,
     PushRefusal,
     RollState,
     YearZeroRoll,
     epoch,
+    refusal_for,
+    refusal_of,
     roll_from,
     storable_id,
 )
 from bot.storage.store import Store, Transaction
 from bot.storage.willpower import WillpowerChange, gained, store_in
-
-_roll, _storable_id = roll_from, storable_id
-"""The names these had before bot/storage/roll_records.py held them (other storage drivers import them)."""
 
 
 def push_subject(roll_id: int) -> str:
@@ -299,24 +298,7 @@ async def _refusal(transaction: Transaction, roll_id: int, user_id: int, oldest:
     roll = roll_from(row)
     if roll.user_id != user_id:
         return PushClaim(roll, PushRefusal.NOT_YOURS)
-    return PushClaim(roll, _refusal_of(roll, oldest))
-
-
-def refusal_of(roll: YearZeroRoll, now: datetime, lifetime: timedelta) -> PushRefusal:
-    """Why a roll of the user's own, as read, cannot be pushed: ended, too old, or pushed since it was read."""
-    return _refusal_of(roll, epoch(now - lifetime))
-
-
-def _refusal_of(roll: YearZeroRoll, oldest: float) -> PushRefusal:
-    if roll.state is RollState.PUSHED:
-        return PushRefusal.ALREADY_PUSHED if roll.pushes_allowed == 1 else PushRefusal.NO_PUSHES_LEFT
-    if roll.state is RollState.KEPT:
-        return PushRefusal.KEPT
-    if roll.state is RollState.SUPERSEDED:
-        return PushRefusal.SUPERSEDED
-    if epoch(roll.created_at) < oldest:
-        return PushRefusal.EXPIRED
-    return PushRefusal.PUSHED_MEANWHILE
+    return PushClaim(roll, refusal_for(roll, oldest))
 
 
 async def _missing_reason(transaction: Store | Transaction, roll_id: int) -> PushRefusal:
