@@ -64,6 +64,19 @@ class Transaction:
         return cursor.rowcount
 
 
+async def _wal_mode(connection: aiosqlite.Connection, patience: float) -> list[Row]:
+    """Switch to WAL, trying again for up to `patience` seconds while another connection holds the file: when
+    several open a new file at once, SQLite may answer "database is locked" at once, without its busy timeout."""
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            return list(await connection.execute_fetchall("PRAGMA journal_mode = WAL"))
+        except sqlite3.OperationalError as error:
+            if not is_busy(error) or time.monotonic() >= deadline:
+                raise
+        await asyncio.sleep(0.05)
+
+
 class Store:
     """One aiosqlite connection with the PRAGMAs set, and a lock that gives tasks their turns."""
 
@@ -103,7 +116,7 @@ class Store:
         await connection.execute("PRAGMA foreign_keys = ON")
         async with self._turn():
             await connection.execute("PRAGMA auto_vacuum = INCREMENTAL")  # takes effect on a new file (see upkeep)
-            rows = list(await connection.execute_fetchall("PRAGMA journal_mode = WAL"))
+            rows = await _wal_mode(connection, busy_timeout_ms / 1000)
         if rows[0][0].lower() != "wal":
             _log.warning("SQLite kept journal mode %r for %s instead of WAL", rows[0][0], self.path)
         await connection.execute("PRAGMA synchronous = NORMAL")

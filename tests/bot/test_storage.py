@@ -341,3 +341,21 @@ async def test_meta_keeps_values(db: Database):
     assert await db.meta.get("commands_hash") == "def"
     assert await db.meta.delete("commands_hash") is True
     assert await db.meta.get("commands_hash") is None
+
+
+async def test_connections_opening_a_new_file_at_once_all_switch_it_to_wal(tmp_path):
+    """Several processes (or stores) starting on a new file at once: none is refused "database is locked" while
+    another switches the file to WAL; each ends in WAL mode."""
+    import asyncio
+
+    from bot.storage.store import Store
+
+    for attempt in range(6):
+        path = tmp_path / f"fresh-{attempt}.sqlite3"
+        stores = await asyncio.gather(*(Store.connect(path) for _ in range(8)))
+        try:
+            modes = [(await store.fetch_one("PRAGMA journal_mode"))[0] for store in stores]
+            assert modes == ["wal"] * 8
+        finally:
+            for store in stores:
+                await store.close()
