@@ -24,7 +24,8 @@ async def yz(
     gear: app_commands.Range[int, 0, 10] = 0,
     artifact: Literal["d8", "d10", "d12"] | None = None,
 ) -> None:
-    """Answer with the constant embed.
+    """Answer with the constant embed: at once, or (a bot built with defer=True) acknowledged first, as rollkeeper
+    answers, and then filled in by editing the original response (two HTTP requests, like rollkeeper's).
 
     Parameters
     ----------
@@ -33,15 +34,21 @@ async def yz(
     gear: Gear dice.
     artifact: An Artifact Die.
     """
-    await interaction.response.send_message(embed=CONSTANT)
+    if isinstance(interaction.client, BareBot) and interaction.client.defer_first:
+        await interaction.response.defer(thinking=True)
+        await interaction.edit_original_response(embed=CONSTANT)
+    else:
+        await interaction.response.send_message(embed=CONSTANT)
 
 
 class BareBot(commands.Bot):
-    """A commands.Bot with default options and `/yz`; syncs it in setup_hook only when asked to."""
+    """A commands.Bot with default options and `/yz`; syncs it in setup_hook only when asked to; answers at once,
+    or acknowledges first when built with defer=True."""
 
-    def __init__(self, *, sync: bool, **options) -> None:
+    def __init__(self, *, sync: bool, defer: bool = False, **options) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), **options)
         self.sync_at_start = sync
+        self.defer_first = defer
         command = app_commands.Command(name="yz", description="Answer a constant embed.", callback=yz)
         self.tree.add_command(app_commands.guild_only(command))
 

@@ -1,7 +1,7 @@
 """One bot in its own process, pointed at the benchmark's fake Discord on 127.0.0.1.
 
     python -m bench.botproc ours --api URL --gateway URL --db PATH [--profile PATH] [--shards IDS/COUNT]
-    python -m bench.botproc bare --api URL --gateway URL [--sync] [--profile PATH]
+    python -m bench.botproc bare --api URL --gateway URL [--sync] [--defer] [--profile PATH]
 
 `ours` is rollkeeper's RollkeeperBot with the cogs of bot.client.EXTENSIONS that exist; `bare` is
 bench.barebot.BareBot. Prints one JSON line on stdout per milestone - ``imported`` (discord.py, and for ours
@@ -59,11 +59,11 @@ async def build_ours(
     return bot
 
 
-def build_bare(sync: bool):
+def build_bare(sync: bool, defer: bool):
     from bench.barebot import BareBot
 
     say("imported")
-    bot = BareBot(sync=sync, guild_ready_timeout=GUILD_READY_TIMEOUT)
+    bot = BareBot(sync=sync, defer=defer, guild_ready_timeout=GUILD_READY_TIMEOUT)
     say("built")
     return bot
 
@@ -109,7 +109,7 @@ async def build_and_serve(args: argparse.Namespace) -> None:
     if args.kind == "ours":
         bot = await build_ours(args.db, args.default_connector, args.connections, args.database_url, args.shards)
     else:
-        bot = build_bare(args.sync)
+        bot = build_bare(args.sync, args.defer)
     point_at_fake(args.api, args.gateway)
     time_setup_hook(bot)
     await serve(bot, args.profile)
@@ -140,6 +140,7 @@ def main() -> None:
     parser.add_argument("--db", type=Path, help="the SQLite file (ours)")
     parser.add_argument("--database-url", help="ours: a PostgreSQL database instead of the SQLite file")
     parser.add_argument("--sync", action="store_true", help="bare: sync its command in setup_hook")
+    parser.add_argument("--defer", action="store_true", help="bare: acknowledge, then edit in the answer")
     parser.add_argument("--profile", type=Path, help="cProfile between SIGUSR1 and SIGUSR2, stats to this file")
     parser.add_argument("--default-connector", action="store_true", help="ours: discord.py's connector, unbounded")
     parser.add_argument("--connections", type=int, help="ours: this many connections at most, not the pool's own")

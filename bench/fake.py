@@ -240,7 +240,11 @@ def click_payload(fake: FakeDiscord, message: dict, label: str, user: FakeUser) 
 
 @dataclass(frozen=True, slots=True)
 class Answered:
-    """An interaction, when it was sent and how long the bot took to answer it (time.perf_counter)."""
+    """An interaction, when it was sent and when the player saw its final answer (time.perf_counter).
+
+    Final: an answer given at once (callback 4 or 7), or, after an acknowledgement (5 or 6, which the player sees
+    as "thinking..." or nothing), the edit of the original response or the follow-up that fills it in.
+    """
 
     reply: Reply
     sent: float
@@ -254,7 +258,7 @@ class Answered:
 async def answer_one(fake: FakeDiscord, payload: dict, timeout: float, shard: int | None = None) -> Answered:
     sent = time.perf_counter()
     reply = await fake.send_interaction(payload, wait=False, shard=shard)
-    await asyncio.wait_for(reply.answered.wait(), timeout)
+    await asyncio.wait_for(reply.final.wait(), timeout)  # not the acknowledgement: what the player sees
     return Answered(reply, sent, time.perf_counter())
 
 

@@ -3,12 +3,14 @@
 501 players each roll `/yz` (not timed); then player 0 clicks Push on their roll 50 times while players 1-500
 click Push on theirs once, the 550 clicks sent back to back in a shuffled order to one rollkeeper process (its
 SQLite file in a temporary directory, or a PostgreSQL database from bench.postgres). Printed: throughput (clicks
-answered per second, first click sent to last answer) and the p50/p99 latency of a click. Checked, from the
-answers: each roll got exactly one update of its message (callback type 7) and every other click an ephemeral
-refusal; from the database: each roll is pushed, and each player's Willpower grew by exactly the gain of one
-push (clamped at 10). A roll whose every click was answered "busy, try again" (the store's wait ran out inside
-Discord's 3 s, as on a loaded machine it can) must be still pending with its roller's Willpower untouched; such
-rolls are counted and shown, never a double push.
+answered per second, first click sent to last final answer) and the p50/p99 latency of a click. A click is
+acknowledged first (callback 6) and then answered by editing the clicked message into the pushed card; what is
+timed is that final answer, not the acknowledgement. Checked, from the answers: every click on a roll that was
+shown a push shows the same pushed dice (the roller's clicks that lost the race are shown the push that won), or
+was refused privately (at once, or as a follow-up after the acknowledgement); from the database: each roll is
+pushed, and each player's Willpower grew by exactly the gain of one push (clamped at 10). A roll whose every
+click was answered "busy, try again" (the store's wait ran out, as on a loaded machine it can) must be still
+pending with its roller's Willpower untouched; such rolls are counted and shown, never a double push.
 
     python -m bench.pushes [--runs 3] [--players 500] [--clicks 50]
 """
@@ -43,13 +45,15 @@ from bench.fake import (
     table_of,
 )
 from bench.figures import percentile, verdict
+from bot.render.yearzero import PUSHED_DICE
 from bot.storage import Database, RollState, Storage, StorageBusy
 from rules.yearzero import YzRoll
-from tests.fakediscord import FakeUser
+from tests.fakediscord import FakeUser, Reply, message_text
 
 ROLL = ("yz", {"attribute": 4, "skill": 3, "gear": 2, "artifact": "d12"})
 PUSH_ID = re.compile(r"rk:yz:push:([0-9]+)")
 MAX_WILLPOWER = 10
+EPHEMERAL = 64
 
 
 @dataclass(frozen=True)
@@ -84,7 +88,8 @@ async def roll_for(fake, people: list[FakeUser]) -> dict[FakeUser, Rolled]:
         batch = [slash_payload(fake, *ROLL, user, table_of(number)) for number, user in enumerate(waiting)]
         for item in await send_windowed(fake, batch, concurrency=32):
             user = by_id[item.reply.interaction["member"]["user"]["id"]]
-            found = PUSH_ID.search(json.dumps(item.reply.components)) if item.reply.type == 4 else None
+            reply = item.reply  # its final answer: "thinking..." (5) filled in with the card
+            found = PUSH_ID.search(json.dumps(reply.components)) if reply.type == 5 and not reply.loading else None
             if found:
                 rolled[user] = Rolled(int(found[1]), copy.deepcopy(item.reply.message))
         waiting = [user for user in waiting if user not in rolled]
@@ -106,25 +111,52 @@ STORE_TIMEOUT = re.compile(r"^WARNING bot\.storage\.postgres\.pool: Lost the dat
 """What the PostgreSQL store logs with each such answer: expected under load, not a problem of the bot."""
 
 
+def shown(reply: Reply) -> str | None:
+    """The pushed dice a click's final answer showed on the clicked message (acknowledged, then edited), or None."""
+    if reply.type not in (6, 7) or not reply.edits:
+        return None
+    embeds = reply.edits[-1]["body"].get("embeds") or []
+    dice = [item["value"] for embed in embeds for item in embed.get("fields", []) if item["name"] == PUSHED_DICE]
+    return dice[0] if len(dice) == 1 else None
+
+
+def told_privately(reply: Reply) -> str | None:
+    """The text of a private refusal: the answer itself, or the one follow-up after the acknowledgement."""
+    if reply.type == 4:
+        return reply.content if reply.ephemeral else None
+    if reply.type in (5, 6) and len(reply.followups) == 1 and reply.followups[0]["flags"] & EPHEMERAL:
+        return message_text(reply.followups[0])
+    return None
+
+
+def answer_kind(reply: Reply) -> tuple[str, str]:
+    """("pushed", the dice shown) or ("refused"/"busy", the text), or ("other", a description) for anything else."""
+    dice, text = shown(reply), told_privately(reply)
+    if reply.rejected or (dice is None) == (text is None):
+        return "other", reply.describe()
+    if dice is not None:
+        return "pushed", dice
+    return ("busy" if text == BUSY else "refused"), text or ""
+
+
 def check_answers(answered: list[Answered]) -> set[int]:
-    """Exactly one message update (type 7) per roll and every other click refused privately, none rejected;
-    or, for a roll, only "busy, try again" refusals (returned: the database must show it untouched)."""
+    """Every click on a roll shown a push shows the same pushed dice (one push per roll, as the players see it) or
+    was refused privately; none rejected; or, for a roll, only "busy, try again" refusals (returned: the database
+    must show it untouched)."""
     by_roll: dict[int, Counter] = defaultdict(Counter)
     for item in answered:
-        reply = item.reply
-        if reply.rejected:
-            raise AssertionError(f"the fake refused an answer:\n{reply.describe()}")
-        kind = "pushed" if reply.type == 7 else "refused" if reply.type == 4 and reply.ephemeral else "other"
-        kind = "busy" if kind == "refused" and reply.content == BUSY else kind
-        by_roll[int(PUSH_ID.fullmatch(reply.interaction["data"]["custom_id"])[1])][kind] += 1
-    busy = {roll for roll, counts in by_roll.items() if set(counts) == {"busy"}}
+        kind, what = answer_kind(item.reply)
+        if kind == "other":
+            raise AssertionError(f"a click answered neither with a push nor a private refusal:\n{what}")
+        by_roll[int(PUSH_ID.fullmatch(item.reply.interaction["data"]["custom_id"])[1])][kind, what] += 1
+    busy = {roll for roll, counts in by_roll.items() if {kind for kind, _ in counts} == {"busy"}}
     wrong = {
         roll: dict(counts)
         for roll, counts in by_roll.items()
-        if roll not in busy and (counts["pushed"] != 1 or counts["other"])
+        if roll not in busy and len({what for kind, what in counts if kind == "pushed"}) != 1
     }
     if wrong:
-        raise AssertionError(f"rolls not answered with exactly one push: {dict(list(wrong.items())[:10])}")
+        raise AssertionError(f"rolls not shown exactly one push: {dict(list(wrong.items())[:10])}")
     return busy
 
 

@@ -5,10 +5,11 @@ The fake Discord has two shards. 501 players each roll `/yz` (not timed); then p
 50 times while players 1-500 click Push on theirs once, the 550 clicks sent back to back in a shuffled order, every
 other click through the other shard. With one process both shards end in it; with two, each process gets half the
 clicks, and the rolls they push are in the store they share. Printed for each: throughput (clicks answered per
-second, first click sent to last answer), the p50/p99 latency of a click, and each process's CPU per click. Checked:
-no roll pushed twice, in the answers or the store, each push's Willpower gained once; a roll whose every click was
-answered "busy, try again" (the store's wait ran out inside Discord's 3 s, as under this machine's load it can)
-is still pending with its player's Willpower untouched, and their number is printed.
+second, first click sent to last final answer: the pushed card edited in after the acknowledgement), the p50/p99
+latency of a click, and each process's CPU per click. Checked, as in bench.pushes: every roll shown one push, in
+the answers and the store, each push's Willpower gained once; a roll whose every click was answered "busy, try
+again" (the store's wait ran out, as under this machine's load it can) is still pending with its player's
+Willpower untouched, and their number is printed.
 
 PostgreSQL is a real server from the pgserver wheel (tests/postgres.py), a fresh database for each storm. On this
 2-core machine a second process cannot double the throughput: the fake Discord, the two bots and PostgreSQL share
@@ -22,7 +23,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import re
 import statistics
 import sys
@@ -33,14 +33,11 @@ from pathlib import Path
 
 from bench.fake import Answered, BotProcess, answer_one, fake_discord, forget, players
 from bench.figures import percentile, verdict
-from bench.pushes import PUSH_ID, Storm, clicks, open_store, roll_for, willpower
-from bot.storage import RollState, Storage, StorageBusy
-from rules.yearzero import YzRoll
+from bench.pushes import Storm, check_answers, check_database, clicks, open_store, roll_for, willpower
+from bot.storage import Storage
 
-MAX_WILLPOWER = 10
 STORE_TIMEOUT = re.compile(r"^WARNING bot\.storage\.postgres\.pool: Lost the database at .*: TimeoutError$")
 """What the PostgreSQL store logs when a statement's wait runs out (the player is told "busy, try again")."""
-BUSY = StorageBusy().message
 
 LAYOUTS = {"one process, shards 0 and 1": ("0,1/2",), "two processes, one shard each": ("0/2", "1/2")}
 
@@ -84,35 +81,13 @@ async def storm(
     return Storm(len(payloads), len(rolled), wall, [item.latency for item in answered], spent), per_bot, busy
 
 
-def answers_by_roll(answered: list[Answered]) -> dict[int, list[str]]:
-    """Each roll's answers: "pushed" (the message updated, type 7) or the text of a private refusal."""
-    found: dict[int, list[str]] = {}
-    for item in answered:
-        reply = item.reply
-        if reply.rejected or not (reply.type == 7 or (reply.type == 4 and reply.ephemeral)):
-            raise AssertionError(f"an answer that is neither a push nor a private refusal:\n{reply.describe()}")
-        roll_id = int(PUSH_ID.fullmatch(reply.interaction["data"]["custom_id"])[1])
-        found.setdefault(roll_id, []).append("pushed" if reply.type == 7 else reply.content)
-    return found
-
-
 async def check_once(answered: list[Answered], db: Storage, rolled: dict, before: dict) -> int:
-    """No roll pushed twice, in the answers or the store; a roll with no push had only "busy, try again" answers
-    (the store's wait ran out inside Discord's 3 s) and is still pending, its player's Willpower untouched; each
-    pushed roll's player gained its gain once. Returns the rolls left pending so."""
-    by_roll, after, busy = answers_by_roll(answered), await willpower(db, rolled), 0
-    for user, roll in rolled.items():
-        answers, stored = by_roll[roll.roll_id], await db.rolls.get(roll.roll_id)
-        assert stored is not None and answers.count("pushed") <= 1, (roll.roll_id, answers)
-        if "pushed" not in answers:
-            assert set(answers) == {BUSY} and stored.state is RollState.PENDING, (roll.roll_id, answers, stored)
-            assert after[user] == before[user], f"{user.name}: Willpower changed with no push"
-            busy += 1
-            continue
-        assert stored.state is RollState.PUSHED and stored.pushed_payload is not None, stored
-        gain = YzRoll.from_dict(json.loads(stored.pushed_payload)).willpower_gained
-        assert after[user] == min(MAX_WILLPOWER, before[user] + gain), f"{user.name}: Willpower is not one push's"
-    return busy
+    """bench.pushes' checks, the answers and the store: every roll shown one push or only "busy, try again" (then
+    still pending, its player's Willpower untouched); each pushed roll's player gained its gain once. Returns the
+    rolls left pending so."""
+    busy = check_answers(answered)
+    await check_database(db, rolled, before, busy)
+    return len(busy)
 
 
 async def measure_layout(
