@@ -24,7 +24,8 @@ import json
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.fake import Answered, fake_discord, forget, players, running, send_windowed, slash_payload, table_of
@@ -56,6 +57,8 @@ class Batch:
     cpu: float | None
     latencies: list[float]
     fake_cpu: float
+    requests: Counter[str] = field(default_factory=Counter)
+    """The HTTP requests the bot sent the fake Discord during the batch, by kind."""
 
     @property
     def per_interaction(self) -> float:
@@ -94,20 +97,32 @@ async def measure(fake, kind: str, events: int, warmup: int, concurrency: int, w
     options = options | ({"db": workdir / f"run{run}.sqlite3"} if kind == "ours" else {})
     async with running(fake, process, **options) as bot:
         check_answers(kind, await send_windowed(fake, payloads(fake, warmup), concurrency))
-        forget(fake)
         batch = payloads(fake, events, start=warmup)
         await asyncio.sleep(0.1)  # let the warm-up's last writes finish before the clocks start
+        forget(fake)
         cpu_before, fake_before, started = bot.cpu(), time.process_time(), time.perf_counter()
         answered = await send_windowed(fake, batch, concurrency)
         wall, fake_cpu = time.perf_counter() - started, time.process_time() - fake_before
         await asyncio.sleep(0.2)  # work the bot does after answering (e.g. storing the message id) counts
         cpu_after = bot.cpu()
+        sent = Counter(request_kind(request.method, request.path) for request in fake.backend.requests)
         check_answers(kind, answered)
         if bot.problems():
             raise AssertionError(f"the {kind} bot logged problems:\n" + "\n".join(bot.problems()[:20]))
     forget(fake)
     cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
-    return Batch(kind, events, wall, cpu, [item.latency for item in answered], fake_cpu)
+    return Batch(kind, events, wall, cpu, [item.latency for item in answered], fake_cpu, sent)
+
+
+def request_kind(method: str, path: str) -> str:
+    """A request to the fake Discord named by what it does (ids and tokens left out)."""
+    if path.endswith("/callback"):
+        return "interaction callback"
+    if path.startswith("/webhooks/"):
+        return f"{method} {'original response' if '@original' in path else 'follow-up'}"
+    if "/messages" in path:
+        return f"{method} channel message"
+    return f"{method} other"
 
 
 def show_run(run: int, batches: dict[str, Batch]) -> None:
@@ -127,6 +142,10 @@ def show_kind(kind: str, batches: list[Batch]) -> None:
     if all(value is not None for value in cpu):
         print(f"                 bot CPU per interaction {spread(cpu)}")
     print(f"                 the fake Discord's CPU per interaction {spread([b.fake_cpu / b.events for b in batches])}")
+    sent = sum((b.requests for b in batches), Counter())
+    events = sum(b.events for b in batches)
+    per = ", ".join(f"{count / events:.2f} {name}" for name, count in sorted(sent.items()))
+    print(f"                 HTTP requests per interaction {sum(sent.values()) / events:.2f} ({per})")
     p50, p99 = (1e3 * percentile(latencies, fraction) for fraction in (0.5, 0.99))
     print(
         f"                 latency to the final answer p50 {p50:.2f} ms, p99 {p99:.2f} ms"
