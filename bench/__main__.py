@@ -2,7 +2,7 @@
 PostgreSQL, and a push storm across shards (one and two processes on PostgreSQL); the last line is the verdict.
 
     python -m bench                  # everything, at the sizes of issue 4 (a few minutes)
-    python -m bench --quick          # smaller and fewer runs (well under a minute): a smoke check of the figures
+    python -m bench --quick          # smaller and fewer runs (about two minutes here): a smoke check of the figures
     python -m bench --only shards    # one section (interactions, pushes, startup, odds, purge, bursts, postgres,
                                      # shards); repeatable
 
@@ -93,7 +93,7 @@ def run_section(name: str, measure: Callable[[], bool]) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="small sizes and 3 runs: well under a minute")
+    parser.add_argument("--quick", action="store_true", help="small sizes and 3 runs: about two minutes here")
     parser.add_argument("--events", type=int, help="measured /yz events per run and bot (default 2000)")
     parser.add_argument("--runs", type=int, help="runs of the interaction, start-up and odds sections")
     parser.add_argument("--concurrency", type=int, help="interactions in flight (default 16)")
