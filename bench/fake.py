@@ -249,17 +249,27 @@ class Answered:
     reply: Reply
     sent: float
     answered: float
+    acknowledged: float
+    """When the first callback was accepted: Discord's 3-second window closes on it."""
 
     @property
     def latency(self) -> float:
+        """Seconds from sending to the final answer."""
         return self.answered - self.sent
+
+    @property
+    def acknowledgement(self) -> float:
+        """Seconds from sending to the first callback (the same as `latency` for an answer given at once)."""
+        return self.acknowledged - self.sent
 
 
 async def answer_one(fake: FakeDiscord, payload: dict, timeout: float, shard: int | None = None) -> Answered:
     sent = time.perf_counter()
     reply = await fake.send_interaction(payload, wait=False, shard=shard)
-    await asyncio.wait_for(reply.final.wait(), timeout)  # not the acknowledgement: what the player sees
-    return Answered(reply, sent, time.perf_counter())
+    await asyncio.wait_for(reply.answered.wait(), timeout)
+    acknowledged = time.perf_counter()
+    await asyncio.wait_for(reply.final.wait(), timeout)  # not only the acknowledgement: what the player sees
+    return Answered(reply, sent, time.perf_counter(), acknowledged)
 
 
 async def send_windowed(
