@@ -178,9 +178,10 @@ def requests_per_interaction(batches: list[Batch]) -> float:
 
 def why_slower(results: dict[str, list[Batch]]) -> str:
     ours, bare = (requests_per_interaction(results[kind]) for kind in ("ours", "bare"))
+    superseded = any(b.requests["PATCH channel message"] for b in results["ours"])
     return (
         f"rollkeeper sends {ours:.2f} HTTP requests per interaction to the bare bot's {bare:.2f}: it acknowledges"
-        " first, then edits its card in, and edits the card of the roll each new /yz supersedes"
+        " first, then edits its card in" + (", and edits the card of the roll each new /yz supersedes" * superseded)
     )
 
 
