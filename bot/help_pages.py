@@ -95,7 +95,8 @@ SEVEN_KINGDOMS = HelpPage(
     "sk", "Seven Kingdoms", "Seven Kingdoms tests: keep the best dice",
     "`/test basic` (a difficulty: a name or a number), `conflict` (the defender's Defense), `competition` "
     "(named characters), "
-    "`extended` (a named task of the channel needing degrees; `progress` shows them, `clear` forgets one — its "
+    "`extended` (a named task of the channel needing degrees, against a difficulty given the same way; "
+    "`progress` shows them, `clear` forgets one — its "
     "starter or Manage Server, after you confirm).\n"
     "Roll test dice plus bonus dice, set aside the discards, keep the best test-dice-many and add them up. "
     "Result ≥ difficulty succeeds: 1 degree, and one more for every 5 above (Marginal, Great, Incredible, "
