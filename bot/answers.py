@@ -5,8 +5,9 @@ acknowledged the interaction: the player then sees "thinking..." (or nothing, fo
 minutes to fill in the answer instead of 3 seconds. If the acknowledgement fails, nothing is changed (Discord
 shows the player that the interaction failed, which is true). The answer after the commit is retried through
 transient faults (a reset, a 5xx: discord.py itself waits out 429s), so a change is not left unshown because
-one request failed. What still cannot be shown is handled by each command: /yz withdraws its roll, a push is
-shown on the roller's next click of the message.
+one request failed. A command's answer that still seems lost is looked for before anything is undone (Discord
+may have taken an edit whose reply was lost: `fill_in`). What cannot be shown is withdrawn - a roll, a Willpower
+spend or set, an extended test's degrees (`withdraw`) - or, for a push, shown on the roller's next click.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
@@ -28,7 +29,12 @@ ANSWER_ATTEMPTS = 4
 ANSWER_BACKOFF = 0.5
 """Seconds before the second attempt at an answer; doubled for each one after."""
 
+NOT_SHOWN = "Discord lost this answer on its way to you, so nothing was changed. Try again."
+"""Put in place of an answer whose change was withdrawn, if Discord takes anything at all by then."""
+
 T = TypeVar("T")
+Withdrawal = Callable[[], Awaitable[bool]]
+"""Takes a change back; False when it must stay (a later change was shown counting it)."""
 
 
 class NotAcknowledged(Exception):  # noqa: N818 - the name says what happened
@@ -83,3 +89,36 @@ async def deliver(send: Callable[[], Awaitable[T]], what: str) -> T | None:
             delay *= 2
     _log.warning("Could not deliver the answer to %s after %d attempts", what, ANSWER_ATTEMPTS)
     return None
+
+
+async def fill_in(interaction: discord.Interaction, what: str, **fields: Any) -> discord.InteractionMessage | None:
+    """Fill in the answer of a command acknowledged with "thinking..." (its original response), retried as
+    `deliver` does; the message, or None if it never arrived. When every try seemed to fail, Discord is asked
+    whether one arrived after all (it may take an edit whose reply is lost): it did once the original no longer
+    shows "thinking...". A repeat delivery's answer, the same one, counts too."""
+    answer = await deliver(lambda: interaction.edit_original_response(**fields), what)
+    return answer if answer is not None else await _arrived(interaction, what)
+
+
+async def _arrived(interaction: discord.Interaction, what: str) -> discord.InteractionMessage | None:
+    try:
+        original = await interaction.original_response()  # asked once: discord.py caches what it returns
+    except (discord.HTTPException, TimeoutError, aiohttp.ClientError, OSError) as failure:
+        _log.warning("Could not ask Discord whether the answer to %s arrived (%r): taken as lost", what, failure)
+        return None
+    if original.flags.loading:
+        return None
+    _log.info("The answer to %s arrived after all (its reply was lost)", what)
+    return original
+
+
+async def withdraw(interaction: discord.Interaction, what: str, take_back: Withdrawal) -> bool:
+    """The answer to a change never reached the player: take the change back and, if Discord takes anything by
+    now, put NOT_SHOWN in the answer's place. False when the change stays, for a later answer showed a total
+    counting it (then the player is not told it was undone)."""
+    if not await take_back():
+        _log.warning("The answer to %s was lost, but a later change counts it: it stays", what)
+        return False
+    _log.warning("The answer to %s was lost: its change is withdrawn", what)
+    await deliver(lambda: interaction.edit_original_response(content=NOT_SHOWN, embed=None, view=None), what)
+    return True

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot.answers import deliver
+from bot.answers import fill_in
 from bot.client import the_bot
 from bot.reveal import RevealButton
 from bot.storage import NewEntry, StorageBusy
@@ -126,14 +126,18 @@ async def deliver_roll(
     card and log the roll; the message, or None if it never arrived. A pushable Year Zero roll passes its stored
     id as entry_id, logged=True (its entry was stored with it, under the same id) and its own buttons; a private
     roll gets Reveal. A private roll is logged before it is shown (the button names the entry), a public one once
-    shown."""
+    shown; a roll never shown is not logged."""
     bot = the_bot(interaction)
     entry, now = new_entry(interaction, embed, rolled, private), bot.now()
     if private and not logged:
         entry_id = await bot.db.log.write(entry, now, entry_id=entry_id, interaction_id=interaction.id)
     view = roll_view(entry_id, private, buttons) if entry_id is not None else None
-    answer = await deliver(lambda: interaction.edit_original_response(embed=embed, **_with(view)), "a roll")
-    if answer is not None and not private and not logged:
+    answer = await fill_in(interaction, "a roll", embed=embed, **_with(view))
+    if answer is None:  # never shown: not logged either (the stored roll's own entry goes with it)
+        if private and not logged and entry_id is not None:
+            await bot.db.log.withdraw(entry_id)
+        return None
+    if not private and not logged:
         await _logged_late(bot.db.log.write(entry, now, entry_id=entry_id, interaction_id=interaction.id))
     return answer
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answers import acknowledge
+from bot.answers import acknowledge, withdraw
 from bot.client import BotInteraction, RollkeeperBot
 from bot.errors import PlayerError
 from bot.logbook import Rolled, answer_roll, deliver_roll, sevenkingdoms_rolled
@@ -207,7 +207,9 @@ class SevenKingdoms(commands.Cog):
             return
         roll = render.ExtendedRoll(test, saved.name, saved.progress, saved.needed, added)
         embed = render.render_extended(roll, odds, roller=interaction.user, note=note)
-        await deliver_roll(interaction, embed, sevenkingdoms_rolled(test, odds, kind="extended"), private=private)
+        rolled = sevenkingdoms_rolled(test, odds, kind="extended")
+        if await deliver_roll(interaction, embed, rolled, private=private) is None:
+            await withdraw(interaction, "/test extended", lambda: self._extended.withdraw(interaction.id))
 
     async def _save(
         self, interaction: BotInteraction, guild_id: int, channel_id: int, before: ExtendedProgress, added: int, *,

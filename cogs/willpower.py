@@ -1,4 +1,5 @@
-"""/willpower: each player's Willpower Points in this server, 0-10, changed atomically in SQLite."""
+"""/willpower: each player's Willpower Points in this server, 0-10, each change atomic in the store and
+withdrawn if its answer never reaches the player (bot.answers)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answers import acknowledge, deliver
+from bot.answers import acknowledge, fill_in, withdraw
 from bot.client import BotInteraction, RollkeeperBot
 from bot.errors import PlayerError
 from bot.shared_options import describe
@@ -56,9 +57,13 @@ class WillpowerCommands(commands.GroupCog, group_name="willpower"):
         if have < points:  # refused at once; the spend itself checks again, atomically
             raise NotEnoughWillpower(have, points)
         await acknowledge(interaction)
-        change = await self.bot.db.willpower.spend(guild_id, interaction.user.id, points, interaction_id=interaction.id)
+        willpower, user_id = self.bot.db.willpower, interaction.user.id
+        change = await willpower.spend(guild_id, user_id, points, interaction_id=interaction.id)
         text = f"{interaction.user.mention} spends **{points}** Willpower: {change.before} → **{change.after}**."
-        await deliver(lambda: interaction.edit_original_response(content=text), "/willpower spend")
+        if await fill_in(interaction, "/willpower spend", content=text) is None:
+            await withdraw(interaction, "/willpower spend", lambda: willpower.withdraw(
+                guild_id, user_id, change, interaction_id=interaction.id
+            ))
 
 
 class WillpowerSetting(commands.Cog):
@@ -81,12 +86,16 @@ class WillpowerSetting(commands.Cog):
         """Set a player's Willpower Points (game masters: Manage Server)."""
         guild_id = server_channel(interaction)[0]
         await acknowledge(interaction)
-        change = await self.bot.db.willpower.set(guild_id, player.id, points, interaction_id=interaction.id)
+        willpower = self.bot.db.willpower
+        change = await willpower.set(guild_id, player.id, points, interaction_id=interaction.id)
         text = (
             f"{player.mention}'s Willpower is now **{change.after}** (was {change.before}), "
             f"set by {interaction.user.mention}."
         )
-        await deliver(lambda: interaction.edit_original_response(content=text), "/willpower-set")
+        if await fill_in(interaction, "/willpower-set", content=text) is None:
+            await withdraw(interaction, "/willpower-set", lambda: willpower.withdraw(
+                guild_id, player.id, change, interaction_id=interaction.id
+            ))
 
 
 async def setup(bot: RollkeeperBot) -> None:

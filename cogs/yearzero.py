@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import logbook
-from bot.answers import acknowledge, deliver
+from bot.answers import acknowledge, deliver, withdraw
 from bot.client import BotInteraction, RollkeeperBot, the_bot
 from bot.errors import PlayerError
 from bot.render.yearzero import FirstRollOdds, PushedRoll, render_first, render_pushed
@@ -215,7 +215,7 @@ class YearZero(commands.Cog):
             interaction, embed, rolled, private=private, entry_id=stored.id, buttons=push_buttons, logged=True
         )
         if answer is None:  # never shown: it must not supersede the roll the player does see
-            await self.bot.db.rolls.withdraw(stored.id)
+            await withdraw(interaction, "/yz", lambda: self.bot.db.rolls.withdraw(stored.id))
             return
         # Best effort, written with others a moment later: only the message edits need it.
         self.bot.db.rolls.note_message(stored.id, channel_id, answer.id)

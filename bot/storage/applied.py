@@ -32,6 +32,8 @@ _LATEST_FOR = """
 SELECT outcome FROM applied_interactions WHERE subject = ? ORDER BY applied_at DESC, interaction_id DESC LIMIT 1
 """
 
+_FORGET = "DELETE FROM applied_interactions WHERE interaction_id = ? RETURNING interaction_id"
+
 Outcome = dict[str, Any]
 
 
@@ -66,6 +68,12 @@ async def remember_in(
         return
     params = {"id": interaction_id, "subject": subject, "outcome": json.dumps(outcome), "now": time.time()}
     await transaction.fetch_all(_REMEMBER, params)
+
+
+async def forget_in(transaction: Transaction, interaction_id: int) -> bool:
+    """Forget interaction_id inside transaction (its change is being withdrawn: a repeat may apply it anew);
+    False when it was not remembered."""
+    return bool(await transaction.fetch_all(_FORGET, (interaction_id,)))
 
 
 class AppliedInteractions:

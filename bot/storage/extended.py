@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import aiosqlite
 
-from bot.storage.applied import AlreadyApplied, recalled_in, remember_in
+from bot.storage.applied import AlreadyApplied, forget_in, recalled_in, remember_in
 from bot.storage.errors import InvalidValue, NoSuchExtendedTest, TaskComplete
 from bot.storage.store import Store
 from rules.sevenkingdoms_extended import MAX_TASK_NAME, is_complete, still_needed
@@ -31,6 +32,9 @@ RETURNING *
 _ADD_UNFINISHED = _ADD.replace("RETURNING", "AND progress < needed\nRETURNING")
 
 _WHERE = "WHERE guild_id = :guild AND channel_id = :channel AND name = :name"
+
+# A withdrawal finds the task only as the withdrawn roll left it: nothing counted or restarted since.
+_AS_LEFT = f"{_WHERE} AND needed = :needed AND progress = :progress"
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +82,13 @@ def _task(row: aiosqlite.Row) -> ExtendedTask:
     )
 
 
+def recorded(task: ExtendedTask, added: int, before: Mapping[str, Any] | aiosqlite.Row | None) -> dict[str, Any]:
+    """What an extended roll applied, as its interaction's outcome: the task as it left it, the degrees added,
+    and the task's needed and progress as it found it (None: the roll started it), for a withdrawal."""
+    found = {"needed": before["needed"], "progress": before["progress"]} if before is not None else None
+    return {"task": asdict(task), "added": added, "before": found}
+
+
 class ExtendedTests:
     """Extended tests kept per (guild_id, channel_id, name)."""
 
@@ -121,15 +132,37 @@ class ExtendedTests:
         async with self._store.transaction() as transaction:
             if (outcome := await recalled_in(transaction, interaction_id)) is not None:
                 raise AlreadyApplied(outcome)
+            before = await transaction.fetch_one(f"SELECT needed, progress FROM extended_tests {_WHERE}", params)
             if fresh:
                 await transaction.fetch_one(_START, params)
             row = await transaction.fetch_one(_ADD_UNFINISHED, params | {"degrees": degrees})
             if row is None:
-                exists = await transaction.fetch_one(f"SELECT 1 FROM extended_tests {_WHERE}", params)
-                raise TaskComplete(tidy) if exists else NoSuchExtendedTest(tidy)
+                raise TaskComplete(tidy) if before else NoSuchExtendedTest(tidy)
             task = _task(row)
-            await remember_in(transaction, interaction_id, {"task": asdict(task), "added": degrees})
+            await remember_in(transaction, interaction_id, recorded(task, degrees, before))
         return task
+
+    async def withdraw(self, interaction_id: int) -> bool:
+        """Take back the roll counted by interaction_id, whose answer never reached the player: its task goes back
+        to how the roll found it (gone again if the roll started it) and the interaction is forgotten. Only while
+        the task is as the roll left it (False otherwise: a later roll's answer showed progress counting it)."""
+        async with self._store.transaction() as transaction:
+            outcome = await recalled_in(transaction, interaction_id)
+            if outcome is None or "before" not in outcome:
+                return False
+            left, before = outcome["task"], outcome["before"]
+            params = {"guild": left["guild_id"], "channel": left["channel_id"], "name": left["name"],
+                      "needed": left["needed"], "progress": left["progress"]}
+            if before is None:
+                undone = await transaction.fetch_all(f"DELETE FROM extended_tests {_AS_LEFT} RETURNING name", params)
+            else:
+                restore = "UPDATE extended_tests SET needed = :was_needed, progress = :was_progress"
+                was = {"was_needed": before["needed"], "was_progress": before["progress"]}
+                undone = await transaction.fetch_all(f"{restore} {_AS_LEFT} RETURNING name", params | was)
+            if not undone:
+                return False
+            await forget_in(transaction, interaction_id)
+        return True
 
     async def get(self, guild_id: int, channel_id: int, name: str) -> ExtendedTask | None:
         """The task, or None if it was never started here (or was cleared)."""

@@ -100,6 +100,8 @@ class WillpowerStore(Protocol):
         self, guild_id: int, user_id: int, points: int, *, interaction_id: int | None = None
     ) -> WillpowerChange: ...
 
+    async def withdraw(self, guild_id: int, user_id: int, change: WillpowerChange, *, interaction_id: int) -> bool: ...
+
 
 class ExtendedStore(Protocol):
     """Seven Kingdoms extended tests per channel."""
@@ -122,6 +124,8 @@ class ExtendedStore(Protocol):
         started_by: int | None = None,
         interaction_id: int | None = None,
     ) -> ExtendedTask: ...
+
+    async def withdraw(self, interaction_id: int) -> bool: ...
 
     async def get(self, guild_id: int, channel_id: int, name: str) -> ExtendedTask | None: ...
 
@@ -173,6 +177,8 @@ class LogStore(Protocol):
         self, entry_id: int, pushes: int, reading: str, events: str, extras: dict[str, Any],
         card: dict[str, Any] | None,
     ) -> bool: ...
+
+    async def withdraw(self, entry_id: int) -> bool: ...
 
     async def get(self, entry_id: int) -> LogEntry | None: ...
 

@@ -196,6 +196,10 @@ class RollLog:
                   "banes": int(extras.get("banes", 0))}
         return bool(await self._store.execute(_PUSH, params))
 
+    async def withdraw(self, entry_id: int) -> bool:
+        """Delete an entry whose roll never reached the player (a private roll is logged before it is shown)."""
+        return bool(await self._store.execute("DELETE FROM roll_log WHERE id = ?", (entry_id,)))
+
     async def get(self, entry_id: int) -> LogEntry | None:
         if not 0 < entry_id < 2**63:
             return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from bot.storage.applied import recalled_in, remember_in
+from bot.storage.applied import forget_in, recalled_in, remember_in
 from bot.storage.errors import InvalidValue, NotEnoughWillpower
 from bot.storage.store import Store, Transaction
 from rules.errors import RulesError
@@ -25,6 +25,13 @@ ON CONFLICT (guild_id, user_id) DO UPDATE SET points = excluded.points
 _SPEND = """
 UPDATE willpower SET points = points - :points
 WHERE guild_id = :guild AND user_id = :user AND points >= :points
+RETURNING points
+"""
+
+# A withdrawal puts the points back only while they are still what the change left.
+_WITHDRAW = """
+UPDATE willpower SET points = :before
+WHERE guild_id = :guild AND user_id = :user AND points = :after
 RETURNING points
 """
 
@@ -135,3 +142,14 @@ class Willpower:
             change = await store_in(transaction, guild_id, user_id, WillpowerChange(before, points))
             await remember_in(transaction, interaction_id, change.as_dict())
         return change
+
+    async def withdraw(self, guild_id: int, user_id: int, change: WillpowerChange, *, interaction_id: int) -> bool:
+        """Take back a spend or set (made by interaction_id) whose answer never reached the player: Willpower goes
+        back to change.before and the interaction is forgotten (a repeat may apply it anew). Only while nothing
+        changed the points since: a later answer showed a total that counts this change, which then stays (False)."""
+        params = {"guild": guild_id, "user": user_id, "before": change.before, "after": change.after}
+        async with self._store.transaction() as transaction:
+            if not await transaction.fetch_all(_WITHDRAW, params):
+                return False
+            await forget_in(transaction, interaction_id)
+        return True

@@ -23,6 +23,8 @@ _REMEMBER = """
 INSERT INTO applied_interactions (interaction_id, subject, outcome, applied_at) VALUES ($1, $2, $3, $4)
 """
 
+_FORGET = "DELETE FROM applied_interactions WHERE interaction_id = $1 RETURNING interaction_id"
+
 _LATEST_FOR = """
 SELECT outcome FROM applied_interactions WHERE subject = $1 ORDER BY applied_at DESC, interaction_id DESC LIMIT 1
 """
@@ -44,6 +46,12 @@ async def remember_in(
     """Keep interaction_id's outcome inside the connection's transaction (nothing when no id is given)."""
     if interaction_id is not None:
         await connection.execute(_REMEMBER, interaction_id, subject, json.dumps(outcome), time.time())
+
+
+async def forget_in(connection: asyncpg.Connection, interaction_id: int) -> bool:
+    """Forget interaction_id inside the connection's transaction (its change is being withdrawn); False when it
+    was not remembered."""
+    return await connection.fetchval(_FORGET, interaction_id) is not None
 
 
 class PostgresAppliedInteractions:

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict
 from typing import Any
 
 from bot.storage.applied import AlreadyApplied
 from bot.storage.errors import NoSuchExtendedTest, TaskComplete
-from bot.storage.extended import ExtendedTask, _check_count, task_name
-from bot.storage.postgres.applied import recalled_in, remember_in
+from bot.storage.extended import ExtendedTask, _check_count, recorded, task_name
+from bot.storage.postgres.applied import forget_in, recalled_in, remember_in
 from bot.storage.postgres.pool import PostgresStore
 
 _COLUMNS = "guild_id, channel_id, name, needed, progress, started_by"
@@ -23,6 +22,9 @@ RETURNING {_COLUMNS}
 """
 
 _WHERE = "WHERE guild_id = $1 AND channel_id = $2 AND name_key = lower($3)"
+
+# A withdrawal finds the task only as the withdrawn roll left it: nothing counted or restarted since.
+_AS_LEFT = f"{_WHERE} AND needed = $4 AND progress = $5"
 
 _ADD = f"UPDATE extended_tests SET progress = progress + $4 {_WHERE} RETURNING {_COLUMNS}"
 
@@ -84,15 +86,38 @@ class PostgresExtendedTests:
         async with self._store.transaction() as connection:
             if (outcome := await recalled_in(connection, interaction_id)) is not None:
                 raise AlreadyApplied(outcome)
+            before = await connection.fetchrow(
+                f"SELECT needed, progress FROM extended_tests {_WHERE}", guild_id, channel_id, tidy
+            )
             if fresh:
                 await connection.execute(_START, guild_id, channel_id, tidy, needed, started_by)
             row = await connection.fetchrow(_ADD_UNFINISHED, guild_id, channel_id, tidy, degrees)
             if row is None:
-                exists = await connection.fetchval(f"SELECT 1 FROM extended_tests {_WHERE}", guild_id, channel_id, tidy)
-                raise TaskComplete(tidy) if exists else NoSuchExtendedTest(tidy)
+                raise TaskComplete(tidy) if before else NoSuchExtendedTest(tidy)
             task = _task(row)
-            await remember_in(connection, interaction_id, {"task": asdict(task), "added": degrees})
+            await remember_in(connection, interaction_id, recorded(task, degrees, before))
         return task
+
+    async def withdraw(self, interaction_id: int) -> bool:
+        """Take back the roll counted by interaction_id, whose answer never reached the player, while its task is
+        as the roll left it (see the SQLite store); False when it stays."""
+        async with self._store.transaction() as connection:
+            outcome = await recalled_in(connection, interaction_id)
+            if outcome is None or "before" not in outcome:
+                return False
+            left, before = outcome["task"], outcome["before"]
+            where = (left["guild_id"], left["channel_id"], left["name"], left["needed"], left["progress"])
+            if before is None:
+                undone = await connection.fetchval(f"DELETE FROM extended_tests {_AS_LEFT} RETURNING name", *where)
+            else:
+                restore = "UPDATE extended_tests SET needed = $6, progress = $7"
+                undone = await connection.fetchval(
+                    f"{restore} {_AS_LEFT} RETURNING name", *where, before["needed"], before["progress"]
+                )
+            if undone is None:
+                return False
+            await forget_in(connection, interaction_id)
+        return True
 
     async def get(self, guild_id: int, channel_id: int, name: str) -> ExtendedTask | None:
         """The task, or None if it was never started here (or was cleared)."""

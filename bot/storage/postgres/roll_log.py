@@ -109,6 +109,10 @@ class PostgresRollLog:
         values = (entry_id, reading[:MAX_READING], events, willpower, banes, _card(card), pushes)
         return bool(await self._store.execute(_PUSH, *values))
 
+    async def withdraw(self, entry_id: int) -> bool:
+        """Delete an entry whose roll never reached the player (see the SQLite store)."""
+        return bool(await self._store.execute("DELETE FROM roll_log WHERE id = $1", entry_id))
+
     async def get(self, entry_id: int) -> LogEntry | None:
         if not 0 < entry_id < 2**63:
             return None

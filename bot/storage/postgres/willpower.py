@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncpg
 
 from bot.storage.errors import NotEnoughWillpower
-from bot.storage.postgres.applied import recalled_in, remember_in
+from bot.storage.postgres.applied import forget_in, recalled_in, remember_in
 from bot.storage.postgres.pool import PostgresStore
 from bot.storage.willpower import WillpowerChange, _check_whole, gained
 from rules.yearzero import MAX_WILLPOWER
@@ -29,6 +29,9 @@ UPDATE willpower SET points = points - $3
 WHERE guild_id = $1 AND user_id = $2 AND points >= $3
 RETURNING points
 """
+
+# A withdrawal puts the points back only while they are still what the change left.
+_WITHDRAW = "UPDATE willpower SET points = $3 WHERE guild_id = $1 AND user_id = $2 AND points = $4 RETURNING points"
 
 
 async def locked_points(connection: asyncpg.Connection, guild_id: int, user_id: int) -> int:
@@ -93,3 +96,12 @@ class PostgresWillpower:
             change = WillpowerChange(before, points)
             await remember_in(connection, interaction_id, change.as_dict())
         return change
+
+    async def withdraw(self, guild_id: int, user_id: int, change: WillpowerChange, *, interaction_id: int) -> bool:
+        """Take back a spend or set whose answer never reached the player, while nothing changed the points since
+        (see the SQLite store); False when it stays."""
+        async with self._store.transaction() as connection:
+            if await connection.fetchval(_WITHDRAW, guild_id, user_id, change.before, change.after) is None:
+                return False
+            await forget_in(connection, interaction_id)
+        return True
