@@ -117,7 +117,7 @@ async def withdraw(interaction: discord.Interaction, what: str, take_back: Withd
     now, put NOT_SHOWN in the answer's place. False when the change stays, for a later answer showed a total
     counting it (then the player is not told it was undone)."""
     if not await take_back():
-        _log.warning("The answer to %s was lost, but a later change counts it: it stays", what)
+        _log.warning("The answer to %s was lost, but its change stays: a later change counts it", what)
         return False
     _log.warning("The answer to %s was lost: its change is withdrawn", what)
     await deliver(lambda: interaction.edit_original_response(content=NOT_SHOWN, embed=None, view=None), what)

@@ -89,6 +89,19 @@ def recorded(task: ExtendedTask, added: int, before: Mapping[str, Any] | aiosqli
     return {"task": asdict(task), "added": added, "before": found}
 
 
+def _putting_back(outcome: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The statement that puts a task back as the outcome's roll found it (deletes it if the roll started it),
+    matching only while the task is as that roll left it."""
+    left, before = outcome["task"], outcome["before"]
+    params = {"guild": left["guild_id"], "channel": left["channel_id"], "name": left["name"],
+              "needed": left["needed"], "progress": left["progress"]}
+    if before is None:
+        return f"DELETE FROM extended_tests {_AS_LEFT} RETURNING name", params
+    restore = "UPDATE extended_tests SET needed = :was_needed, progress = :was_progress"
+    was = {"was_needed": before["needed"], "was_progress": before["progress"]}
+    return f"{restore} {_AS_LEFT} RETURNING name", params | was
+
+
 class ExtendedTests:
     """Extended tests kept per (guild_id, channel_id, name)."""
 
@@ -150,16 +163,7 @@ class ExtendedTests:
             outcome = await recalled_in(transaction, interaction_id)
             if outcome is None or "before" not in outcome:
                 return False
-            left, before = outcome["task"], outcome["before"]
-            params = {"guild": left["guild_id"], "channel": left["channel_id"], "name": left["name"],
-                      "needed": left["needed"], "progress": left["progress"]}
-            if before is None:
-                undone = await transaction.fetch_all(f"DELETE FROM extended_tests {_AS_LEFT} RETURNING name", params)
-            else:
-                restore = "UPDATE extended_tests SET needed = :was_needed, progress = :was_progress"
-                was = {"was_needed": before["needed"], "was_progress": before["progress"]}
-                undone = await transaction.fetch_all(f"{restore} {_AS_LEFT} RETURNING name", params | was)
-            if not undone:
+            if not await transaction.fetch_all(*_putting_back(outcome)):
                 return False
             await forget_in(transaction, interaction_id)
         return True

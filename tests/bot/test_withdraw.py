@@ -72,13 +72,12 @@ async def test_a_set_whose_answer_never_arrives_is_withdrawn(start_bot, fake_dis
 async def test_an_extended_roll_whose_answer_never_arrives_counts_nothing(start_bot, fake_discord, db_path):
     bot = await start_bot(extensions=YZ)
     give_faces(bot, "SevenKingdoms", 6, 6, 6, 6, 6, 6)
-    first = await fake_discord.slash("test extended", {"task": "Siege", "needed": 20, "rank": 3, "difficulty": "Routine"})
+    options = {"task": "Siege", "rank": 3, "difficulty": "Routine"}
+    first = await fake_discord.slash("test extended", options | {"needed": 20})
     counted = extended_progress(db_path)
     assert counted[0][1] > 0, first.describe()
     lose(fake_discord, shows("Siege"))
-    lost = await fake_discord.slash(
-        "test extended", {"task": "Siege", "rank": 3, "difficulty": "Routine"}, expect_answer=False
-    )
+    lost = await fake_discord.slash("test extended", options, expect_answer=False)
     assert lost.content == NOT_SHOWN and lost.embeds == [], lost.describe()
     assert extended_progress(db_path) == counted
     assert query(db_path, "SELECT count(*) FROM roll_log") == [(1,)]  # the first roll only
