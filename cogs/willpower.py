@@ -61,8 +61,8 @@ class WillpowerCommands(commands.GroupCog, group_name="willpower"):
         change = await willpower.spend(guild_id, user_id, points, interaction_id=interaction.id)
         text = f"{interaction.user.mention} spends **{points}** Willpower: {change.before} → **{change.after}**."
         if await fill_in(interaction, "/willpower spend", content=text) is None:
-            await withdraw(interaction, "/willpower spend", lambda: willpower.withdraw(
-                guild_id, user_id, change, interaction_id=interaction.id
+            await withdraw(interaction, "/willpower spend", lambda: willpower.withdraw_spend(
+                guild_id, user_id, points, interaction_id=interaction.id
             ))
 
 
@@ -93,7 +93,7 @@ class WillpowerSetting(commands.Cog):
             f"set by {interaction.user.mention}."
         )
         if await fill_in(interaction, "/willpower-set", content=text) is None:
-            await withdraw(interaction, "/willpower-set", lambda: willpower.withdraw(
+            await withdraw(interaction, "/willpower-set", lambda: willpower.withdraw_set(
                 guild_id, player.id, change, interaction_id=interaction.id
             ))
 

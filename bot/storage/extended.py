@@ -33,8 +33,16 @@ _ADD_UNFINISHED = _ADD.replace("RETURNING", "AND progress < needed\nRETURNING")
 
 _WHERE = "WHERE guild_id = :guild AND channel_id = :channel AND name = :name"
 
-# A withdrawal finds the task only as the withdrawn roll left it: nothing counted or restarted since.
+# A roll withdrawn that started or restarted its task puts it back only while it is as that roll left it.
 _AS_LEFT = f"{_WHERE} AND needed = :needed AND progress = :progress"
+
+# A roll withdrawn that counted toward a task takes its degrees back, whatever counted since (two lost rolls
+# each take back their own), unless a later roll finished the task on top of them (that was shown complete).
+_TAKE_BACK = f"""
+UPDATE extended_tests SET progress = progress - :added
+{_WHERE} AND needed = :needed AND progress >= :added AND (progress < needed OR progress = :progress)
+RETURNING name
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,19 +90,24 @@ def _task(row: aiosqlite.Row) -> ExtendedTask:
     )
 
 
-def recorded(task: ExtendedTask, added: int, before: Mapping[str, Any] | aiosqlite.Row | None) -> dict[str, Any]:
-    """What an extended roll applied, as its interaction's outcome: the task as it left it, the degrees added,
-    and the task's needed and progress as it found it (None: the roll started it), for a withdrawal."""
+def recorded(
+    task: ExtendedTask, added: int, before: Mapping[str, Any] | aiosqlite.Row | None, *, fresh: bool
+) -> dict[str, Any]:
+    """What an extended roll applied, as its interaction's outcome, for a withdrawal: the task as the roll left
+    it, the degrees added, whether it (re)started the task, and the task's needed and progress as the roll found
+    it (None: the roll started it)."""
     found = {"needed": before["needed"], "progress": before["progress"]} if before is not None else None
-    return {"task": asdict(task), "added": added, "before": found}
+    return {"task": asdict(task), "added": added, "fresh": fresh, "before": found}
 
 
 def _putting_back(outcome: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """The statement that puts a task back as the outcome's roll found it (deletes it if the roll started it),
-    matching only while the task is as that roll left it."""
+    """The statement that withdraws the outcome's roll: its degrees taken back, or the task it (re)started put
+    back as the roll found it (deleted if the roll started it) while it is as the roll left it."""
     left, before = outcome["task"], outcome["before"]
     params = {"guild": left["guild_id"], "channel": left["channel_id"], "name": left["name"],
               "needed": left["needed"], "progress": left["progress"]}
+    if not outcome["fresh"]:
+        return _TAKE_BACK, params | {"added": outcome["added"]}
     if before is None:
         return f"DELETE FROM extended_tests {_AS_LEFT} RETURNING name", params
     restore = "UPDATE extended_tests SET needed = :was_needed, progress = :was_progress"
@@ -152,16 +165,17 @@ class ExtendedTests:
             if row is None:
                 raise TaskComplete(tidy) if before else NoSuchExtendedTest(tidy)
             task = _task(row)
-            await remember_in(transaction, interaction_id, recorded(task, degrees, before))
+            await remember_in(transaction, interaction_id, recorded(task, degrees, before, fresh=fresh))
         return task
 
     async def withdraw(self, interaction_id: int) -> bool:
-        """Take back the roll counted by interaction_id, whose answer never reached the player: its task goes back
-        to how the roll found it (gone again if the roll started it) and the interaction is forgotten. Only while
-        the task is as the roll left it (False otherwise: a later roll's answer showed progress counting it)."""
+        """Take back the roll counted by interaction_id, whose answer never reached the player, and forget the
+        interaction: its degrees come off the task again, or the task it started or restarted is put back as the
+        roll found it. False when it stays: a later roll finished the task on top of it, or built on the
+        (re)started task."""
         async with self._store.transaction() as transaction:
             outcome = await recalled_in(transaction, interaction_id)
-            if outcome is None or "before" not in outcome:
+            if outcome is None or "fresh" not in outcome:  # not applied (or by a version before withdrawals)
                 return False
             if not await transaction.fetch_all(*_putting_back(outcome)):
                 return False

@@ -28,8 +28,11 @@ WHERE guild_id = :guild AND user_id = :user AND points >= :points
 RETURNING points
 """
 
-# A withdrawal puts the points back only while they are still what the change left.
-_WITHDRAW = """
+# A spend withdrawn is refunded, whatever changed since (two lost spends each give their points back).
+_REFUND = "UPDATE willpower SET points = min(points + :points, :most) WHERE guild_id = :guild AND user_id = :user"
+
+# A set withdrawn puts the points back only while they are still what it left: a later change built on it.
+_UNSET = """
 UPDATE willpower SET points = :before
 WHERE guild_id = :guild AND user_id = :user AND points = :after
 RETURNING points
@@ -143,13 +146,23 @@ class Willpower:
             await remember_in(transaction, interaction_id, change.as_dict())
         return change
 
-    async def withdraw(self, guild_id: int, user_id: int, change: WillpowerChange, *, interaction_id: int) -> bool:
-        """Take back a spend or set (made by interaction_id) whose answer never reached the player: Willpower goes
-        back to change.before and the interaction is forgotten (a repeat may apply it anew). Only while nothing
-        changed the points since: a later answer showed a total that counts this change, which then stays (False)."""
+    async def withdraw_spend(self, guild_id: int, user_id: int, points: int, *, interaction_id: int) -> bool:
+        """Refund a spend (made by interaction_id) whose answer never reached the player, and forget the
+        interaction (a repeat may spend anew); False when it was not applied or was withdrawn already."""
+        params = {"guild": guild_id, "user": user_id, "points": points, "most": MAX_WILLPOWER}
+        async with self._store.transaction() as transaction:
+            if not await forget_in(transaction, interaction_id):
+                return False
+            await transaction.fetch_all(_REFUND, params)
+        return True
+
+    async def withdraw_set(self, guild_id: int, user_id: int, change: WillpowerChange, *, interaction_id: int) -> bool:
+        """Take back a set (made by interaction_id) whose answer never reached the player: the points go back to
+        change.before and the interaction is forgotten. Only while nothing changed them since: a later answer
+        showed a total built on this set, which then stays (False)."""
         params = {"guild": guild_id, "user": user_id, "before": change.before, "after": change.after}
         async with self._store.transaction() as transaction:
-            if not await transaction.fetch_all(_WITHDRAW, params):
+            if not await transaction.fetch_all(_UNSET, params):
                 return False
             await forget_in(transaction, interaction_id)
         return True

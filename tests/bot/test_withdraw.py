@@ -145,24 +145,41 @@ async def test_when_discord_cannot_say_whether_the_answer_arrived_the_change_is_
     assert spent.content == NOT_SHOWN and willpower(db_path) == 5, spent.describe()
 
 
-# -- counted by a later change: it stays ------------------------------------------------------------------
+# -- later changes: a lost spend is refunded whatever came after; a lost set that a later change built on stays --
 
 
-async def test_a_lost_spend_counted_by_a_later_shown_spend_stays(start_bot, fake_discord, db_path):
-    """While the first spend's answer is being retried, the player spends again and sees 3 → 2: that total
-    counts the first spend, so it is not taken back (which would make the shown total wrong)."""
+async def test_a_lost_spend_is_refunded_though_a_later_spend_was_shown(start_bot, fake_discord, db_path):
+    """While the first spend's answer is being retried, the player spends again and sees 3 → 2. The first is
+    refunded all the same: each spend the player was told failed is undone, each one shown stays."""
     bot = await start_bot(extensions=YZ)
     await with_willpower(fake_discord, 5)
-    lose(fake_discord, says("5 → **3**"), reset=True, delay=0.5, times=ANSWER_ATTEMPTS)
-    first = asyncio.ensure_future(
-        fake_discord.slash("willpower spend", {"points": 2}, expect_answer=False)
-    )
-    for _ in range(200):
-        if willpower(db_path) == 3:
-            break
-        await asyncio.sleep(0.05)
+    lose(fake_discord, says("5 → **3**"), reset=True, delay=0.3, times=ANSWER_ATTEMPTS)
+    first = asyncio.ensure_future(fake_discord.slash("willpower spend", {"points": 2}, expect_answer=False))
+    await until_willpower(db_path, 3)
     later = await fake_discord.slash("willpower spend", {"points": 1})
     lost = await first
-    assert later.content.endswith("3 → **2**.") and willpower(db_path) == 2
-    assert lost.content != NOT_SHOWN and lost.loading, lost.describe()  # never filled in, never said undone
-    assert bot.is_ready()
+    assert later.content.endswith("3 → **2**.") and lost.content == NOT_SHOWN, lost.describe()
+    assert willpower(db_path) == 4 and bot.is_ready()
+
+
+async def test_a_lost_set_that_a_later_spend_built_on_stays(start_bot, fake_discord, db_path):
+    """The game master's set to 9 is lost while the player spends 1 and is shown 9 → 8: that total is built on the
+    set, so the set stays (the game master's answer is never said to be undone)."""
+    await start_bot(extensions=YZ)
+    await with_willpower(fake_discord, 4)
+    lose(fake_discord, says("is now **9**"), reset=True, delay=0.3, times=ANSWER_ATTEMPTS)
+    setting = {"player": ALICE, "points": 9}
+    lost = asyncio.ensure_future(fake_discord.slash("willpower-set", setting, user=GM, expect_answer=False))
+    await until_willpower(db_path, 9)
+    later = await fake_discord.slash("willpower spend", {"points": 1})
+    unshown = await lost
+    assert later.content.endswith("9 → **8**.") and willpower(db_path) == 8
+    assert unshown.content != NOT_SHOWN and unshown.loading, unshown.describe()
+
+
+async def until_willpower(db_path, points: int) -> None:
+    for _ in range(400):
+        if willpower(db_path) == points:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"Willpower never reached {points}")

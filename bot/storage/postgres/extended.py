@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import asyncpg
+
 from bot.storage.applied import AlreadyApplied
 from bot.storage.errors import NoSuchExtendedTest, TaskComplete
 from bot.storage.extended import ExtendedTask, _check_count, recorded, task_name
@@ -23,14 +25,33 @@ RETURNING {_COLUMNS}
 
 _WHERE = "WHERE guild_id = $1 AND channel_id = $2 AND name_key = lower($3)"
 
-# A withdrawal finds the task only as the withdrawn roll left it: nothing counted or restarted since.
+# Withdrawing a roll: see the SQLite store. A (re)start is put back only while the task is as the roll left it.
 _AS_LEFT = f"{_WHERE} AND needed = $4 AND progress = $5"
+
+_TAKE_BACK = f"""
+UPDATE extended_tests SET progress = progress - $6
+{_WHERE} AND needed = $4 AND progress >= $6 AND (progress < needed OR progress = $5)
+RETURNING name
+"""
 
 _ADD = f"UPDATE extended_tests SET progress = progress + $4 {_WHERE} RETURNING {_COLUMNS}"
 
 # A roll counts only while the task is unfinished: of two rolls racing for the last degrees, the second
 # re-reads the row the first committed and no longer matches.
 _ADD_UNFINISHED = _ADD.replace(" RETURNING", " AND progress < needed RETURNING")
+
+
+async def _put_back(connection: asyncpg.Connection, outcome: dict[str, Any]) -> str | None:
+    """Withdraw the outcome's roll inside the connection's transaction: its degrees taken back, or the task it
+    (re)started put back as the roll found it; the task's name, or None when the roll's work stays."""
+    left, before = outcome["task"], outcome["before"]
+    where = (left["guild_id"], left["channel_id"], left["name"], left["needed"], left["progress"])
+    if not outcome["fresh"]:
+        return await connection.fetchval(_TAKE_BACK, *where, outcome["added"])
+    if before is None:
+        return await connection.fetchval(f"DELETE FROM extended_tests {_AS_LEFT} RETURNING name", *where)
+    restore = f"UPDATE extended_tests SET needed = $6, progress = $7 {_AS_LEFT} RETURNING name"
+    return await connection.fetchval(restore, *where, before["needed"], before["progress"])
 
 
 def _task(row: Mapping[str, Any]) -> ExtendedTask:
@@ -95,25 +116,17 @@ class PostgresExtendedTests:
             if row is None:
                 raise TaskComplete(tidy) if before else NoSuchExtendedTest(tidy)
             task = _task(row)
-            await remember_in(connection, interaction_id, recorded(task, degrees, before))
+            await remember_in(connection, interaction_id, recorded(task, degrees, before, fresh=fresh))
         return task
 
     async def withdraw(self, interaction_id: int) -> bool:
-        """Take back the roll counted by interaction_id, whose answer never reached the player, while its task is
-        as the roll left it (see the SQLite store); False when it stays."""
+        """Take back the roll counted by interaction_id, whose answer never reached the player (see the SQLite
+        store); False when it stays."""
         async with self._store.transaction() as connection:
             outcome = await recalled_in(connection, interaction_id)
-            if outcome is None or "before" not in outcome:
+            if outcome is None or "fresh" not in outcome:  # not applied (or by a version before withdrawals)
                 return False
-            left, before = outcome["task"], outcome["before"]
-            where = (left["guild_id"], left["channel_id"], left["name"], left["needed"], left["progress"])
-            if before is None:
-                undone = await connection.fetchval(f"DELETE FROM extended_tests {_AS_LEFT} RETURNING name", *where)
-            else:
-                restore = "UPDATE extended_tests SET needed = $6, progress = $7"
-                undone = await connection.fetchval(
-                    f"{restore} {_AS_LEFT} RETURNING name", *where, before["needed"], before["progress"]
-                )
+            undone = await _put_back(connection, outcome)
             if undone is None:
                 return False
             await forget_in(connection, interaction_id)

@@ -30,8 +30,9 @@ WHERE guild_id = $1 AND user_id = $2 AND points >= $3
 RETURNING points
 """
 
-# A withdrawal puts the points back only while they are still what the change left.
-_WITHDRAW = "UPDATE willpower SET points = $3 WHERE guild_id = $1 AND user_id = $2 AND points = $4 RETURNING points"
+# A spend withdrawn is refunded whatever changed since; a set only while the points are what it left.
+_REFUND = "UPDATE willpower SET points = least(points + $3, $4) WHERE guild_id = $1 AND user_id = $2"
+_UNSET = "UPDATE willpower SET points = $3 WHERE guild_id = $1 AND user_id = $2 AND points = $4 RETURNING points"
 
 
 async def locked_points(connection: asyncpg.Connection, guild_id: int, user_id: int) -> int:
@@ -97,11 +98,19 @@ class PostgresWillpower:
             await remember_in(connection, interaction_id, change.as_dict())
         return change
 
-    async def withdraw(self, guild_id: int, user_id: int, change: WillpowerChange, *, interaction_id: int) -> bool:
-        """Take back a spend or set whose answer never reached the player, while nothing changed the points since
-        (see the SQLite store); False when it stays."""
+    async def withdraw_spend(self, guild_id: int, user_id: int, points: int, *, interaction_id: int) -> bool:
+        """Refund a spend whose answer never reached the player (see the SQLite store)."""
         async with self._store.transaction() as connection:
-            if await connection.fetchval(_WITHDRAW, guild_id, user_id, change.before, change.after) is None:
+            if not await forget_in(connection, interaction_id):
+                return False
+            await connection.execute(_REFUND, guild_id, user_id, points, MAX_WILLPOWER)
+        return True
+
+    async def withdraw_set(self, guild_id: int, user_id: int, change: WillpowerChange, *, interaction_id: int) -> bool:
+        """Take back a set whose answer never reached the player, while nothing changed the points since (see the
+        SQLite store); False when it stays."""
+        async with self._store.transaction() as connection:
+            if await connection.fetchval(_UNSET, guild_id, user_id, change.before, change.after) is None:
                 return False
             await forget_in(connection, interaction_id)
         return True
