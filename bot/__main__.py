@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_SETTINGS = 2
+START_GRACE = 2.0
+"""Seconds the closed bot's start may take to return before it is cancelled (see _ended)."""
 
 HIDDEN = "[token hidden]"
 INTERACTION_HIDDEN = "[interaction token hidden]"
@@ -127,15 +129,29 @@ async def serve(settings: Settings, bot: RollkeeperBot | None = None) -> None:
     with _signals_set(stop):
         async with bot:
             runner = asyncio.create_task(bot.start(settings.discord_token), name="rollkeeper")
-            stopper = asyncio.create_task(stop.wait(), name="rollkeeper-signals")
-            await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            stoppers = {asyncio.create_task(stop.wait()), asyncio.create_task(bot.closed.wait())}
+            await asyncio.wait({runner, *stoppers}, return_when=asyncio.FIRST_COMPLETED)
             if not runner.done():
                 _log.info("Shutting down")
                 await bot.close()
-            stopper.cancel()
-            await runner
+            for stopper in stoppers:
+                stopper.cancel()
+            await _ended(runner)
     if bot.lost_database is not None:
         raise bot.lost_database
+    if bot.lease_refused is not None:
+        raise bot.lease_refused
+
+
+async def _ended(runner: asyncio.Task[None]) -> None:
+    """Wait for the closed bot's start to return. A shard still connecting when the bot closed would be retried
+    by discord.py for ever (and the bot holds it back: before_identify_hook), so after START_GRACE seconds the
+    start is cancelled."""
+    await asyncio.wait({runner}, timeout=START_GRACE)
+    if not runner.done():
+        runner.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await runner
 
 
 def _run(settings: Settings) -> int:

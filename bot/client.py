@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.chores import Chores, purge_expired_rolls
 from bot.gateway import drop_malformed_interactions
-from bot.lease import ShardLease
+from bot.lease import LeaseHeld, ShardLease
 from bot.settings import Settings
 from bot.storage import (
     DEFAULT_BUSY_TIMEOUT_MS,
@@ -94,8 +94,12 @@ class RollkeeperBot(commands.AutoShardedBot):
         """Set once the purge that starts with the bot has run (it runs behind the start, not before it)."""
         self.lost_database: StorageUnavailable | None = None
         """Why the bot stopped on its own: its database file deleted, replaced or damaged while it ran."""
+        self.lease_refused: LeaseHeld | None = None
+        """Or: another process serves one of the shards of Discord's count (SHARD_COUNT unset)."""
         self._lease: ShardLease | None = None
         self._stopping: asyncio.Task[None] | None = None
+        self.closed = asyncio.Event()
+        """Set when close() has finished: serve() ends the start then, even with a shard still connecting."""
         self._invite_logged = False
         self.draining = False
         """True once close() began: new interactions are refused (answered RESTARTING), those in hand finish."""
@@ -170,9 +174,24 @@ class RollkeeperBot(commands.AutoShardedBot):
             await send_private(interaction, STALE_BUTTON)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
-        """Space the shards' IDENTIFYs as Discord's rate limit asks (the first one goes at once)."""
+        """Space the shards' IDENTIFYs as Discord's rate limit asks (the first one goes at once); before the
+        first, lease every shard of Discord's count when SHARD_COUNT was unset."""
         if not initial:
             await asyncio.sleep(self._identify_spacing)
+        await self._lease_discords_count()
+        if self.draining or self.lease_refused is not None:  # stopping: no shard identifies any more
+            await asyncio.Future()  # serve() cancels the start once the bot is closed
+
+    async def _lease_discords_count(self) -> None:
+        """With SHARD_COUNT unset, lease every shard of Discord's count (see served_shards), or stop (exit 2)."""
+        if self._lease is None or self.settings.shards.count is not None or self.shard_count is None:
+            return
+        try:
+            await self._lease.cover(self.shard_count)
+        except LeaseHeld as refused:
+            self.lease_refused = refused
+            _log.critical("Stopping: %s", refused)
+            self._stop_soon()
 
     async def setup_hook(self) -> None:
         """Open and migrate the database, load the cogs and buttons, sync the commands; old rolls are purged in
@@ -206,8 +225,9 @@ class RollkeeperBot(commands.AutoShardedBot):
 
     def served_shards(self) -> tuple[int, ...]:
         """The shards this process leases before it connects: SHARD_IDS, else every shard of SHARD_COUNT; with
-        neither, the count is Discord's, known only once connected, so shard 0 stands for them all (the lease
-        is taken first, and every process that runs all the shards or shard 0 leases shard 0)."""
+        neither, the count is Discord's, known only as the shards connect, so shard 0 stands for them all until
+        then (every process that runs all the shards or shard 0 leases shard 0), and the others are leased
+        before the first IDENTIFY (`before_identify_hook`)."""
         return self.settings.shards.leased_shards
 
     async def _take_lease(self, db: Storage) -> None:
@@ -264,6 +284,7 @@ class RollkeeperBot(commands.AutoShardedBot):
         if self._db is not None:
             database, self._db = self._db, None
             await database.close()
+        self.closed.set()
 
     async def _finish_interactions(self, grace: float = INTERACTION_GRACE) -> None:
         """Wait (up to grace seconds) for commands and buttons being handled: a player whose roll was in flight at

@@ -71,15 +71,26 @@ class ShardLease:
         self._renewing: asyncio.Task[None] | None = None
 
     async def take(self) -> None:
-        """Take every shard's lease, or raise LeaseHeld (nothing taken)."""
-        held = await self.db.leases.take(self.shard_ids, self.owner, self._clock(), self.ttl)
+        """Take every shard's lease, or raise LeaseHeld (nothing taken); renewed from now on."""
+        await self._take(self.shard_ids)
+        self._renewing = asyncio.create_task(self._renew_periodically(), name="rollkeeper-lease")
+
+    async def cover(self, shard_count: int) -> None:
+        """Lease the shards of shard_count not held yet, renewed with the others from now on (Discord's count,
+        known only as the shards connect, names them), or raise LeaseHeld (none of them taken)."""
+        missing = tuple(shard for shard in range(shard_count) if shard not in self.shard_ids)
+        if missing:
+            await self._take(missing)
+            self.shard_ids = (*self.shard_ids, *missing)
+
+    async def _take(self, shard_ids: Sequence[int]) -> None:
+        held = await self.db.leases.take(shard_ids, self.owner, self._clock(), self.ttl)
         gone = {lease.owner for lease in held if is_gone(lease.owner)}
         if gone:
             _log.info("Taking over the shard lease of a process that is gone: %s", ", ".join(sorted(gone)))
-            held = await self.db.leases.take(self.shard_ids, self.owner, self._clock(), self.ttl, overrule=gone)
+            held = await self.db.leases.take(shard_ids, self.owner, self._clock(), self.ttl, overrule=gone)
         if held:
             raise LeaseHeld(held, self.db.location)
-        self._renewing = asyncio.create_task(self._renew_periodically(), name="rollkeeper-lease")
 
     async def _renew_periodically(self) -> None:
         while True:

@@ -336,3 +336,53 @@ async def test_a_second_process_claiming_a_running_shard_refuses_to_start_naming
     assert "is already serving shard 1 of this bot" in line
     other = await start_shard(fake_discord, tmp_path, started, postgres_url, 0, "shard0")
     await stop_cleanly({1: first, 0: other})
+
+
+def every_shard_settings(database_url: str) -> dict[str, str]:
+    """A process with SHARD_COUNT unset: it runs every shard of Discord's recommended count (2 here)."""
+    return {"DISCORD_TOKEN": TOKEN, "DATABASE_URL": database_url, "LOG_LEVEL": "INFO"}
+
+
+async def test_a_process_running_discords_count_leases_every_shard_before_identifying(
+    fake_discord, tmp_path, postgres_url, started
+):
+    """Shard 0's lease stands for every shard only until Discord's count is known: a process for shard 1 started
+    beside one running them all is refused, naming shard 1."""
+    environ = every_shard_settings(postgres_url)
+    everything = await BotProcess.start(fake_discord, tmp_path, tmp_path / "all.log", **environ)
+    started.append(everything)
+    await everything.until_ready()
+    log = tmp_path / "shard1.log"
+    assert await BotProcess.run_to_exit(fake_discord, tmp_path, log, **process_settings(postgres_url, 1)) == 2
+    assert "is already serving shard 1 of this bot" in log.read_text()
+    await stop_cleanly({0: everything})
+
+
+async def test_a_process_running_discords_count_stops_beside_one_serving_a_shard_of_it(
+    fake_discord, tmp_path, postgres_url, started
+):
+    """The other way round: a process for shard 1 runs; one started with SHARD_COUNT unset learns Discord's count
+    (2) as it connects, finds shard 1 served, and exits 2 naming it, while the first keeps serving."""
+    first = await start_shard(fake_discord, tmp_path, started, postgres_url, 1, "shard1")
+    log = tmp_path / "all.log"
+    assert await BotProcess.run_to_exit(fake_discord, tmp_path, log, **every_shard_settings(postgres_url)) == 2
+    printed = [line for line in log.read_text().splitlines() if not LOG_RECORD.match(line)]
+    assert len(printed) == 1 and "is already serving shard 1 of this bot" in printed[0], printed
+    identified = [session.identify["shard"] for session in fake_discord.gateway.sessions if session.identify]
+    assert identified == [[1, 2]] and "Traceback" not in log.read_text(), identified  # the newcomer identified none
+    await stop_cleanly({1: first})
+
+
+async def test_sigterm_while_the_shards_still_connect_stops_the_process(fake_discord, tmp_path, postgres_url, started):
+    """Shards connect 5 s apart (Discord's rate limit). A SIGTERM after the first connected and before the second
+    did: the process stops and exits 0, the second shard never identifying (discord.py would retry connecting it
+    for ever once the client is closed)."""
+    bot = await BotProcess.spawn(fake_discord, tmp_path, tmp_path / "bot.log", **every_shard_settings(postgres_url))
+    started.append(bot)
+    for _ in range(600):
+        if "Shard ID 0 has connected" in bot.log():
+            break
+        await asyncio.sleep(0.05)
+    assert await bot.stop() == 0, bot.log()
+    identified = [session.identify["shard"] for session in fake_discord.gateway.sessions if session.identify]
+    assert identified == [[0, 2]] and "Shutting down" in bot.log()
