@@ -2,8 +2,9 @@
 
 The first delivery answers with `interaction.response.send_message`; the repeat finds the interaction answered
 (Discord's 40060). It must stay quiet: no second answer, no error message to the player, no warning or traceback
-in the log (one INFO line at most), and the roll logged once under its interaction's id. End to end through
-discord.py against the fake Discord, on a real SQLite file.
+in the log (one INFO line at most), and the roll logged once under its interaction's id. The same holds for a
+repeated refusal and a repeated Reveal click. End to end through discord.py against the fake Discord, on a real
+SQLite file.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import logging
 import pytest
 
 from tests.bot.embeds import give_faces
-from tests.bot.payloads import slash_payload
+from tests.bot.payloads import click_payload, slash_payload
 from tests.bot.test_faults import handling, query, resume_replaying
 from tests.fakediscord import FakeDiscord, FakeGuild
 
@@ -89,3 +90,33 @@ async def test_a_roll_and_help_replayed_on_resume_stay_quiet(start_bot, fake_dis
     assert len(helped.callbacks) == 1 and helped.followups == []
     assert len(logged_for(db_path, rolled.id)) == 1 and query(db_path, "SELECT count(*) FROM roll_log") == [(1,)]
     assert bot.is_ready()
+
+
+async def test_a_refusal_delivered_twice_is_told_once_quietly(start_bot, fake_discord, db_path, caplog):
+    """Bad input answered with a private refusal: the repeat's refusal meets 40060 and is dropped, not warned of."""
+    bot = await start_bot(extensions=COGS)
+    payload = slash_payload(fake_discord, "hex test", {"attribute": 2, "skill": 1, "specialty": 2})
+    delivered = asyncio.ensure_future(fake_discord.deliver_twice(payload, gap=0.05))
+    caplog.clear()
+    with caplog.at_level(logging.INFO):
+        await handling(bot, 2, delivered)
+    reply = delivered.result()
+    assert_quiet(spoken(caplog))
+    assert len(reply.callbacks) == 1 and reply.ephemeral and "Specialty 2" in reply.content, reply.describe()
+    assert query(db_path, "SELECT count(*) FROM roll_log") == [(0,)]
+
+
+async def test_a_reveal_delivered_twice_posts_the_card_once_quietly(start_bot, fake_discord, db_path, caplog):
+    bot = await start_bot(extensions=(*COGS, "cogs.log"))
+    give_faces(bot, "Heroic", 6, 5)
+    secret = await fake_discord.slash("heroic tn", {"skill": 2, "tn": 8, "private": True})
+    [reveal] = [button["custom_id"] for row in secret.components for button in row["components"]]
+    delivered = asyncio.ensure_future(fake_discord.deliver_twice(click_payload(fake_discord, secret, reveal), gap=0.05))
+    caplog.clear()
+    with caplog.at_level(logging.INFO):
+        await handling(bot, 2, delivered)
+    shown = delivered.result()
+    assert_quiet(spoken(caplog))
+    assert len(shown.callbacks) == 1 and shown.type == 4 and not shown.ephemeral, shown.describe()
+    assert shown.embed["title"] == secret.embed["title"] and shown.followups == []
+    assert query(db_path, "SELECT count(*) FROM roll_log WHERE revealed_at IS NOT NULL") == [(1,)]
