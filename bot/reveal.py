@@ -26,13 +26,17 @@ def reveal_custom_id(entry_id: int) -> str:
     return f"rk:reveal:{entry_id}"
 
 
+def _buttons(message: discord.Message) -> list[discord.Button]:
+    rows = [row for row in message.components if isinstance(row, discord.ActionRow)]
+    return [item for row in rows for item in row.children if isinstance(item, discord.Button)]
+
+
 def reveal_on(message: discord.Message | None) -> int | None:
     """The log entry that a message's Reveal button names, or None when the message carries no Reveal button."""
-    for row in message.components if message is not None else ():
-        for item in row.children if isinstance(row, discord.ActionRow) else ():
-            found = REVEAL_PATTERN.fullmatch(item.custom_id or "") if isinstance(item, discord.Button) else None
-            if found is not None:
-                return int(found["entry"])
+    for button in _buttons(message) if message is not None else []:
+        found = REVEAL_PATTERN.fullmatch(button.custom_id or "")
+        if found is not None:
+            return int(found["entry"])
     return None
 
 
