@@ -26,6 +26,25 @@ def reveal_custom_id(entry_id: int) -> str:
     return f"rk:reveal:{entry_id}"
 
 
+def _buttons(message: discord.Message) -> list[discord.Button]:
+    rows = [row for row in message.components if isinstance(row, discord.ActionRow)]
+    return [item for row in rows for item in row.children if isinstance(item, discord.Button)]
+
+
+def reveal_on(message: discord.Message | None) -> int | None:
+    """The log entry that a message's Reveal button names, or None when the message carries no Reveal button."""
+    for button in _buttons(message) if message is not None else []:
+        found = REVEAL_PATTERN.fullmatch(button.custom_id or "")
+        if found is not None:
+            return int(found["entry"])
+    return None
+
+
+def still_to_reveal(entry: LogEntry | None) -> bool:
+    """True while a logged roll can still be revealed: it is kept, private and not revealed yet."""
+    return entry is not None and entry.private and entry.revealed_at is None
+
+
 def revealed_line(rolled_at: datetime) -> str:
     """The mark on a revealed card: when it was rolled privately (Discord shows the time in each reader's zone)."""
     return f"*Rolled privately at <t:{int(rolled_at.timestamp())}:f>, revealed.*"

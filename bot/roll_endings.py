@@ -175,14 +175,18 @@ async def show_ended(interaction: discord.Interaction, ending: Ending, stored: Y
 
 
 async def reveal_left(interaction: discord.Interaction, stored: YearZeroRoll | None) -> discord.ui.View | None:
-    """The buttons an ended roll's message keeps: Reveal, for a private roll its roller has not revealed yet."""
-    if stored is None or not is_private(stored):
-        return None
+    """The buttons an ended roll's message keeps: Reveal, for a private roll its roller has not revealed yet (a
+    purged roll's private message keeps the Reveal it carries while the log entry it names is unrevealed)."""
     from bot.client import the_bot  # here: bot.client imports this module
     from bot.logbook import roll_view
+    from bot.reveal import reveal_on, still_to_reveal
 
-    entry = await the_bot(interaction).db.log.get(stored.id)
-    return roll_view(stored.id, True) if entry is not None and entry.revealed_at is None else None
+    if stored is not None and not is_private(stored):
+        return None
+    entry_id = stored.id if stored is not None else reveal_on(interaction.message)
+    if entry_id is None or not still_to_reveal(await the_bot(interaction).db.log.get(entry_id)):
+        return None
+    return roll_view(entry_id, True)
 
 
 def _shown_at(interaction: discord.Interaction, stored: YearZeroRoll) -> str | None:

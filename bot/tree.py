@@ -19,7 +19,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.answers import NotAcknowledged
+from bot.answers import ALREADY_ACKNOWLEDGED, NotAcknowledged
 from bot.errors import PlayerError
 from bot.options import raw_options_problem
 from bot.storage import StorageUnavailable
@@ -108,6 +108,18 @@ def _describe(interaction: discord.Interaction) -> str:
     return f"component {_quoted(data.get('custom_id', '?'))}"
 
 
+def answered_before(error: BaseException) -> bool:
+    """Discord refused the answer because the interaction was answered already (40060): this is a repeat delivery
+    (a duplicate, a RESUME replay) of one that an earlier delivery answered. discord.py refuses a second answer
+    through the same Interaction itself, so only another delivery can have answered it."""
+    cause = _cause(error)
+    return isinstance(cause, discord.HTTPException) and cause.code == ALREADY_ACKNOWLEDGED
+
+
+def _delivered_again(interaction: discord.Interaction) -> None:
+    _log.info("Interaction %s (%s) was delivered again; answered already", interaction.id, _describe(interaction))
+
+
 async def send_private(interaction: discord.Interaction, message: str) -> None:
     """Answer the interaction with an ephemeral message, as a follow-up if it was already answered."""
     if len(message) > MAX_MESSAGE_LENGTH:
@@ -122,6 +134,9 @@ async def send_private(interaction: discord.Interaction, message: str) -> None:
         else:
             await interaction.response.send_message(message, ephemeral=True)
     except (discord.HTTPException, aiohttp.ClientError, RuntimeError) as failure:  # RuntimeError: closing down
+        if answered_before(failure):  # a repeat delivery, refused again: the first delivery's answer stands
+            _delivered_again(interaction)
+            return
         _log.warning("Could not tell the player about an error in %s: %s", _describe(interaction), failure)
 
 
@@ -129,6 +144,9 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     """Answer a failed command or button privately; log the traceback of anything unexpected."""
     if isinstance(_cause(error), NotAcknowledged):  # nothing was changed, and nothing can be answered
         _log.warning("Could not acknowledge %s: %s", _describe(interaction), _cause(error))
+        return
+    if answered_before(error):  # the player has the first delivery's answer; the repeat has nothing to add
+        _delivered_again(interaction)
         return
     message = player_message(error)
     if message is None:

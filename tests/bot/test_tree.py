@@ -44,6 +44,7 @@ class FakeInteraction:
     sent: list[tuple[str, str, bool]] = field(default_factory=list)
     command: Any = yz
     data: dict[str, Any] = field(default_factory=dict)
+    id: int = 1234
 
     def __post_init__(self) -> None:
         self.response = SimpleNamespace(is_done=lambda: self.done, send_message=self._answer("response"), type=None)
@@ -126,6 +127,28 @@ async def test_an_answer_that_cannot_be_sent_is_logged_not_raised(caplog: pytest
     with caplog.at_level(logging.WARNING, logger="bot.tree"):
         await report_error(interaction, InvalidInput("bad"))
     assert "Could not tell the player" in caplog.text
+
+
+def refused_answer(code: int) -> discord.HTTPException:
+    return discord.HTTPException(SimpleNamespace(status=400, reason="Bad Request"), {"code": code, "message": "No"})
+
+
+async def test_a_repeat_delivery_refused_as_already_answered_is_one_info_line(caplog: pytest.LogCaptureFixture):
+    """Discord's 40060 on an answer: another delivery of this interaction answered it; nothing more is said."""
+    interaction = FakeInteraction()
+    with caplog.at_level(logging.INFO, logger="bot.tree"):
+        await report_error(interaction, invoke_error(refused_answer(40060)))
+    assert interaction.sent == []
+    assert [(record.levelname, record.getMessage()) for record in caplog.records] == [
+        ("INFO", "Interaction 1234 (/yz) was delivered again; answered already")
+    ]
+
+
+async def test_any_other_refused_answer_is_a_bug(caplog: pytest.LogCaptureFixture):
+    interaction = FakeInteraction()
+    with caplog.at_level(logging.ERROR, logger="bot.tree"):
+        await report_error(interaction, invoke_error(refused_answer(50035)))  # an invalid body
+    assert interaction.sent == [("response", GENERIC_MESSAGE, True)] and caplog.records[0].exc_info
 
 
 async def test_long_messages_fit_discord():

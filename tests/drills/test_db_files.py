@@ -95,11 +95,14 @@ async def test_a_file_damaged_while_the_bot_runs_stops_it_at_the_first_damaged_r
 
 
 async def test_an_idle_bot_notices_its_file_deleted_by_its_timer(start_bot, fake_discord, db_path, monkeypatch):
-    """No statement runs after the deletion (no cog, no roll): only the watch's timer can notice."""
+    """No statement runs after the deletion, so only the watch's timer can notice: no cog, no roll, the start's
+    purge done before the file goes, and the shard lease renewed far later than the test waits (its renewal is a
+    statement, which would notice the deletion too)."""
     monkeypatch.setattr("bot.chores.FILE_WATCH_SECONDS", 0.05)
-    bot = await start_bot(extensions=())
+    bot = await start_bot(extensions=(), LEASE_TTL_SECONDS="3600", LEASE_RENEW_SECONDS="1800")
+    await asyncio.wait_for(bot.first_purge_done.wait(), 30.0)
     without_database(db_path)
-    for _ in range(200):
+    for _ in range(600):  # up to 30 s on a loaded machine; the watch looks every 0.05 s
         if bot.is_closed():
             break
         await asyncio.sleep(0.05)
