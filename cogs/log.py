@@ -7,6 +7,7 @@ The cog also registers the Reveal button of private rolls (bot.reveal).
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from datetime import UTC, date, datetime, timedelta
@@ -19,6 +20,7 @@ from bot.client import BotInteraction, RollkeeperBot, the_bot
 from bot.errors import PlayerError
 from bot.log_cards import log_csv, render_log_page
 from bot.reveal import RevealButton
+from bot.storage import LogEntry
 from bot.tree import reports_errors, server_channel
 
 PAGE_SIZE = 10
@@ -55,10 +57,11 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_PATTER
 
     pattern = PAGE_PATTERN
 
-    def __init__(self, direction: str, entry_id: int) -> None:
+    def __init__(self, direction: str, entry_id: int, *, enabled: bool = True) -> None:
         label = "Older" if direction == "older" else "Newer"
         button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
-            label=label, style=discord.ButtonStyle.secondary, custom_id=f"rk:log:{direction}:{entry_id}"
+            label=label, style=discord.ButtonStyle.secondary, custom_id=f"rk:log:{direction}:{entry_id}",
+            disabled=not enabled,
         )
         super().__init__(button)
         self.direction, self.entry_id = direction, entry_id
@@ -83,16 +86,31 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_PATTER
 async def log_page(
     interaction: discord.Interaction, *, before: int | None = None, after: int | None = None
 ) -> tuple[discord.Embed, discord.ui.View]:
-    """The page of the log the reader asked for, with its Older and Newer buttons."""
+    """The page of the log the reader asked for, newest first, with Newer and Older buttons, each disabled when
+    nothing lies that way. A page emptied since its button was drawn (its rolls purged) gives way to the latest."""
     guild_id, channel_id = server_channel(interaction)
     log = the_bot(interaction).db.log
-    entries = await log.page(guild_id, channel_id, interaction.user.id, before=before, after=after, limit=PAGE_SIZE)
+    ask = functools.partial(log.page, guild_id, channel_id, interaction.user.id, limit=PAGE_SIZE + 1)
+    entries = await ask(before=before, after=after)
+    if not entries and (before, after) != (None, None):
+        entries, before, after = await ask(), None, None
+    entries, newer_left, older_left = _one_page(entries, before, after)
     view = discord.ui.View(timeout=None)
     if entries:
-        view.add_item(PageButton("newer", entries[0].id))
-        view.add_item(PageButton("older", entries[-1].id))
+        view.add_item(PageButton("newer", entries[0].id, enabled=newer_left))
+        view.add_item(PageButton("older", entries[-1].id, enabled=older_left))
     view.stop()
     return render_log_page(entries), view
+
+
+def _one_page(
+    entries: list[LogEntry], before: int | None, after: int | None
+) -> tuple[list[LogEntry], bool, bool]:
+    """A page out of PAGE_SIZE + 1 entries fetched one way (newest first), and whether rolls lie newer and older:
+    the extra entry says so for the way fetched; the way back has at least the page the reader came from."""
+    if after is not None:  # the entries just newer than `after`: the page is the oldest of them
+        return entries[-PAGE_SIZE:], len(entries) > PAGE_SIZE, True
+    return entries[:PAGE_SIZE], before is not None, len(entries) > PAGE_SIZE
 
 
 class RollLogCog(commands.Cog, name="RollLog"):

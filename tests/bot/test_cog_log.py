@@ -49,6 +49,12 @@ def labels(message: dict) -> list[str]:
     return [button["label"] for row in message["components"] for button in row["components"]]
 
 
+def usable(message: dict) -> list[str]:
+    """The labels of the buttons a reader can press (the others are greyed out)."""
+    return [button["label"] for row in message["components"] for button in row["components"]
+            if not button.get("disabled")]
+
+
 def private_text(reply: Reply) -> str:
     assert reply.type == 4 and reply.flags & EPHEMERAL and not reply.embeds, reply.describe()
     return reply.content
@@ -141,10 +147,12 @@ async def test_log_hides_private_rolls_from_others_and_pages(start_bot, fake_dis
 
     bobs = await fake_discord.slash("log show", user=BOB)
     assert bobs.flags & EPHEMERAL and labels(bobs.message) == ["Newer", "Older"]
+    assert usable(bobs.message) == ["Older"]  # the newest page: nothing newer
     assert bobs.embed["description"].count("\n") == 9 and "private" not in bobs.embed["description"]
     older = await fake_discord.click(bobs, label="Older", user=BOB)
     assert older.type == 7 and older.embed["description"].count(f"<@{BOB.id}>") == 1
     assert f"<@{ALICE.id}>" not in older.embed["description"]
+    assert usable(older.message) == ["Newer"]  # Bob's oldest page: nothing older for him, never an empty page
 
     alices = await fake_discord.slash("log show")
     alice_older = await fake_discord.click(alices, label="Older")
@@ -248,3 +256,15 @@ async def test_a_private_roll_ended_by_keep_keeps_reveal_until_it_is_revealed(st
     other = await fake_discord.slash("yz", {"attribute": 1, "skill": 1, "private": True})
     await fake_discord.click(other, label="Reveal")
     assert labels((await fake_discord.click(other, label="Keep")).message) == []
+
+
+async def test_a_log_page_emptied_by_the_purge_gives_way_to_the_latest(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=COGS)
+    for _ in range(11):
+        await heroic(fake_discord, bot, [1, 2], user=BOB)
+    first = await fake_discord.slash("log show", user=BOB)
+    oldest = min(int(row["id"]) for row in log_rows(db_path))
+    await bot.db.log.withdraw(oldest)  # the page the Older button names is gone
+    page = await fake_discord.click(first, label="Older", user=BOB)
+    assert page.type == 7 and page.embed["description"].count(f"<@{BOB.id}>") == 10, page.describe()
+    assert usable(page.message) == []  # the ten rolls left fit on the one page

@@ -62,12 +62,15 @@ def log_line(at: datetime, user, card: dict, system: str = "Heroic Rolls", priva
 
 def assert_log_page(reply: Reply, lines: list[str], entries: tuple[int, int]) -> None:
     """A page of the log: private to its reader, the progress tone, these lines (newest first), entries first–last
-    in the footer, Newer and Older buttons."""
+    in the footer, Newer (greyed: this is the newest page) and Older buttons."""
     embed = reply.embed
     assert reply.flags & EPHEMERAL and embed["title"] == f"{Tones.PROGRESS.symbol} Roll log of this channel"
     assert embed["color"] == Tones.PROGRESS.colour.value and embed["description"].splitlines() == lines
     assert embed["footer"]["text"] == f"Entries {entries[0]}–{entries[1]}; private rolls show only to their roller."
     assert labels(reply.message) == ["Newer", "Older"]
+    assert [button.get("disabled", False) for row in reply.message["components"] for button in row["components"]] == [
+        True, False
+    ]
 
 
 async def test_log_show_on_postgresql_pages_newest_first_and_shows_private_rolls_to_their_roller(
@@ -95,9 +98,10 @@ async def test_log_show_on_postgresql_pages_newest_first_and_shows_private_rolls
     assert alice_older.embed["description"].splitlines() == [*bobs_lines[10:], mine]
     newer = await fake_discord.click(alice_older, label="Newer")
     assert newer.embed["description"].splitlines() == bobs_lines[:10]
-    await fake_discord.click(newer, label="Older")
-    end = await fake_discord.click(newer, label="Older")  # past the oldest entry
-    assert end.embed["description"] == EMPTY_PAGE and "footer" not in end.embed
+    end = await fake_discord.click(newer, label="Older")
+    disabled = [button["label"] for row in end.message["components"] for button in row["components"]
+                if button.get("disabled")]
+    assert disabled == ["Older"] and end.embed["description"] != EMPTY_PAGE  # the oldest page: no way past it
 
 
 def exported(fake: FakeDiscord) -> list[list[str]]:
