@@ -203,14 +203,16 @@ class YearZero(commands.Cog):
                     await mark_ended(self.bot, older, Ending.SUPERSEDED)
             return
         payload, embed = stored_payload(roll, note, private), _first_card(interaction, roll, note)
-        entry = logbook.new_entry(interaction, embed, logbook.yearzero_rolled(roll, pool_odds(roll)), private)
+        rolled = logbook.yearzero_rolled(roll, pool_odds(roll))
+        entry = logbook.new_entry(interaction, embed, rolled, private)
         stored = await self.bot.db.rolls.create_for(  # the roll and its log entry (same id), one transaction
             interaction.id, *where, payload, self.bot.now(), pushes, log=entry
         )
         if stored.state is not RollState.PENDING or stored.pushes_made:  # a repeat after the roll moved on
             return
-        roll, note, private = read_payload(stored)  # a repeated interaction shows the roll the first one stored
-        embed, rolled = _first_card(interaction, roll, note), logbook.yearzero_rolled(roll, pool_odds(roll))
+        if stored.payload != payload:  # a repeated interaction shows the roll the first one stored
+            roll, note, private = read_payload(stored)
+            embed, rolled = _first_card(interaction, roll, note), logbook.yearzero_rolled(roll, pool_odds(roll))
         answer = await logbook.deliver_roll(  # with Reveal when private
             interaction, embed, rolled, private=private, entry_id=stored.id, buttons=push_buttons, logged=True
         )
