@@ -19,8 +19,10 @@ from bench.fake import CLOCK_TICKS, ROOT, running, send_windowed
 
 IDLE = "<method 'poll' of 'select.epoll' objects>"
 HOP = "<method 'put_nowait' of '_queue.SimpleQueue' objects>"
+OURS = tuple(str(ROOT / part) + "/" for part in ("bot", "cogs", "rules"))
+"""Where rollkeeper's own code lives (a virtual environment inside the clone holds discord.py's: not ours)."""
 AREAS = (
-    ("rollkeeper (bot/, cogs/, rules/)", tuple(str(ROOT / part) for part in ("bot", "cogs", "rules"))),
+    ("rollkeeper (bot/, cogs/, rules/)", OURS),
     ("discord.py", ("/discord/",)),
     ("aiohttp, yarl, multidict", ("/aiohttp/", "/yarl/", "/multidict/")),
     ("aiosqlite, event-loop side", ("/aiosqlite/", HOP)),
@@ -119,11 +121,22 @@ def show(ours: Profile, bare: Profile) -> None:
     a, b = ours.per_event_ms(sum(mine.values())), bare.per_event_ms(sum(theirs.values()))
     print(f"    {a:6.3f} {b:6.3f} {a - b:+7.3f}  in all")
     print("  rollkeeper's functions by cumulative time (profiled ms per /yz; a coroutine's own running time):")
-    own = [(values[3], key) for key, values in ours.entries.items() if key[0].startswith(str(ROOT))]
-    for seconds, (filename, line, function) in sorted(own, reverse=True)[:12]:
-        calls = ours.entries[(filename, line, function)][1] / ours.events
+    show_functions(ours, CUMULATIVE)
+    print("  rollkeeper's functions by their own time, callees left out (profiled ms per /yz):")
+    show_functions(ours, OWN, count=8)
+
+
+OWN, CUMULATIVE = 2, 3
+"""Which of a pstats entry's times to rank by."""
+
+
+def show_functions(profile: Profile, time: int, count: int = 12) -> None:
+    """rollkeeper's own functions (not its dependencies') with the most profiled time of this kind."""
+    own = [(values[time], key) for key, values in profile.entries.items() if key[0].startswith(OURS)]
+    for seconds, (filename, line, function) in sorted(own, reverse=True)[:count]:
+        calls = profile.entries[(filename, line, function)][1] / profile.events
         where = f"{Path(filename).relative_to(ROOT)}:{line} {function}"
-        print(f"    {ours.per_event_ms(seconds):6.3f} ms  {where} ({calls:.1f} calls or resumptions)")
+        print(f"    {profile.per_event_ms(seconds):6.3f} ms  {where} ({calls:.1f} calls or resumptions)")
 
 
 async def explain(

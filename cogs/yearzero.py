@@ -1,15 +1,13 @@
 """Year Zero (Forbidden Lands): /yz rolls, the Push and Keep buttons and /push.
 
-A pushable roll is stored in SQLite before it is shown; its buttons' custom_ids name the stored roll
-(``rk:yz:push:<id>``, ``rk:yz:keep:<id>``), so they work after a restart. Each push is claimed with one atomic SQL
-statement (a compare-and-set on the pushes made) together with the Willpower gain, so the Nth push of a roll happens
-at most once whatever arrives at once. When a roll stops being pushable, its message says so and loses its buttons
+A pushable roll is stored before it is shown; its buttons' custom_ids name the stored roll (``rk:yz:push:<id>``,
+``rk:yz:keep:<id>``), so they work after a restart. What a push or a keep does, each at most once whatever arrives
+at once, is in bot/pushing.py. When a roll stops being pushable, its message says so and loses its buttons
 (bot/roll_endings.py); a click on a message whose edit failed repairs it.
 """
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import Any, Literal
 
@@ -18,40 +16,26 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import logbook
-from bot.answers import acknowledge, deliver, withdraw
+from bot.answers import acknowledge, withdraw
 from bot.client import BotInteraction, RollkeeperBot, the_bot
 from bot.errors import PlayerError
-from bot.render.yearzero import FirstRollOdds, PushedRoll, render_first, render_pushed
-from bot.roll_endings import (
-    Ending,
-    is_private,
-    mark_ended,
-    pushed_payload,
-    read_payload,
-    refuse_or_repair,
-    repair,
-    show_ended,
-    shown_elsewhere,
-    stored_payload,
-)
+from bot.pushing import RollPushes
+from bot.render.yearzero import FirstRollOdds, render_first
+from bot.roll_endings import Ending, mark_ended, read_payload, stored_payload
 from bot.shared_options import Note, describe
-from bot.storage import PushClaim, PushRefusal, RollState, WillpowerChange, YearZeroRoll, refusal_of
-from bot.storage.rolls import push_subject
+from bot.storage import PushRefusal, RollState
 from bot.tree import report_error, reports_errors, send_private, server_channel
 from rules.dice import DiceSource, SystemDice
-from rules.yearzero import YzRoll, push, roll_yz
+from rules.yearzero import YzRoll, roll_yz
 from rules.yearzero_odds import odds_after_first, pool_odds
 
 __all__ = ["KeepButton", "PushButton", "YearZero", "push_view", "read_payload", "stored_payload"]
-
-_log = logging.getLogger(__name__)
 
 PUSH_PATTERN = re.compile(r"rk:yz:push:(?P<roll>[0-9]{1,19})")
 KEEP_PATTERN = re.compile(r"rk:yz:keep:(?P<roll>[0-9]{1,19})")
 NO_ROLL_TO_PUSH = "You have no roll to push in this channel: roll with /yz first (a roll stays pushable for a while)."
 
 Artifact = Literal["d8", "d10", "d12"]
-
 
 
 def custom_id(action: Literal["push", "keep"], roll_id: int) -> str:
@@ -122,7 +106,8 @@ class PushButton(discord.ui.DynamicItem[discord.ui.Button], template=PUSH_PATTER
 
     @reports_errors
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).push_stored(interaction, self.roll_id, edit_in_place=True)
+        cog = _cog(interaction)
+        await cog.pushes.push(interaction, self.roll_id, cog.dice, edit_in_place=True)
 
 
 class KeepButton(discord.ui.DynamicItem[discord.ui.Button], template=KEEP_PATTERN):
@@ -144,7 +129,7 @@ class KeepButton(discord.ui.DynamicItem[discord.ui.Button], template=KEEP_PATTER
 
     @reports_errors
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _cog(interaction).keep_stored(interaction, self.roll_id)
+        await _cog(interaction).pushes.keep(interaction, self.roll_id)
 
 
 class YearZero(commands.Cog):
@@ -153,6 +138,7 @@ class YearZero(commands.Cog):
     def __init__(self, bot: RollkeeperBot, dice: DiceSource | None = None) -> None:
         self.bot = bot
         self.dice: DiceSource = dice or SystemDice()
+        self.pushes = RollPushes(bot, push_buttons)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(PushButton, KeepButton)
@@ -203,14 +189,16 @@ class YearZero(commands.Cog):
                     await mark_ended(self.bot, older, Ending.SUPERSEDED)
             return
         payload, embed = stored_payload(roll, note, private), _first_card(interaction, roll, note)
-        entry = logbook.new_entry(interaction, embed, logbook.yearzero_rolled(roll, pool_odds(roll)), private)
+        rolled = logbook.yearzero_rolled(roll, pool_odds(roll))
+        entry = logbook.new_entry(interaction, embed, rolled, private)
         stored = await self.bot.db.rolls.create_for(  # the roll and its log entry (same id), one transaction
             interaction.id, *where, payload, self.bot.now(), pushes, log=entry
         )
         if stored.state is not RollState.PENDING or stored.pushes_made:  # a repeat after the roll moved on
             return
-        roll, note, private = read_payload(stored)  # a repeated interaction shows the roll the first one stored
-        embed, rolled = _first_card(interaction, roll, note), logbook.yearzero_rolled(roll, pool_odds(roll))
+        if stored.payload != payload:  # a repeated interaction shows the roll the first one stored
+            roll, note, private = read_payload(stored)
+            embed, rolled = _first_card(interaction, roll, note), logbook.yearzero_rolled(roll, pool_odds(roll))
         answer = await logbook.deliver_roll(  # with Reveal when private
             interaction, embed, rolled, private=private, entry_id=stored.id, buttons=push_buttons, logged=True
         )
@@ -233,126 +221,12 @@ class YearZero(commands.Cog):
         )
         if stored is None:
             raise PlayerError(NO_ROLL_TO_PUSH)
-        await self.push_stored(interaction, stored.id, edit_in_place=False)
-
-    async def push_stored(self, interaction: discord.Interaction, roll_id: int, *, edit_in_place: bool) -> None:
-        """Push a stored roll for the interaction's user: acknowledge, claim the next push atomically, show it."""
-        stored = await self._pushable(interaction, roll_id)
-        if stored is None:
-            return
-        latest, note, private = read_payload(stored)
-        pushed = push(latest, self.dice)
-        await acknowledge(interaction, ephemeral=private)  # claimed only once Discord took it
-        claim = await self._claim(interaction, stored, pushed)
-        if claim is None or claim.roll is None or claim.willpower is None:
-            return
-        embed, view = pushed_answer(interaction, claim.roll, claim.willpower)  # as stored (a repeat: the first's)
-        view = logbook.roll_view(roll_id, private, push_buttons if view is not None else None)  # Reveal if private
-        what = f"push of roll {roll_id}"
-        if edit_in_place:
-            await deliver(lambda: interaction.edit_original_response(embed=embed, view=view), what)
-        else:
-            answer = await deliver(lambda: interaction.edit_original_response(embed=embed, **_with(view)), what)
-            if answer is not None:  # the roll now shows there
-                self.bot.db.rolls.note_message(roll_id, stored.channel_id, answer.id)
-            await mark_ended(self.bot, stored, Ending.PUSHED, answer.id if answer is not None else None)
-        logged = logbook.yearzero_push_rolled(latest, pushed, claim.willpower.gained)
-        await logbook.record_push(interaction, roll_id, claim.roll.pushes_made, embed, logged, private)  # once answered
-
-    async def _pushable(self, interaction: discord.Interaction, roll_id: int) -> YearZeroRoll | None:
-        """The stored roll, if it may still be pushed from this message; else refused (or None once repaired, or
-        once the roller's click was shown the push that is stored)."""
-        stored = await self._stored(interaction, roll_id)
-        if stored is None:
-            return None
-        if shown_elsewhere(interaction, stored):
-            await refuse_or_repair(interaction, PushRefusal.PUSHED_MEANWHILE, stored)
-            return None
-        lifetime = self.bot.settings.push_lifetime
-        if stored.state is not RollState.PENDING or self.bot.now() > stored.expires_at(lifetime):  # ended: say why
-            if stored.state is RollState.PUSHED and await self._show_stored_push(interaction, stored):
-                return None
-            await refuse_or_repair(interaction, refusal_of(stored, self.bot.now(), lifetime), stored)
-            return None
-        return stored
-
-    async def _claim(self, interaction: discord.Interaction, stored: YearZeroRoll, pushed: YzRoll) -> PushClaim | None:
-        """Claim the push that made `pushed` (the roll's next one), once per interaction; None once refused (or the
-        roller's click that lost a race was shown the push that won)."""
-        claim = await self.bot.db.rolls.claim_push(
-            stored.id, interaction.user.id, pushed_payload(pushed), pushed.new_base_banes, self.bot.now(),
-            self.bot.settings.push_lifetime, pushes_made=stored.pushes_made, last=not pushed.can_push,
-            interaction_id=interaction.id,
-        )
-        if claim.refusal is None:
-            return claim
-        if claim.roll is not None and claim.refusal in _PUSHED_SINCE and await self._show_stored_push(
-            interaction, claim.roll
-        ):
-            return None
-        await refuse_or_repair(interaction, claim.refusal, stored)
-        return None
-
-    async def _show_stored_push(self, interaction: discord.Interaction, roll: YearZeroRoll) -> bool:
-        """Show the roller, on the message they clicked, the roll as its latest push left it (that push's answer did
-        not arrive, or they lost a race to it): what they see converges to what is stored. False when this is no
-        click on the roll's own message, or the push is older than what the store remembers of it."""
-        if interaction.type is not discord.InteractionType.component or shown_elsewhere(interaction, roll):
-            return False
-        outcome = await self.bot.db.applied.latest_for(push_subject(roll.id))
-        if outcome is None or roll.pushed_payload is None:
-            return False
-        await acknowledge(interaction)
-        embed, view = pushed_answer(interaction, roll, WillpowerChange(**outcome["willpower"]))
-        view = logbook.roll_view(roll.id, is_private(roll), push_buttons if view is not None else None)  # Reveal too
-        await deliver(lambda: interaction.edit_original_response(embed=embed, view=view), f"push of roll {roll.id}")
-        return True
-
-    async def keep_stored(self, interaction: discord.Interaction, roll_id: int) -> None:
-        """Keep a stored roll for its roller: it can no longer be pushed; its message says so, without buttons."""
-        stored = await self._stored(interaction, roll_id)
-        if stored is None:
-            return
-        lifetime = self.bot.settings.push_lifetime
-        claim = await self.bot.db.rolls.keep(roll_id, interaction.user.id, self.bot.now(), lifetime)
-        if claim.refusal is not None:
-            return await refuse_or_repair(interaction, claim.refusal, stored)
-        await show_ended(interaction, Ending.KEPT, stored)
-
-    async def _stored(self, interaction: discord.Interaction, roll_id: int) -> YearZeroRoll | None:
-        """The stored roll a button or /push names. A purged one is refused, or None when the click on its message
-        was answered by repairing the message."""
-        rolls = self.bot.db.rolls
-        stored = await rolls.get(roll_id)
-        if stored is not None:
-            return stored
-        refusal = await rolls.refusal_for_missing(roll_id)
-        if refusal is PushRefusal.EXPIRED and await repair(interaction, Ending.EXPIRED):
-            return None
-        raise PlayerError(refusal.message)
-
-
-_PUSHED_SINCE = {PushRefusal.ALREADY_PUSHED, PushRefusal.NO_PUSHES_LEFT, PushRefusal.PUSHED_MEANWHILE}
-"""Refusals of a roller's push because another push of theirs was claimed: they are shown that push instead."""
-
-
-def pushed_answer(
-    interaction: discord.Interaction, roll: YearZeroRoll, change: WillpowerChange
-) -> tuple[discord.Embed, discord.ui.View | None]:
-    """The card of a roll as its latest stored push left it, and its buttons while pushes are left."""
-    latest, note, _ = read_payload(roll)
-    result = PushedRoll(latest, change.after, change.lost)
-    embed = render_pushed(result, pool_odds(latest), roller=interaction.user, note=note)
-    return embed, push_view(roll.id) if roll.state is RollState.PENDING and latest.can_push else None
+        await self.pushes.push(interaction, stored.id, self.dice, edit_in_place=False)
 
 
 def _first_card(interaction: discord.Interaction, roll: YzRoll, note: str | None) -> discord.Embed:
     odds = FirstRollOdds(pool_odds(roll), odds_after_first(roll))
     return render_first(roll, odds, roller=interaction.user, note=note)
-
-
-def _with(view: discord.ui.View | None) -> dict:
-    return {"view": view} if view is not None else {}
 
 
 async def setup(bot: RollkeeperBot) -> None:

@@ -105,3 +105,18 @@ async def test_a_year_zero_roll_without_push_delivered_twice_keeps_showing_the_f
     assert reply.message["embeds"][0]["title"].startswith("✅") and "`6`" in shown and "`1`" not in shown
     [(kind, events, _)] = logged(db_path)
     assert kind == "roll" and events.split()[0].endswith(":1")
+
+
+async def test_a_pushable_year_zero_roll_delivered_twice_keeps_showing_the_first_dice(
+    start_bot, fake_discord, db_path
+):
+    """The repeat finds the first delivery's roll stored and answers with it, not with the dice it rolled itself."""
+    bot = await start_bot(extensions=COGS)
+    give_faces(bot, "YearZero", 6, 3, 2, 2)  # the roll (one success), then the repeat's (none; pushable too)
+    reply = await twice(fake_discord, bot, "yz", {"attribute": 2})
+    shown = json.dumps(reply.message["embeds"][0], ensure_ascii=False)
+    assert reply.message["embeds"][0]["title"] == "✅ 1 success" and "`3`" in shown and "`2`" not in shown
+    assert [button["label"] for row in reply.message["components"] for button in row["components"]] == [
+        "Push", "Keep"
+    ]
+    assert query(db_path, "SELECT count(*) FROM yz_rolls") == [(1,)] and len(logged(db_path)) == 1
