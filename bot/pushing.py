@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from bot import logbook
-from bot.answers import acknowledge, deliver
+from bot.answers import acknowledge, deliver, fill_in
 from bot.client import RollkeeperBot
 from bot.errors import PlayerError
 from bot.render.yearzero import PushedRoll, render_pushed
@@ -26,6 +26,7 @@ from bot.roll_endings import (
     refuse_or_repair,
     repair,
     show_ended,
+    show_pushed_in_place,
     shown_elsewhere,
 )
 from bot.storage import PushClaim, PushRefusal, RollState, WillpowerChange, YearZeroRoll, refusal_of
@@ -65,10 +66,12 @@ class RollPushes:
         if edit_in_place:
             await deliver(lambda: interaction.edit_original_response(embed=embed, view=view), what)
         else:
-            answer = await deliver(lambda: interaction.edit_original_response(embed=embed, **_with(view)), what)
-            if answer is not None:  # the roll now shows there
+            answer = await fill_in(interaction, what, embed=embed, **_with(view))
+            if answer is None:  # shown on the roll's own message instead, or on its roller's next click there
+                await show_pushed_in_place(self.bot, stored, embed, view)
+            else:  # the roll now shows in the answer
                 self.bot.db.rolls.note_message(roll_id, stored.channel_id, answer.id)
-            await mark_ended(self.bot, stored, Ending.PUSHED, answer.id if answer is not None else None)
+                await mark_ended(self.bot, stored, Ending.PUSHED, answer.id)
         logged = logbook.yearzero_push_rolled(latest, pushed, claim.willpower.gained)
         await logbook.record_push(interaction, roll_id, claim.roll.pushes_made, embed, logged, private)  # once answered
 

@@ -124,6 +124,25 @@ async def mark_ended(bot: RollkeeperBot, stored: YearZeroRoll, ending: Ending, r
     return await edit_ended(bot, stored, ending, result_id)
 
 
+async def show_pushed_in_place(
+    bot: RollkeeperBot, stored: YearZeroRoll, embed: discord.Embed, view: discord.ui.View | None
+) -> bool:
+    """/push's answer never arrived: show the pushed roll on the roll's own message instead (a public one), with
+    its buttons while pushes are left. False (logged) when that edit fails too: the message keeps its Push button,
+    and the roller's next click on it shows the push as stored."""
+    if stored.message_id is None or is_private(stored):
+        return False
+    message = bot.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id).get_partial_message(
+        stored.message_id
+    )
+    try:
+        await message.edit(embed=embed, view=view, content=None)
+    except (discord.HTTPException, aiohttp.ClientError) as failure:
+        _log.info("Could not show roll %s's push on its message %s: %s", stored.id, stored.message_id, failure)
+        return False
+    return True
+
+
 async def mark_expiring(bot: RollkeeperBot) -> int:
     """Before the purge: edit the messages of up to EXPIRING_EDITS rolls that expired while pushable."""
     rolls = await bot.db.rolls.expiring(bot.now(), bot.settings.push_lifetime, EXPIRING_EDITS)

@@ -16,7 +16,7 @@ from bot.answers import ANSWER_ATTEMPTS, NOT_SHOWN
 from tests.bot.embeds import give_faces
 from tests.bot.test_faults import ANSWER_ROUTES, GUILD, YZ, query, willpower
 from tests.fakediscord import ALICE, GM, FakeDiscord, message_text
-from tests.fakediscord.faults import EDIT_ORIGINAL, says, shows
+from tests.fakediscord.faults import EDIT_CHANNEL_MESSAGE, EDIT_ORIGINAL, says, shows
 
 LOST = {"reset": True, "times": ANSWER_ATTEMPTS}
 """Every try at an answer meets a reset connection: Discord never took it."""
@@ -183,3 +183,38 @@ async def until_willpower(db_path, points: int) -> None:
             return
         await asyncio.sleep(0.05)
     raise AssertionError(f"Willpower never reached {points}")
+
+
+# -- /push: a push is never withdrawn; one whose answer is lost is shown on the roll's own message ----------------
+
+
+async def test_a_slash_push_whose_answer_is_lost_is_shown_on_the_rolls_own_message(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    give_faces(bot, "YearZero", 6, 3, 2)
+    shown = await fake_discord.slash("yz", {"attribute": 2, "skill": 1})
+    give_faces(bot, "YearZero", 1, 1)
+    lose(fake_discord, shows("pushed"))  # /push's own answer never arrives
+    lost = await fake_discord.slash("push", expect_answer=False)
+    assert lost.loading and lost.embeds == [], lost.describe()
+    assert "pushed" in shown.embed["title"].lower() and "Willpower +2 (now 2)" in shown.embed["description"]
+    assert shown.message["components"] == [], shown.describe()  # no push left: the pushed card, done
+    assert query(db_path, "SELECT state FROM yz_roll_states") == [("pushed",)] and willpower(db_path) == 2
+
+
+async def test_a_slash_push_whose_answer_and_card_edit_are_lost_is_shown_on_the_next_click(
+    start_bot, fake_discord, db_path
+):
+    bot = await start_bot(extensions=YZ)
+    give_faces(bot, "YearZero", 6, 3, 2)
+    shown = await fake_discord.slash("yz", {"attribute": 2, "skill": 1})
+    give_faces(bot, "YearZero", 1, 1)
+    lose(fake_discord, shows("pushed"))
+    fake_discord.inject("PATCH", EDIT_CHANNEL_MESSAGE, **LOST)  # the roll's own message cannot be edited either
+    await fake_discord.slash("push", expect_answer=False)
+    assert "pushed" not in shown.embed["title"].lower() and any(
+        button["label"] == "Push" for row in shown.message["components"] for button in row["components"]
+    )
+    again = await fake_discord.click(shown, label="Push", expect_answer=False)
+    assert "pushed" in shown.embed["title"].lower() and "Willpower +2 (now 2)" in shown.embed["description"]
+    assert shown.message["components"] == [], again.describe()
+    assert willpower(db_path) == 2
