@@ -67,11 +67,19 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
 
 @pytest.fixture
-async def fake_discord(discord_spec):
-    """A running FakeDiscord; at teardown it stops the bot and fails on any body Discord would refuse."""
+def fake_guilds() -> tuple:
+    """The servers of the test's fake Discord (empty: its default one). A test module overrides this fixture to
+    give its own, e.g. ``return (GUILD,)``."""
+    return ()
+
+
+@pytest.fixture
+async def fake_discord(discord_spec, fake_guilds):
+    """A running FakeDiscord with fake_guilds; at teardown it stops the bot and fails on any body Discord would
+    refuse."""
     from tests.fakediscord import FakeDiscord
 
-    async with FakeDiscord(validator=discord_spec) as fake:
+    async with FakeDiscord(guilds=fake_guilds, validator=discord_spec) as fake:
         yield fake
         await fake.stop()
         fake.assert_clean()

@@ -30,11 +30,8 @@ CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
 
 
 @pytest.fixture
-async def fake_discord(discord_spec):
-    async with FakeDiscord(guilds=[GUILD], validator=discord_spec) as fake:
-        yield fake
-        await fake.stop()
-        fake.assert_clean()
+def fake_guilds():
+    return (GUILD,)
 
 
 async def heroic(fake: FakeDiscord, bot, faces, *, user=ALICE, **options) -> Reply:

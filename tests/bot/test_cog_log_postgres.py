@@ -27,11 +27,8 @@ HEROIC = odds_for_heroic(2, 8).success
 
 
 @pytest.fixture
-async def fake_discord(discord_spec):
-    async with FakeDiscord(guilds=[GUILD], validator=discord_spec) as fake:
-        yield fake
-        await fake.stop()
-        fake.assert_clean()
+def fake_guilds():
+    return (GUILD,)
 
 
 @pytest.fixture

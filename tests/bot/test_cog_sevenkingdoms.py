@@ -6,19 +6,16 @@ import pytest
 
 from rules.dice import FixedDice
 from tests.bot.embeds import below_title, field, give_faces, odds
-from tests.fakediscord import BOB, CannotInvoke, FakeChannel, FakeDiscord, FakeGuild
+from tests.fakediscord import BOB, CannotInvoke, FakeChannel, FakeGuild
 
 EPHEMERAL = 64
 GENERAL, TAVERN = FakeChannel("general"), FakeChannel("tavern")
 
 
 @pytest.fixture
-async def fake_discord(discord_spec):
-    """The shared fixture's fake Discord, with a second channel in the server."""
-    async with FakeDiscord(guilds=[FakeGuild(channels=(GENERAL, TAVERN))], validator=discord_spec) as fake:
-        yield fake
-        await fake.stop()
-        fake.assert_clean()
+def fake_guilds():
+    """The default server, with a second channel."""
+    return (FakeGuild(channels=(GENERAL, TAVERN)),)
 
 
 @pytest.fixture

@@ -6,17 +6,14 @@ import pytest
 
 from bot.storage import load_migrations
 from tests.bot.embeds import give_faces
-from tests.fakediscord import ALICE, BOB, GM, MEMBER_PERMISSIONS, FakeChannel, FakeDiscord, FakeGuild, FakeUser
+from tests.fakediscord import ALICE, BOB, GM, MEMBER_PERMISSIONS, FakeChannel, FakeGuild, FakeUser
 
 GENERAL, TAVERN = FakeChannel("general"), FakeChannel("tavern")
 
 
 @pytest.fixture
-async def fake_discord(discord_spec):
-    async with FakeDiscord(guilds=[FakeGuild(channels=(GENERAL, TAVERN))], validator=discord_spec) as fake:
-        yield fake
-        await fake.stop()
-        fake.assert_clean()
+def fake_guilds():
+    return (FakeGuild(channels=(GENERAL, TAVERN)),)
 
 
 @pytest.fixture

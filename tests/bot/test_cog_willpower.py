@@ -21,12 +21,9 @@ NEEDS_MANAGE_SERVER = "You need the Manage Server permission to do that."
 
 
 @pytest.fixture
-async def fake_discord(discord_spec):
-    """The shared fake, with two servers: Willpower is kept per server."""
-    async with FakeDiscord(guilds=[KEEP, MARSH], validator=discord_spec) as fake:
-        yield fake
-        await fake.stop()
-        fake.assert_clean()
+def fake_guilds():
+    """Two servers: Willpower is kept per server."""
+    return (KEEP, MARSH,)
 
 
 @pytest.fixture

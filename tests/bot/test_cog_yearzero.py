@@ -51,12 +51,9 @@ class Constant:
 
 
 @pytest.fixture
-async def fake_discord(discord_spec):
-    """The shared fake, in a server with two channels (#general, where interactions happen, and #tavern)."""
-    async with FakeDiscord(guilds=[GUILD], validator=discord_spec) as fake:
-        yield fake
-        await fake.stop()
-        fake.assert_clean()
+def fake_guilds():
+    """A server with two channels (#general, where interactions happen, and #tavern)."""
+    return (GUILD,)
 
 
 def any_faces(bot) -> None:

@@ -19,17 +19,13 @@ from rules.yearzero_odds import odds_after_first
 from tests.bot.embeds import below_title, field, odds
 from tests.bot.test_cog_yearzero import GUILD, YZ, any_faces, buttons, roll, use_faces
 from tests.bot.test_cog_yearzero_endings import refuse_channel_edits
-from tests.fakediscord import FakeDiscord
 
 pytestmark = pytest.mark.usefixtures("fake_discord")
 
 
 @pytest.fixture
-async def fake_discord(discord_spec):
-    async with FakeDiscord(guilds=[GUILD], validator=discord_spec) as fake:
-        yield fake
-        await fake.stop()
-        fake.assert_clean()
+def fake_guilds():
+    return (GUILD,)
 
 
 def assert_ended(reply, ending_line: str, footer: str, *, left: tuple[str, ...] = ()) -> list[str]:

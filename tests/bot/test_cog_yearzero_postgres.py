@@ -26,7 +26,7 @@ from tests.bot.test_cog_yearzero import (
     roll,
     use_faces,
 )
-from tests.fakediscord import ALICE, BOB, FakeDiscord, message_text
+from tests.fakediscord import ALICE, BOB, message_text
 
 DEFERRED_UPDATE = 6
 
@@ -41,12 +41,9 @@ def told_privately(reply) -> str:
 
 
 @pytest.fixture
-async def fake_discord(discord_spec):
-    """The fake in the same two-channel server as tests/bot/test_cog_yearzero.py."""
-    async with FakeDiscord(guilds=[GUILD], validator=discord_spec) as fake:
-        yield fake
-        await fake.stop()
-        fake.assert_clean()
+def fake_guilds():
+    """The same two-channel server as tests/bot/test_cog_yearzero.py."""
+    return (GUILD,)
 
 
 async def test_the_bot_on_postgresql_stores_the_roll_and_the_roller_pushes_it(postgres_url, start_bot, fake_discord):

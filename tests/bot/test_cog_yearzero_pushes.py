@@ -14,17 +14,13 @@ from tests.bot.embeds import below_title, field, odds
 from tests.bot.payloads import slash_payload
 from tests.bot.test_cog_yearzero import GUILD, YZ, Constant, private_answer, roll, rows, use_faces, willpower
 from tests.bot.test_cog_yearzero_endings import labels
-from tests.fakediscord import FakeDiscord
 
 pytestmark = pytest.mark.usefixtures("fake_discord")
 
 
 @pytest.fixture
-async def fake_discord(discord_spec):
-    async with FakeDiscord(guilds=[GUILD], validator=discord_spec) as fake:
-        yield fake
-        await fake.stop()
-        fake.assert_clean()
+def fake_guilds():
+    return (GUILD,)
 
 
 async def test_pride_and_two_pushes_keep_the_buttons_until_the_last_push(start_bot, fake_discord, db_path):

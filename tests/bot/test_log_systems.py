@@ -19,7 +19,7 @@ from rules.luck import LuckEvent
 from rules.sevenkingdoms import SkPool
 from rules.sevenkingdoms_odds import odds_for_test as sk_odds
 from tests.bot.embeds import give_faces
-from tests.fakediscord import FakeDiscord, FakeGuild
+from tests.fakediscord import FakeGuild
 
 COGS = ("cogs.hex", "cogs.sevenkingdoms", "cogs.log")
 GUILD = FakeGuild("The Keep")
@@ -27,11 +27,8 @@ NOW = datetime(2026, 12, 2, 20, 0, tzinfo=UTC)
 
 
 @pytest.fixture
-async def fake_discord(discord_spec):
-    async with FakeDiscord(guilds=[GUILD], validator=discord_spec) as fake:
-        yield fake
-        await fake.stop()
-        fake.assert_clean()
+def fake_guilds():
+    return (GUILD,)
 
 
 def logged(db_path) -> list[tuple[str, str, str, str]]:

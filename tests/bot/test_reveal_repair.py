@@ -15,17 +15,13 @@ import pytest
 from bot.roll_endings import Ending
 from tests.bot.test_cog_log import EPHEMERAL, labels, log_rows
 from tests.bot.test_cog_yearzero import GUILD, any_faces, roll
-from tests.fakediscord import FakeDiscord
 
 COGS = ("cogs.yearzero", "cogs.willpower", "cogs.log")
 
 
 @pytest.fixture
-async def fake_discord(discord_spec):
-    async with FakeDiscord(guilds=[GUILD], validator=discord_spec) as fake:
-        yield fake
-        await fake.stop()
-        fake.assert_clean()
+def fake_guilds():
+    return (GUILD,)
 
 
 @pytest.fixture
