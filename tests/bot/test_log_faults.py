@@ -12,19 +12,17 @@ import pytest
 from tests.bot.embeds import field, give_faces
 from tests.bot.payloads import slash_payload
 from tests.bot.test_faults import ANSWER_ROUTES, GUILD, YZ, handling, query, willpower
-from tests.fakediscord import FakeDiscord
 from tests.fakediscord.faults import shows
 
 COGS = (*YZ, "cogs.stats")
 
 
+pytestmark = pytest.mark.faults
+
+
 @pytest.fixture
-async def fake_discord(discord_spec):
-    async with FakeDiscord(guilds=[GUILD], validator=discord_spec, timeout=30.0) as fake:
-        yield fake
-        await fake.stop()
-        fake.take_violations()  # a repeat's answer meets Discord's "already acknowledged" (40060): expected
-        assert fake.bot_errors == []
+def fake_guilds():
+    return (GUILD,)
 
 
 def logged(db_path) -> list[tuple[str, str, dict]]:

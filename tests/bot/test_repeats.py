@@ -17,7 +17,7 @@ import pytest
 from tests.bot.embeds import give_faces
 from tests.bot.payloads import click_payload, slash_payload
 from tests.bot.test_faults import handling, query, resume_replaying
-from tests.fakediscord import FakeDiscord, FakeGuild
+from tests.fakediscord import FakeGuild
 
 GUILD = FakeGuild("Repeats")
 COGS = ("cogs.hex", "cogs.heroic", "cogs.sevenkingdoms", "cogs.help", "cogs.stats")
@@ -31,13 +31,12 @@ ROLLS = [  # command, options, the cog whose dice it reads, the first delivery's
 ]
 
 
+pytestmark = pytest.mark.faults
+
+
 @pytest.fixture
-async def fake_discord(discord_spec):
-    async with FakeDiscord(guilds=[GUILD], validator=discord_spec, timeout=30.0) as fake:
-        yield fake
-        await fake.stop()
-        fake.take_violations()  # the repeat's answer meets Discord's "already acknowledged" (40060): expected
-        assert fake.bot_errors == []
+def fake_guilds():
+    return (GUILD,)
 
 
 def logged_for(db_path, interaction_id: int) -> list[tuple[str, str]]:
