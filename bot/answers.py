@@ -7,7 +7,8 @@ shows the player that the interaction failed, which is true). The answer after t
 transient faults (a reset, a 5xx: discord.py itself waits out 429s), so a change is not left unshown because
 one request failed. A command's answer that still seems lost is looked for before anything is undone (Discord
 may have taken an edit whose reply was lost: `fill_in`). What cannot be shown is withdrawn - a roll, a Willpower
-spend or set, an extended test's degrees (`withdraw`) - or, for a push, shown on the roller's next click.
+spend or set, an extended test's degrees (`withdraw`) - or, for a push, shown on the roll's own message or on the
+roller's next click.
 """
 
 from __future__ import annotations
