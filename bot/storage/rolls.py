@@ -14,7 +14,7 @@ from datetime import datetime
 from bot.storage.applied import Outcome, recalled_in, remember_in
 from bot.storage.roll_log import NewEntry, log_in, unlog_in
 from bot.storage.roll_messages import RollMessages
-from bot.storage.roll_records import (  # noqa: F401 (offered here as they always were, refusal_of included)
+from bot.storage.roll_records import (  # noqa: F401 (offered here as they always were)
     PURGE_BATCH,
     PushClaim,
     PushRefusal,
@@ -22,10 +22,7 @@ from bot.storage.roll_records import (  # noqa: F401 (offered here as they alway
     YearZeroRoll,
     epoch,
     push_subject,
-    refusal_for,
     refusal_of,
-    roll_from,
-    storable_id,
 )
 from bot.storage.shared.rolls import SharedRolls
 from bot.storage.shared.statements import Row
