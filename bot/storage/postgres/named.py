@@ -24,7 +24,8 @@ _NAME = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
 
 @functools.cache
 def numbered(sql: str) -> tuple[str, tuple[str, ...]]:
-    """sql with ``$n`` in place of each ``:name``, and the names in the order of their numbers."""
+    """sql with ``$n`` in place of each ``:name``, and the names in the order of their numbers (kept once per
+    statement: the statements are the storage modules' constants, a few dozen)."""
     names: list[str] = []
 
     def number(match: re.Match[str]) -> str:
