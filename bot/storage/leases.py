@@ -50,7 +50,7 @@ class ShardLeases:
     """The shard_leases table."""
 
     def __init__(self, statements: Statements[Any]) -> None:
-        self._store = statements
+        self._db = statements
 
     async def _take_turn(self, transaction: Session) -> None:
         """Make the leases change one process at a time: SQLite's write transactions already do."""
@@ -63,7 +63,7 @@ class ShardLeases:
 
         Returns the leases other processes still hold; when there is any, nothing was taken."""
         held: list[HeldLease] = []
-        async with self._store.transaction() as transaction:
+        async with self._db.transaction() as transaction:
             await self._take_turn(transaction)
             for shard in shard_ids:
                 params = {"shard": shard, "owner": owner, "now": now.timestamp()}
@@ -79,7 +79,7 @@ class ShardLeases:
     async def renew(self, shard_ids: Sequence[int], owner: str, now: datetime, ttl: timedelta) -> bool:
         """Extend owner's leases to now + ttl; False (nothing changed) if any was lost (expired or taken)."""
         try:
-            async with self._store.transaction() as transaction:
+            async with self._db.transaction() as transaction:
                 await self._take_turn(transaction)
                 for shard in shard_ids:
                     params = {"shard": shard, "owner": owner, "now": now.timestamp(), "until": (now + ttl).timestamp()}
@@ -91,7 +91,7 @@ class ShardLeases:
 
     async def release(self, shard_ids: Sequence[int], owner: str) -> None:
         """Give owner's leases back (at a clean stop), so the next start need not wait for them to expire."""
-        async with self._store.transaction() as transaction:
+        async with self._db.transaction() as transaction:
             await self._take_turn(transaction)
             await transaction.execute_many(_RELEASE, [{"shard": shard, "owner": owner} for shard in shard_ids])
 
