@@ -1,5 +1,6 @@
 """Storage for the bot: one interface (`Storage`), kept in SQLite through one aiosqlite connection, or in
-PostgreSQL through an asyncpg pool (`bot.storage.postgres`) when DATABASE_URL is set.
+PostgreSQL through an asyncpg pool (`bot.storage.postgres`) when DATABASE_URL is set. What the two share is
+written once in `bot.storage.shared` (and in the classes whose statements are the same on both: meta, leases).
 
 Usage::
 

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import os
-from datetime import datetime, timedelta
 from pathlib import Path
-from types import TracebackType
 
 from bot.storage.applied import AppliedInteractions
 from bot.storage.errors import StorageBusy, StorageUnavailable
@@ -15,6 +13,7 @@ from bot.storage.meta import Meta
 from bot.storage.migrations import Migration, migrate, schema_version
 from bot.storage.roll_log import RollLog
 from bot.storage.rolls import YearZeroRolls
+from bot.storage.shared.database import SharedDatabase
 from bot.storage.store import DEFAULT_BUSY_TIMEOUT_MS, Store
 from bot.storage.upkeep import reclaim_space, use_incremental_vacuum
 from bot.storage.willpower import Willpower
@@ -22,7 +21,7 @@ from bot.storage.willpower import Willpower
 LOCKED_AT_START = "another program kept it locked past the busy timeout"
 
 
-class Database:
+class Database(SharedDatabase):
     """The open database: ``await Database.open(path)``, then ``.rolls``, ``.willpower``, ``.extended``,
     ``.meta``, ``.applied`` (interactions applied, for answering repeats) ``.leases`` (shards served)
     and ``.log`` (the roll log).
@@ -31,7 +30,7 @@ class Database:
     """
 
     def __init__(self, store: Store) -> None:
-        self.store = store
+        self.store: Store = store
         self.rolls = YearZeroRolls(store)
         self.willpower = Willpower(store)
         self.extended = ExtendedTests(store)
@@ -78,29 +77,10 @@ class Database:
         """PRAGMA user_version: the number of the last migration applied."""
         return await schema_version(self.store)
 
-    async def purge_expired(
-        self, now: datetime, push_lifetime: timedelta, log_retention: timedelta | None = None
-    ) -> int:
-        """Delete what has outlived its use (Year Zero rolls past their lifetime, and roll log entries past
-        log_retention when given) in small batches, then give the freed space back and truncate the WAL; return
-        how many Year Zero rolls were deleted."""
-        purged = await self.rolls.purge_expired(now, push_lifetime)
-        if log_retention is not None:
-            await self.log.purge_older(now, log_retention)
+    async def _give_space_back(self) -> None:
+        """Give the pages a purge freed back to the file system, then truncate the WAL."""
         await use_incremental_vacuum(self.store)
         await reclaim_space(self.store)
-        return purged
 
-    async def close(self) -> None:
-        """Write what is still noted, then close the connection; harmless when already closed."""
-        if not self.store.closed and self.store.lost is None:
-            await self.rolls.flush_messages()
-        await self.store.close()
-
-    async def __aenter__(self) -> Database:
-        return self
-
-    async def __aexit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        await self.close()
+    def _writable(self) -> bool:
+        return not self.store.closed and self.store.lost is None

@@ -6,6 +6,8 @@ held and is refused (it would otherwise answer every interaction a second time).
 renewing, so its leases expire and the next start takes them over.
 
 Taking and renewing are one transaction for all the shards: a process gets every shard it asked for or none.
+One class for both stores: SQLite's write transactions take turns by themselves; PostgreSQL's `PostgresShardLeases`
+takes a turn first (bot/storage/postgres/leases.py).
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from bot.storage.store import Store
+from bot.storage.shared.statements import Session, Statements
 
 _HELD_BY_OTHERS = """
 SELECT shard_id, owner, expires_at FROM shard_leases
@@ -46,8 +49,11 @@ class HeldLease:
 class ShardLeases:
     """The shard_leases table."""
 
-    def __init__(self, store: Store) -> None:
-        self._store = store
+    def __init__(self, statements: Statements[Any]) -> None:
+        self._db = statements
+
+    async def _take_turn(self, transaction: Session) -> None:
+        """Make the leases change one process at a time: SQLite's write transactions already do."""
 
     async def take(
         self, shard_ids: Sequence[int], owner: str, now: datetime, ttl: timedelta, *, overrule: Collection[str] = ()
@@ -57,7 +63,8 @@ class ShardLeases:
 
         Returns the leases other processes still hold; when there is any, nothing was taken."""
         held: list[HeldLease] = []
-        async with self._store.transaction() as transaction:
+        async with self._db.transaction() as transaction:
+            await self._take_turn(transaction)
             for shard in shard_ids:
                 params = {"shard": shard, "owner": owner, "now": now.timestamp()}
                 row = await transaction.fetch_one(_HELD_BY_OTHERS, params)
@@ -72,7 +79,8 @@ class ShardLeases:
     async def renew(self, shard_ids: Sequence[int], owner: str, now: datetime, ttl: timedelta) -> bool:
         """Extend owner's leases to now + ttl; False (nothing changed) if any was lost (expired or taken)."""
         try:
-            async with self._store.transaction() as transaction:
+            async with self._db.transaction() as transaction:
+                await self._take_turn(transaction)
                 for shard in shard_ids:
                     params = {"shard": shard, "owner": owner, "now": now.timestamp(), "until": (now + ttl).timestamp()}
                     if await transaction.fetch_one(_RENEW, params) is None:
@@ -83,7 +91,8 @@ class ShardLeases:
 
     async def release(self, shard_ids: Sequence[int], owner: str) -> None:
         """Give owner's leases back (at a clean stop), so the next start need not wait for them to expire."""
-        async with self._store.transaction() as transaction:
+        async with self._db.transaction() as transaction:
+            await self._take_turn(transaction)
             await transaction.execute_many(_RELEASE, [{"shard": shard, "owner": owner} for shard in shard_ids])
 
 

@@ -1,27 +1,34 @@
-"""Small facts the bot keeps about itself (key -> text), such as the hash of the last synced commands."""
+"""Small facts the bot keeps about itself (key -> text), such as the hash of the last synced commands: one
+class for both stores (PostgreSQL's `PostgresMeta` only numbers its parameters)."""
 
 from __future__ import annotations
 
-from bot.storage.store import Store
+from typing import Any
 
-_SET = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+from bot.storage.shared.statements import Statements
+
+_GET = "SELECT value FROM meta WHERE key = :key"
+
+_SET = "INSERT INTO meta (key, value) VALUES (:key, :value) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+
+_DELETE = "DELETE FROM meta WHERE key = :key RETURNING key"
 
 
 class Meta:
     """The meta key/value table."""
 
-    def __init__(self, store: Store) -> None:
-        self._store = store
+    def __init__(self, statements: Statements[Any]) -> None:
+        self._db = statements
 
     async def get(self, key: str) -> str | None:
         """The value stored under key, or None."""
-        row = await self._store.fetch_one("SELECT value FROM meta WHERE key = ?", (key,))
+        row = await self._db.fetch_one(_GET, {"key": key})
         return row["value"] if row else None
 
     async def set(self, key: str, value: str) -> None:
         """Store value under key, replacing any earlier one."""
-        await self._store.write(_SET, (key, value))
+        await self._db.write(_SET, {"key": key, "value": value})
 
     async def delete(self, key: str) -> bool:
         """Forget key; False if it was not there."""
-        return bool(await self._store.write("DELETE FROM meta WHERE key = ? RETURNING key", (key,)))
+        return bool(await self._db.write(_DELETE, {"key": key}))

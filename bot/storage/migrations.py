@@ -67,6 +67,15 @@ def load_migrations(directory: Traversable | None = None) -> list[Migration]:
     return found
 
 
+def check_not_newer(location: object, current: int, known: int) -> None:
+    """Refuse a database whose schema is newer than the migrations this code knows (both stores)."""
+    if current > known:
+        raise StorageError(
+            f"The database at {location} has schema version {current}, newer than this rollkeeper knows "
+            f"({known}); run a newer rollkeeper or restore a backup."
+        )
+
+
 async def schema_version(store: Store) -> int:
     """The number of the last migration applied to the database (0 for a new one)."""
     row = await store.fetch_one("PRAGMA user_version")
@@ -78,11 +87,7 @@ async def migrate(store: Store, migrations: list[Migration] | None = None) -> in
     migrations = load_migrations() if migrations is None else migrations
     known = len(migrations)
     current = await schema_version(store)
-    if current > known:
-        raise StorageError(
-            f"The database at {store.path} has schema version {current}, newer than this rollkeeper knows "
-            f"({known}); run a newer rollkeeper or restore a backup."
-        )
+    check_not_newer(store.path, current, known)
     for migration in migrations[current:]:
         await _apply(store, migration)
     return known

@@ -1,21 +1,22 @@
 """The messages that show Year Zero rolls: noted as they are sent, written a moment later in batches.
 
 Only the clean-up of a roll's message needs them (taking its buttons off when the roll ends), so a roll's
-answer never waits for this write, and many rolls share one transaction.
+answer never waits for this write, and many rolls share one transaction. One class for both stores: a batch is
+one UPDATE per roll in one transaction, which PostgreSQL's subclass makes one UPDATE for the whole batch.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from bot.storage.errors import StorageError
 
 if TYPE_CHECKING:
-    from bot.storage.rolls import YearZeroRoll
+    from bot.storage.roll_records import YearZeroRoll
+    from bot.storage.shared.statements import Statements
 
 _log = logging.getLogger(__name__)
 
@@ -25,19 +26,10 @@ MESSAGE_FLUSH_DELAY = 0.05
 _SET_MESSAGE = "UPDATE yz_rolls SET channel_id = :channel, message_id = :message WHERE id = :id"
 
 
-class NotingStore(Protocol):
-    """What the notes need of a store (SQLite's Store; PostgreSQL's subclass overrides `_write`)."""
-
-    @property
-    def closed(self) -> bool: ...
-
-    def transaction(self) -> AbstractAsyncContextManager[Any]: ...
-
-
 class RollMessages:
     """Message ids of stored rolls, noted but perhaps not written yet."""
 
-    def __init__(self, store: NotingStore) -> None:
+    def __init__(self, store: Statements[Any]) -> None:
         self._store = store
         self._messages: dict[int, tuple[int, int]] = {}
         """Message ids noted but not yet written: roll id -> (channel id, message id)."""
@@ -80,21 +72,21 @@ class RollMessages:
         self._writing |= noted
         try:
             return await self._write(noted)
+        except StorageError as error:
+            _log.warning("Could not note the messages of %d Year Zero rolls: %s", len(noted), error)
+            return 0
         finally:
             for roll_id in noted:
                 self._writing.pop(roll_id, None)
 
     async def _write(self, noted: dict[int, tuple[int, int]]) -> int:
+        """Write a batch of noted message ids; return how many rolls got one (a roll purged since gets none)."""
         rows = [
             {"id": roll_id, "channel": channel_id, "message": message_id}
             for roll_id, (channel_id, message_id) in noted.items()
         ]
-        try:
-            async with self._store.transaction() as transaction:
-                return await transaction.execute_many(_SET_MESSAGE, rows)
-        except StorageError as error:
-            _log.warning("Could not note the messages of %d Year Zero rolls: %s", len(noted), error)
-            return 0
+        async with self._store.transaction() as transaction:
+            return await transaction.execute_many(_SET_MESSAGE, rows)
 
     def seen_in(self, roll: YearZeroRoll) -> YearZeroRoll:
         """The roll with its message id, when that is noted but not written yet (a note is always newer than what

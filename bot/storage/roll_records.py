@@ -7,8 +7,7 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
-import aiosqlite
-
+from bot.storage.shared.statements import Row
 from bot.storage.willpower import WillpowerChange
 
 PURGE_BATCH = 500
@@ -107,6 +106,11 @@ class PushClaim:
         }
 
 
+def push_subject(roll_id: int) -> str:
+    """How the pushes of a roll are named among the applied interactions (AppliedInteractions.latest_for)."""
+    return f"yz_roll:{roll_id}"
+
+
 def epoch(moment: datetime) -> float:
     """Unix seconds of an aware datetime (a naive one is refused: its time zone would be a guess)."""
     if moment.tzinfo is None or moment.utcoffset() is None:
@@ -127,7 +131,7 @@ def _moment(seconds: float | None) -> datetime | None:
     return None if seconds is None else datetime.fromtimestamp(seconds, UTC)
 
 
-def roll_from(row: aiosqlite.Row) -> YearZeroRoll:
+def roll_from(row: Row) -> YearZeroRoll:
     return YearZeroRoll(
         id=row["id"],
         guild_id=row["guild_id"],

@@ -57,3 +57,17 @@ async def test_one_process_at_a_time_holds_a_shards_lease(db: Storage, open_db):
         assert await second.leases.take([1], loser, NOW, ttl) == []
     finally:
         await second.close()
+
+
+async def test_takes_racing_through_two_stores_never_both_win_a_shard(db: Storage, open_db):
+    """Round after round, two processes starting at once on a free shard: exactly one of them gets it."""
+    second = await open_db()
+    try:
+        ttl = timedelta(seconds=30)
+        for shard in range(20):
+            takes = await asyncio.gather(
+                *(store.leases.take([shard], owner, NOW, ttl) for store, owner in ((db, "a:1"), (second, "b:2")))
+            )
+            assert sorted(len(held) for held in takes) == [0, 1], shard
+    finally:
+        await second.close()

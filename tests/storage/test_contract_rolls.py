@@ -1,5 +1,6 @@
 """The storage contract for Year Zero rolls, on SQLite and on PostgreSQL: superseding, expiry, a push claimed
-at most once by its roller only (also by two stores racing on one database), refusals, purge, message notes."""
+at most once by its roller only (also by two stores racing on one database), refusals, purge, message notes,
+repeated interactions and withdrawn rolls."""
 
 from __future__ import annotations
 
@@ -220,3 +221,46 @@ async def test_the_purge_deletes_in_batches_until_nothing_expired_is_left(db: St
     assert await db.rolls.purge_expired(NOW, LIFETIME, batch=3) == 7  # 3 + 3 + 1
     assert [await db.rolls.get(roll) for roll in expired] == [None] * 7
     assert await db.purge_expired(NOW, LIFETIME) == 0 and await db.rolls.get(fresh) is not None
+
+
+# --- told = stored: repeats, withdrawals, refusals of rolls gone ------------------------------------
+
+
+async def test_a_repeated_supersede_supersedes_nothing_newer(db: Storage):
+    older = await db.rolls.create(G, C, U, FIRST, NOW)
+    [superseded] = await db.rolls.supersede(G, C, U, interaction_id=77)
+    assert superseded.id == older
+    newer = await db.rolls.create(G, C, U, FIRST, NOW)
+    assert await db.rolls.supersede(G, C, U, interaction_id=77) == []  # a replay of the first
+    assert (await db.rolls.latest_pending(G, C, U, NOW, LIFETIME)).id == newer
+
+
+async def test_only_a_roll_never_shown_nor_pushed_is_withdrawn_and_the_one_before_is_latest_again(db: Storage):
+    shown = await db.rolls.create(G, C, U, FIRST, NOW)
+    db.rolls.note_message(shown, C, 11)
+    unshown = await db.rolls.create(G, C, U, FIRST, NOW)
+    assert await db.rolls.withdraw(unshown) and await db.rolls.get(unshown) is None
+    assert (await db.rolls.latest_pending(G, C, U, NOW, LIFETIME)).id == shown
+    assert not await db.rolls.withdraw(shown) and await db.rolls.get(shown) is not None
+    pushed = await db.rolls.create(G, C + 1, U, FIRST, NOW)
+    assert (await claim(db, pushed)).claimed
+    assert not await db.rolls.withdraw(pushed) and not await db.rolls.withdraw(unshown)
+
+
+async def test_a_keep_of_a_roll_gone_or_never_given_is_refused_by_why(db: Storage):
+    old = await db.rolls.create(G, C, U, FIRST, NOW - LIFETIME * 2)
+    assert (await db.rolls.keep(old, U, NOW, LIFETIME)).refusal is PushRefusal.EXPIRED
+    await db.rolls.purge_expired(NOW, LIFETIME)
+    for roll_id, why in ((old, PushRefusal.EXPIRED), (old + 1, PushRefusal.UNKNOWN), (2**70, PushRefusal.UNKNOWN)):
+        answer = await db.rolls.keep(roll_id, U, NOW, LIFETIME)
+        assert (answer.claimed, answer.roll, answer.refusal) == (False, None, why)
+
+
+async def test_a_repeated_push_of_a_roll_purged_since_is_told_it_expired(db: Storage):
+    roll_id = await db.rolls.create(G, C, U, FIRST, NOW - LIFETIME + timedelta(seconds=1))
+    first = await db.rolls.claim_push(roll_id, U, PUSHED, 1, NOW, LIFETIME, interaction_id=78)
+    assert first.claimed
+    await db.rolls.purge_expired(NOW + timedelta(seconds=2), LIFETIME)
+    repeat = await db.rolls.claim_push(roll_id, U, PUSHED, 1, NOW, LIFETIME, interaction_id=78)
+    assert (repeat.roll, repeat.refusal) == (None, PushRefusal.EXPIRED)
+    assert await db.willpower.get(G, U) == 1

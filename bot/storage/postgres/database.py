@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from types import TracebackType
-
 from bot.storage.migrations import Migration
 from bot.storage.postgres.applied import PostgresAppliedInteractions
 from bot.storage.postgres.extended import PostgresExtendedTests
@@ -15,14 +12,15 @@ from bot.storage.postgres.pool import PostgresStore
 from bot.storage.postgres.roll_log import PostgresRollLog
 from bot.storage.postgres.rolls import PostgresRolls
 from bot.storage.postgres.willpower import PostgresWillpower
+from bot.storage.shared.database import SharedDatabase
 
 
-class PostgresDatabase:
+class PostgresDatabase(SharedDatabase):
     """The open database: ``await PostgresDatabase.open(url)``, then ``.rolls``, ``.willpower``, ``.extended``,
     ``.meta``, ``.applied``, ``.leases`` - the same interface as SQLite's `bot.storage.Database`."""
 
     def __init__(self, store: PostgresStore) -> None:
-        self.store = store
+        self.store: PostgresStore = store
         self.rolls = PostgresRolls(store)
         self.willpower = PostgresWillpower(store)
         self.extended = PostgresExtendedTests(store)
@@ -53,27 +51,5 @@ class PostgresDatabase:
         """The number of the last migration applied."""
         return await schema_version(self.store)
 
-    async def purge_expired(
-        self, now: datetime, push_lifetime: timedelta, log_retention: timedelta | None = None
-    ) -> int:
-        """Delete what has outlived its use (Year Zero rolls past their lifetime, and roll log entries past
-        log_retention when given) in small batches; return how many Year Zero rolls were deleted. PostgreSQL's
-        autovacuum gives the space back by itself."""
-        purged = await self.rolls.purge_expired(now, push_lifetime)
-        if log_retention is not None:
-            await self.log.purge_older(now, log_retention)
-        return purged
-
-    async def close(self) -> None:
-        """Write what is still noted, then close the pool; harmless when already closed."""
-        if not self.store.closed:
-            await self.rolls.flush_messages()
-        await self.store.close()
-
-    async def __aenter__(self) -> PostgresDatabase:
-        return self
-
-    async def __aexit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        await self.close()
+    async def _give_space_back(self) -> None:
+        """Nothing to do: PostgreSQL's autovacuum gives the space a purge freed back by itself."""

@@ -12,8 +12,7 @@ from importlib import resources
 
 import asyncpg
 
-from bot.storage.errors import StorageError
-from bot.storage.migrations import Migration, load_migrations
+from bot.storage.migrations import Migration, check_not_newer, load_migrations
 from bot.storage.postgres.pool import PostgresStore
 
 _log = logging.getLogger(__name__)
@@ -59,20 +58,12 @@ async def migrate(store: PostgresStore, migrations: list[Migration] | None = Non
         try:
             await connection.execute(_TRACKING)
             current = await _applied(connection)
-            _check_not_newer(store, current, len(migrations))
+            check_not_newer(store.location, current, len(migrations))
             for migration in migrations[current:]:
                 await _apply(connection, migration)
         finally:
             await connection.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
     return len(migrations)
-
-
-def _check_not_newer(store: PostgresStore, current: int, known: int) -> None:
-    if current > known:
-        raise StorageError(
-            f"The database at {store.location} has schema version {current}, newer than this rollkeeper knows "
-            f"({known}); run a newer rollkeeper or restore a backup."
-        )
 
 
 async def _apply(connection: asyncpg.Connection, migration: Migration) -> None:

@@ -3,17 +3,13 @@ bot/storage/roll_messages.py): on PostgreSQL one UPDATE writes a whole batch."""
 
 from __future__ import annotations
 
-import logging
-
-from bot.storage.errors import StorageError
+from bot.storage.postgres.named import NamedStatements
 from bot.storage.postgres.pool import PostgresStore
 from bot.storage.roll_messages import RollMessages
 
-_log = logging.getLogger(__name__)
-
 _SET_MESSAGES = """
 UPDATE yz_rolls SET channel_id = noted.channel, message_id = noted.message
-FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS noted (id, channel, message)
+FROM unnest(:ids::bigint[], :channels::bigint[], :messages::bigint[]) AS noted (id, channel, message)
 WHERE yz_rolls.id = noted.id
 RETURNING yz_rolls.id
 """
@@ -23,15 +19,10 @@ class PostgresRollMessages(RollMessages):
     """Message ids noted as rolls are sent, written in batches: one UPDATE for the whole batch."""
 
     def __init__(self, store: PostgresStore) -> None:
-        super().__init__(store)
-        self._postgres = store
+        super().__init__(NamedStatements(store))
 
     async def _write(self, noted: dict[int, tuple[int, int]]) -> int:
         ids = list(noted)
         channels = [noted[roll_id][0] for roll_id in ids]
         messages = [noted[roll_id][1] for roll_id in ids]
-        try:
-            return len(await self._postgres.fetch_all(_SET_MESSAGES, ids, channels, messages))
-        except StorageError as error:
-            _log.warning("Could not note the messages of %d Year Zero rolls: %s", len(noted), error)
-            return 0
+        return len(await self._store.fetch_all(_SET_MESSAGES, {"ids": ids, "channels": channels, "messages": messages}))

@@ -1,0 +1,58 @@
+"""What the shared storage code needs of a driver: statements with named parameters (``:name``), run one at a
+time (each its own transaction) or inside `transaction()`.
+
+SQLite's `Store` and `Transaction` offer this as they are (sqlite3 binds ``:name`` itself); PostgreSQL's
+`NamedStatements` and `NamedTransaction` number the names for asyncpg (`bot.storage.postgres.named`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from types import MappingProxyType
+from typing import Any, Protocol, TypeVar
+
+Params = Mapping[str, Any]
+NO_PARAMS: Params = MappingProxyType({})
+
+
+class Row(Protocol):
+    """A row read back: its columns by name (sqlite3.Row, asyncpg.Record)."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+
+class Session(Protocol):
+    """The statements of one transaction."""
+
+    async def fetch_one(self, sql: str, params: Params = ..., /) -> Row | None: ...
+
+    async def fetch_all(self, sql: str, params: Params = ..., /) -> Sequence[Row]: ...
+
+    async def execute_many(self, sql: str, rows: Iterable[Params], /) -> object: ...
+
+
+SessionT = TypeVar("SessionT", bound=Session)
+"""A driver's kind of session, in the classes written against `Statements`."""
+_Session_co = TypeVar("_Session_co", bound=Session, covariant=True)
+
+
+class Statements(Protocol[_Session_co]):
+    """A store: single statements, each a transaction of its own, and transactions of several."""
+
+    @property
+    def closed(self) -> bool: ...
+
+    def transaction(self) -> AbstractAsyncContextManager[_Session_co]: ...
+
+    async def fetch_one(self, sql: str, params: Params = ..., /) -> Row | None: ...
+
+    async def fetch_all(self, sql: str, params: Params = ..., /) -> Sequence[Row]: ...
+
+    async def write(self, sql: str, params: Params = ..., /) -> Sequence[Row]:
+        """One write statement; its RETURNING rows."""
+        ...
+
+    async def execute(self, sql: str, params: Params = ..., /) -> int:
+        """One write statement; how many rows it changed."""
+        ...
