@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
@@ -20,6 +19,7 @@ from bot.chores import Chores, purge_expired_rolls
 from bot.gateway import drop_malformed_interactions
 from bot.lease import LeaseHeld, ShardLease
 from bot.settings import Settings
+from bot.shards import running_shards
 from bot.storage import (
     DEFAULT_BUSY_TIMEOUT_MS,
     Database,
@@ -256,12 +256,7 @@ class RollkeeperBot(commands.AutoShardedBot):
 
     def shards_summary(self) -> str:
         """Which shards this process runs and how many servers each has, e.g. "Running shards 0, 1 of 4: ..."."""
-        servers = Counter(guild.shard_id for guild in self.guilds)
-        shard_ids = sorted(self.shards)
-        each = ", ".join(f"shard {shard} has {_servers(servers[shard])}" for shard in shard_ids)
-        named = "shard" if len(shard_ids) == 1 else "shards"
-        listed = ", ".join(str(shard) for shard in shard_ids)
-        return f"Running {named} {listed} of {self.shard_count}: {each}"
+        return running_shards(sorted(self.shards), self.shard_count, [guild.shard_id for guild in self.guilds])
 
     async def refuse_if_draining(self, interaction: discord.Interaction) -> bool:
         """While closing, answer a new interaction that the bot is restarting (nothing is applied for it, so what
@@ -292,10 +287,6 @@ class RollkeeperBot(commands.AutoShardedBot):
         busy = self._in_hand - {asyncio.current_task()}
         if busy:
             await asyncio.wait(busy, timeout=grace)
-
-
-def _servers(count: int) -> str:
-    return f"{count} server" if count == 1 else f"{count} servers"
 
 
 BotInteraction = discord.Interaction[RollkeeperBot]

@@ -7,7 +7,8 @@ rest; then every process must share one store, which a SQLite file on one machin
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 MAX_SHARD_COUNT = 65536
@@ -133,3 +134,16 @@ def _sync_commands(text: str) -> bool | None:
             "that runs shard 0"
         )
     return SYNC_WORDS[text.lower()]
+
+
+def running_shards(shard_ids: Sequence[int], shard_count: int | None, servers_on: Iterable[int | None]) -> str:
+    """The start-up line of a process: its shards, of how many, and how many servers each has (servers_on: the
+    shard of each server), e.g. "Running shards 0, 1 of 4: shard 0 has 3 servers, shard 1 has 1 server"."""
+    servers = Counter(servers_on)
+    each = ", ".join(f"shard {shard} has {_servers(servers[shard])}" for shard in shard_ids)
+    named = "shard" if len(shard_ids) == 1 else "shards"
+    return f"Running {named} {', '.join(str(shard) for shard in shard_ids)} of {shard_count}: {each}"
+
+
+def _servers(count: int) -> str:
+    return f"{count} server" if count == 1 else f"{count} servers"
