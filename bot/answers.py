@@ -123,3 +123,15 @@ async def withdraw(interaction: discord.Interaction, what: str, take_back: Withd
     _log.warning("The answer to %s was lost: its change is withdrawn", what)
     await deliver(lambda: interaction.edit_original_response(content=NOT_SHOWN, embed=None, view=None), what)
     return True
+
+
+async def answer_or_withdraw(
+    interaction: discord.Interaction, what: str, take_back: Withdrawal, **fields: Any
+) -> bool:
+    """Fill in the answer of a command whose change is stored (`fill_in`); if it never arrives, withdraw the
+    change (`withdraw`), or, when the change must stay, try its answer once more. True when the answer is shown."""
+    if await fill_in(interaction, what, **fields) is not None:
+        return True
+    if await withdraw(interaction, what, take_back):
+        return False
+    return await deliver(lambda: interaction.edit_original_response(**fields), what) is not None

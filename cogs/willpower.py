@@ -3,11 +3,13 @@ withdrawn if its answer never reaches the player (bot.answers)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answers import acknowledge, fill_in, withdraw
+from bot.answers import acknowledge, answer_or_withdraw
 from bot.client import BotInteraction, RollkeeperBot
 from bot.errors import PlayerError
 from bot.shared_options import describe
@@ -60,10 +62,8 @@ class WillpowerCommands(commands.GroupCog, group_name="willpower"):
         willpower, user_id = self.bot.db.willpower, interaction.user.id
         change = await willpower.spend(guild_id, user_id, points, interaction_id=interaction.id)
         text = f"{interaction.user.mention} spends **{points}** Willpower: {change.before} → **{change.after}**."
-        if await fill_in(interaction, "/willpower spend", content=text) is None:
-            await withdraw(interaction, "/willpower spend", lambda: willpower.withdraw_spend(
-                guild_id, user_id, points, interaction_id=interaction.id
-            ))
+        refund = partial(willpower.withdraw_spend, guild_id, user_id, points, interaction_id=interaction.id)
+        await answer_or_withdraw(interaction, "/willpower spend", refund, content=text)
 
 
 class WillpowerSetting(commands.Cog):
@@ -92,10 +92,8 @@ class WillpowerSetting(commands.Cog):
             f"{player.mention}'s Willpower is now **{change.after}** (was {change.before}), "
             f"set by {interaction.user.mention}."
         )
-        if await fill_in(interaction, "/willpower-set", content=text) is None:
-            await withdraw(interaction, "/willpower-set", lambda: willpower.withdraw_set(
-                guild_id, player.id, change, interaction_id=interaction.id
-            ))
+        unset = partial(willpower.withdraw_set, guild_id, player.id, change, interaction_id=interaction.id)
+        await answer_or_withdraw(interaction, "/willpower-set", unset, content=text)
 
 
 async def setup(bot: RollkeeperBot) -> None:

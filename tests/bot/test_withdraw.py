@@ -161,9 +161,11 @@ async def test_a_lost_spend_is_refunded_though_a_later_spend_was_shown(start_bot
     assert willpower(db_path) == 4 and bot.is_ready()
 
 
-async def test_a_lost_set_that_a_later_spend_built_on_stays(start_bot, fake_discord, db_path):
+async def test_a_lost_set_that_a_later_spend_built_on_stays_and_is_shown_once_discord_takes_it(
+    start_bot, fake_discord, db_path
+):
     """The game master's set to 9 is lost while the player spends 1 and is shown 9 → 8: that total is built on the
-    set, so the set stays (the game master's answer is never said to be undone)."""
+    set, so the set stays, never said to be undone, and its answer is tried once more (Discord takes it now)."""
     await start_bot(extensions=YZ)
     await with_willpower(fake_discord, 4)
     lose(fake_discord, says("is now **9**"), reset=True, delay=0.3, times=ANSWER_ATTEMPTS)
@@ -173,7 +175,7 @@ async def test_a_lost_set_that_a_later_spend_built_on_stays(start_bot, fake_disc
     later = await fake_discord.slash("willpower spend", {"points": 1})
     unshown = await lost
     assert later.content.endswith("9 → **8**.") and willpower(db_path) == 8
-    assert unshown.content != NOT_SHOWN and unshown.loading, unshown.describe()
+    assert "Willpower is now **9** (was 4)" in unshown.content and not unshown.loading, unshown.describe()
 
 
 async def until_willpower(db_path, points: int) -> None:
