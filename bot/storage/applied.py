@@ -11,30 +11,15 @@ The outcome is a JSON object (plain numbers and text) so that any driver can kee
 
 from __future__ import annotations
 
-import json
-import time
-from datetime import datetime, timedelta
-from typing import Any
+from datetime import timedelta
 
-from bot.storage.store import Store, Transaction
+from bot.storage.shared.applied import AppliedIn, Outcome, SharedAppliedInteractions
+from bot.storage.store import Store
+
+__all__ = ["APPLIED_RETENTION", "AlreadyApplied", "AppliedInteractions", "Outcome", "applied_in"]
 
 APPLIED_RETENTION = timedelta(hours=24)
 """How long an applied interaction is remembered: far longer than any replay Discord makes."""
-
-_RECALL = "SELECT outcome FROM applied_interactions WHERE interaction_id = ?"
-
-_REMEMBER = """
-INSERT INTO applied_interactions (interaction_id, subject, outcome, applied_at)
-VALUES (:id, :subject, :outcome, :now)
-"""
-
-_LATEST_FOR = """
-SELECT outcome FROM applied_interactions WHERE subject = ? ORDER BY applied_at DESC, interaction_id DESC LIMIT 1
-"""
-
-_FORGET = "DELETE FROM applied_interactions WHERE interaction_id = ? RETURNING interaction_id"
-
-Outcome = dict[str, Any]
 
 
 class AlreadyApplied(Exception):  # noqa: N818 - it is an answer, not an error: the change was made before
@@ -45,53 +30,12 @@ class AlreadyApplied(Exception):  # noqa: N818 - it is an answer, not an error: 
         self.outcome = outcome
 
 
-def _outcome(text: str) -> Outcome:
-    value = json.loads(text)
-    if not isinstance(value, dict):
-        raise ValueError(f"an applied interaction's outcome must be a JSON object, not {text!r}")
-    return value
+applied_in = AppliedIn()
+"""SQLite's write transactions take turns, so a repeat always finds the first delivery's row: nothing to lock."""
 
 
-async def recalled_in(transaction: Transaction, interaction_id: int | None) -> Outcome | None:
-    """The outcome stored for interaction_id inside transaction, or None (never applied, or no id given)."""
-    if interaction_id is None:
-        return None
-    row = await transaction.fetch_one(_RECALL, (interaction_id,))
-    return _outcome(row["outcome"]) if row else None
-
-
-async def remember_in(
-    transaction: Transaction, interaction_id: int | None, outcome: Outcome, subject: str | None = None
-) -> None:
-    """Keep interaction_id's outcome inside transaction (nothing when no id is given)."""
-    if interaction_id is None:
-        return
-    params = {"id": interaction_id, "subject": subject, "outcome": json.dumps(outcome), "now": time.time()}
-    await transaction.fetch_all(_REMEMBER, params)
-
-
-async def forget_in(transaction: Transaction, interaction_id: int) -> bool:
-    """Forget interaction_id inside transaction (its change is being withdrawn: a repeat may apply it anew);
-    False when it was not remembered."""
-    return bool(await transaction.fetch_all(_FORGET, (interaction_id,)))
-
-
-class AppliedInteractions:
+class AppliedInteractions(SharedAppliedInteractions):
     """Read and purge the applied interactions (they are written by the changes themselves)."""
 
     def __init__(self, store: Store) -> None:
-        self._store = store
-
-    async def outcome(self, interaction_id: int) -> Outcome | None:
-        """What the interaction applied, or None when the store never applied it (or forgot it)."""
-        row = await self._store.fetch_one(_RECALL, (interaction_id,))
-        return _outcome(row["outcome"]) if row else None
-
-    async def latest_for(self, subject: str) -> Outcome | None:
-        """The outcome of the latest interaction applied to subject (e.g. 'yz_roll:12'), or None."""
-        row = await self._store.fetch_one(_LATEST_FOR, (subject,))
-        return _outcome(row["outcome"]) if row else None
-
-    async def purge(self, before: datetime) -> int:
-        """Forget the interactions applied before `before`; return how many."""
-        return await self._store.execute("DELETE FROM applied_interactions WHERE applied_at < ?", (before.timestamp(),))
+        super().__init__(store)

@@ -8,7 +8,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.storage.shared.statements import Row
-from bot.storage.willpower import WillpowerChange
+from bot.storage.shared.willpower import WillpowerChange
 
 PURGE_BATCH = 500
 """Rows deleted per statement by a purge (Year Zero rolls, roll log entries): a few milliseconds of the database

@@ -9,10 +9,7 @@ process or several on one database - exactly one wins.
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from bot.storage.applied import Outcome, recalled_in, remember_in
-from bot.storage.roll_log import NewEntry, log_in, unlog_in
+from bot.storage.applied import applied_in
 from bot.storage.roll_messages import RollMessages
 from bot.storage.roll_records import (  # noqa: F401 (offered here as they always were)
     PURGE_BATCH,
@@ -26,8 +23,8 @@ from bot.storage.roll_records import (  # noqa: F401 (offered here as they alway
 )
 from bot.storage.shared.rolls import SharedRolls
 from bot.storage.shared.statements import Row
+from bot.storage.shared.willpower import WillpowerChange, gained, store_in
 from bot.storage.store import Store, Transaction
-from bot.storage.willpower import WillpowerChange, gained, store_in
 
 
 class YearZeroRolls(SharedRolls[Transaction]):
@@ -54,25 +51,9 @@ RETURNING *
     _HIGHEST_ID = "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'yz_rolls'), 0) AS highest"
 
     def __init__(self, store: Store) -> None:
-        super().__init__(store, RollMessages(store))
+        super().__init__(store, RollMessages(store), applied_in)
 
     async def _gain(self, session: Transaction, claimed: Row, user_id: int, points: int) -> WillpowerChange:
         """The claim read the Willpower before it; the write lock is held, so only the new total is written."""
         change = gained(claimed["willpower_before"] or 0, points)
         return await store_in(session, claimed["guild_id"], user_id, change)
-
-    async def _recalled(self, session: Transaction, interaction_id: int | None) -> Outcome | None:
-        return await recalled_in(session, interaction_id)
-
-    async def _remember(
-        self, session: Transaction, interaction_id: int | None, outcome: Outcome, subject: str | None = None
-    ) -> None:
-        await remember_in(session, interaction_id, outcome, subject)
-
-    async def _log(
-        self, session: Transaction, entry: NewEntry, now: datetime, entry_id: int, interaction_id: int
-    ) -> None:
-        await log_in(session, entry, now, entry_id=entry_id, interaction_id=interaction_id)
-
-    async def _unlog(self, session: Transaction, entry_id: int) -> None:
-        await unlog_in(session, entry_id)

@@ -10,19 +10,14 @@ neither.
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from bot.storage.applied import Outcome
-from bot.storage.postgres.applied import recalled_in, remember_in
+from bot.storage.postgres.applied import applied_in
 from bot.storage.postgres.named import NamedStatements, NamedTransaction
 from bot.storage.postgres.pool import PostgresStore
-from bot.storage.postgres.roll_log import log_in, unlog_in
 from bot.storage.postgres.roll_messages import PostgresRollMessages
-from bot.storage.postgres.willpower import gain_in
-from bot.storage.roll_log import NewEntry
+from bot.storage.postgres.willpower import LOCKED_POINTS
 from bot.storage.shared.rolls import SharedRolls
 from bot.storage.shared.statements import Row
-from bot.storage.willpower import WillpowerChange
+from bot.storage.shared.willpower import WillpowerChange, gain_in
 
 # The roll is pushable: its roller's, within its lifetime, pending and the player's newest here.
 _PUSHABLE = """
@@ -50,24 +45,8 @@ RETURNING roll.*
     _HIGHEST_ID = "SELECT coalesce(pg_sequence_last_value(pg_get_serial_sequence('yz_rolls', 'id')), 0) AS highest"
 
     def __init__(self, store: PostgresStore) -> None:
-        super().__init__(NamedStatements(store), PostgresRollMessages(store))
+        super().__init__(NamedStatements(store), PostgresRollMessages(store), applied_in)
 
     async def _gain(self, session: NamedTransaction, claimed: Row, user_id: int, points: int) -> WillpowerChange:
         """The roller's Willpower row is locked first, so a racing change builds on this one."""
-        return await gain_in(session.connection, claimed["guild_id"], user_id, points)
-
-    async def _recalled(self, session: NamedTransaction, interaction_id: int | None) -> Outcome | None:
-        return await recalled_in(session.connection, interaction_id)
-
-    async def _remember(
-        self, session: NamedTransaction, interaction_id: int | None, outcome: Outcome, subject: str | None = None
-    ) -> None:
-        await remember_in(session.connection, interaction_id, outcome, subject)
-
-    async def _log(
-        self, session: NamedTransaction, entry: NewEntry, now: datetime, entry_id: int, interaction_id: int
-    ) -> None:
-        await log_in(session.connection, entry, now, entry_id=entry_id, interaction_id=interaction_id)
-
-    async def _unlog(self, session: NamedTransaction, entry_id: int) -> None:
-        await unlog_in(session.connection, entry_id)
+        return await gain_in(session, LOCKED_POINTS, claimed["guild_id"], user_id, points)

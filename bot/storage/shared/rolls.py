@@ -9,8 +9,9 @@ is one ``UPDATE ... RETURNING`` whose WHERE holds every condition of a pushable 
 simultaneous pushes - in one process or several on one database - exactly one wins.
 
 What each driver says its own way: the claim and the keep (how "still pushable" is checked under that
-database's locking), the highest id ever given, the Willpower gain, and the other tables' helpers it reaches
-inside a transaction. Times are aware datetimes (UTC) in the API and Unix seconds in the database.
+database's locking), the highest id ever given, and the Willpower gain (SQLite's claim reads the points before
+it; PostgreSQL locks the player's row). Applied interactions are recalled and remembered the driver's way too
+(`AppliedIn`). Times are aware datetimes (UTC) in the API and Unix seconds in the database.
 """
 
 from __future__ import annotations
@@ -19,8 +20,7 @@ from abc import ABC, abstractmethod
 from datetime import datetime, timedelta
 from typing import Any, ClassVar, Generic
 
-from bot.storage.applied import Outcome
-from bot.storage.roll_log import NewEntry
+from bot.storage.log_records import NewEntry
 from bot.storage.roll_messages import RollMessages
 from bot.storage.roll_records import (
     PURGE_BATCH,
@@ -33,8 +33,10 @@ from bot.storage.roll_records import (
     roll_from,
     storable_id,
 )
+from bot.storage.shared.applied import AppliedIn
+from bot.storage.shared.roll_log import log_in, unlog_in
 from bot.storage.shared.statements import Row, Session, SessionT, Statements
-from bot.storage.willpower import WillpowerChange
+from bot.storage.shared.willpower import WillpowerChange
 
 
 class SharedRolls(ABC, Generic[SessionT]):
@@ -82,33 +84,16 @@ ORDER BY id LIMIT :limit
 DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :oldest ORDER BY created_at LIMIT :batch)
 """
 
-    def __init__(self, statements: Statements[SessionT], messages: RollMessages) -> None:
+    def __init__(self, statements: Statements[SessionT], messages: RollMessages, applied: AppliedIn) -> None:
         self._db = statements
         self.messages = messages
+        self._applied = applied
 
     # --- what each driver does its own way -----------------------------------------------------------
 
     @abstractmethod
     async def _gain(self, session: SessionT, claimed: Row, user_id: int, points: int) -> WillpowerChange:
         """Add the Willpower a push claimed (its row `claimed`) gains, inside the claim's transaction."""
-
-    @abstractmethod
-    async def _recalled(self, session: SessionT, interaction_id: int | None) -> Outcome | None:
-        """The outcome applied for interaction_id (bot.storage.applied's recalled_in for this driver)."""
-
-    @abstractmethod
-    async def _remember(
-        self, session: SessionT, interaction_id: int | None, outcome: Outcome, subject: str | None = None
-    ) -> None:
-        """Keep interaction_id's outcome (bot.storage.applied's remember_in for this driver)."""
-
-    @abstractmethod
-    async def _log(self, session: SessionT, entry: NewEntry, now: datetime, entry_id: int, interaction_id: int) -> None:
-        """Write the roll's log entry under entry_id (bot.storage.roll_log's log_in for this driver)."""
-
-    @abstractmethod
-    async def _unlog(self, session: SessionT, entry_id: int) -> None:
-        """Delete a withdrawn roll's log entry (bot.storage.roll_log's unlog_in for this driver)."""
 
     # --- the rolls --------------------------------------------------------------------------------------
 
@@ -131,7 +116,7 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
         and writes nothing. Otherwise as `create`."""
         params = _new_roll(guild_id, channel_id, user_id, payload, now, pushes_allowed)
         async with self._db.transaction() as session:
-            outcome = await self._recalled(session, interaction_id)
+            outcome = await self._applied.recalled(session, interaction_id)
             row = await session.fetch_one(self._GET, {"id": outcome["roll_id"]}) if outcome else None
             if row is not None:
                 return self.messages.seen_in(roll_from(row))
@@ -139,9 +124,9 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
             if row is None:
                 raise RuntimeError("INSERT ... RETURNING gave no row")
             if outcome is None:
-                await self._remember(session, interaction_id, {"roll_id": row["id"]})
+                await self._applied.remember(session, interaction_id, {"roll_id": row["id"]})
             if log is not None:
-                await self._log(session, log, now, row["id"], interaction_id)
+                await log_in(session, log, now, entry_id=row["id"], interaction_id=interaction_id)
         return roll_from(row)
 
     async def withdraw(self, roll_id: int) -> bool:
@@ -154,7 +139,7 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
         async with self._db.transaction() as session:
             withdrawn = bool(await session.fetch_all(self._WITHDRAW, {"id": roll_id}))
             if withdrawn:
-                await self._unlog(session, roll_id)
+                await unlog_in(session, roll_id)
         return withdrawn
 
     async def supersede(
@@ -170,10 +155,10 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
             rows = await self._db.write(self._SUPERSEDE, params)
         else:
             async with self._db.transaction() as session:
-                if await self._recalled(session, interaction_id) is not None:
+                if await self._applied.recalled(session, interaction_id) is not None:
                     return []
                 rows = await session.fetch_all(self._SUPERSEDE, params)
-                await self._remember(session, interaction_id, {"superseded": len(rows)})
+                await self._applied.remember(session, interaction_id, {"superseded": len(rows)})
         return [self.messages.seen_in(roll_from(row)) for row in rows]
 
     def note_message(self, roll_id: int, channel_id: int, message_id: int) -> None:
@@ -222,13 +207,14 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
         params = {"id": roll_id, "user": user_id, "pushed": pushed_payload, "now": epoch(now), "oldest": oldest}
         params |= {"made": pushes_made, "last": bool(last)}
         async with self._db.transaction() as session:
-            if (outcome := await self._recalled(session, interaction_id)) is not None:
+            if (outcome := await self._applied.recalled(session, interaction_id)) is not None:
                 return await self._claimed_before(session, roll_id, outcome)
             row = await session.fetch_one(self._CLAIM, params)
             if row is None:
                 return await self._refusal(session, roll_id, user_id, oldest)
             change = await self._gain(session, row, user_id, willpower_gain)
-            await self._remember(session, interaction_id, {"willpower": change.as_dict()}, push_subject(roll_id))
+            gain = {"willpower": change.as_dict()}
+            await self._applied.remember(session, interaction_id, gain, push_subject(roll_id))
         return PushClaim(roll_from(row), willpower=change)
 
     async def keep(self, roll_id: int, user_id: int, now: datetime, lifetime: timedelta) -> PushClaim:
