@@ -28,6 +28,19 @@ async def test_entries_are_paged_newest_first_and_private_ones_only_to_their_rol
     assert (await db.log.get(ids[0])).events == ("1/2:1",)
 
 
+async def test_since_reads_one_player_or_all_and_between_hides_others_unrevealed_private_rolls(db: Storage):
+    secret = await db.log.write(entry(OTHER, private=True, card={"title": "x"}), NOW)
+    public = await db.log.write(entry(U), NOW)
+    mine = await db.log.write(entry(U, private=True, card={"title": "y"}), NOW)
+    start = NOW - timedelta(hours=1)
+    assert [e.id for e in await db.log.since(G, C, U, start, user_id=OTHER)] == []
+    assert [e.id for e in await db.log.since(G, C, OTHER, start, user_id=OTHER)] == [secret]
+    assert [e.id for e in await db.log.since(G, C, U, start, user_id=U)] == [public, mine]
+    assert [e.id for e in await db.log.since(G, C, U, start)] == [public, mine]
+    assert [e.id for e in await db.log.between(G, C, U, start, NOW)] == []  # the end is excluded
+    assert [e.id for e in await db.log.between(G, C, OTHER, start, NOW + timedelta(1))] == [secret, public]
+
+
 async def test_a_pushable_rolls_entry_takes_its_id_once_and_counts_its_pushes(db: Storage):
     roll_id = await db.rolls.create(G, C, U, "{}", NOW)
     logged = entry(extras={"banes": 1})
