@@ -13,22 +13,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.storage.shared.applied import AppliedIn, Outcome, SharedAppliedInteractions
+from bot.storage.shared.applied import AlreadyApplied, AppliedIn, Outcome, SharedAppliedInteractions
 from bot.storage.store import Store
 
 __all__ = ["APPLIED_RETENTION", "AlreadyApplied", "AppliedInteractions", "Outcome", "applied_in"]
 
 APPLIED_RETENTION = timedelta(hours=24)
 """How long an applied interaction is remembered: far longer than any replay Discord makes."""
-
-
-class AlreadyApplied(Exception):  # noqa: N818 - it is an answer, not an error: the change was made before
-    """The interaction was applied before (a repeat): nothing was changed now; `outcome` is what it applied."""
-
-    def __init__(self, outcome: Outcome) -> None:
-        super().__init__("this interaction was applied before")
-        self.outcome = outcome
-
 
 applied_in = AppliedIn()
 """SQLite's write transactions take turns, so a repeat always finds the first delivery's row: nothing to lock."""

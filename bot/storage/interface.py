@@ -14,12 +14,12 @@ from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from bot.storage.applied import Outcome
-from bot.storage.extended import ExtendedTask
 from bot.storage.leases import HeldLease
-from bot.storage.roll_log import LogEntry, NewEntry, RevealClaim
-from bot.storage.rolls import PushClaim, PushRefusal, YearZeroRoll
-from bot.storage.willpower import WillpowerChange
+from bot.storage.log_records import LogEntry, NewEntry, RevealClaim
+from bot.storage.roll_records import PushClaim, PushRefusal, YearZeroRoll
+from bot.storage.shared.applied import Outcome
+from bot.storage.shared.extended import ExtendedTask
+from bot.storage.shared.willpower import WillpowerChange
 
 
 class RollStore(Protocol):
@@ -117,16 +117,8 @@ class ExtendedStore(Protocol):
     async def add(self, guild_id: int, channel_id: int, name: str, degrees: int) -> ExtendedTask: ...
 
     async def record(
-        self,
-        guild_id: int,
-        channel_id: int,
-        name: str,
-        needed: int,
-        degrees: int,
-        *,
-        fresh: bool,
-        started_by: int | None = None,
-        interaction_id: int | None = None,
+        self, guild_id: int, channel_id: int, name: str, needed: int, degrees: int, *, fresh: bool,
+        started_by: int | None = None, interaction_id: int | None = None,
     ) -> ExtendedTask: ...
 
     async def withdraw(self, interaction_id: int) -> bool: ...

@@ -17,6 +17,14 @@ from bot.storage.shared.statements import Session, Statements
 
 Outcome = dict[str, Any]
 
+class AlreadyApplied(Exception):  # noqa: N818 - it is an answer, not an error: the change was made before
+    """The interaction was applied before (a repeat): nothing was changed now; `outcome` is what it applied."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__("this interaction was applied before")
+        self.outcome = outcome
+
+
 _RECALL = "SELECT outcome FROM applied_interactions WHERE interaction_id = :id"
 
 _REMEMBER = """

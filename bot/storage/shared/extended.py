@@ -10,9 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, Generic
 
-from bot.storage.applied import AlreadyApplied
 from bot.storage.errors import InvalidValue, NoSuchExtendedTest, TaskComplete
-from bot.storage.shared.applied import AppliedIn, Outcome
+from bot.storage.shared.applied import AlreadyApplied, AppliedIn, Outcome
 from bot.storage.shared.statements import Row, SessionT, Statements
 from rules.sevenkingdoms_extended import MAX_TASK_NAME, is_complete, still_needed
 
