@@ -133,6 +133,23 @@ async def test_two_rolls_racing_for_the_last_degrees_through_two_stores_count_on
     assert all(isinstance(result, TaskComplete) for result in results if isinstance(result, BaseException))
 
 
+async def test_racing_adds_through_two_stores_all_count_and_a_refused_roll_starts_nothing(db: Storage, open_db):
+    await db.extended.start(G, C, "siege", 100)
+    second = await open_db()
+    try:
+        stores = [db, second] * 5
+        adds = [store.extended.add(G, C, "SIEGE", degrees) for store, degrees in zip(stores, range(1, 11), strict=True)]
+        await asyncio.gather(*adds)
+    finally:
+        await second.close()
+    assert (await db.extended.get(G, C, "siege")).progress == 55
+    with pytest.raises(NoSuchExtendedTest):
+        await db.extended.record(G, C, "nowhere", 4, 1, fresh=False)
+    with pytest.raises(InvalidValue):
+        await db.extended.record(G, C, "siege", 0, 1, fresh=True)
+    assert await db.extended.get(G, C, "nowhere") is None and (await db.extended.get(G, C, "siege")).needed == 100
+
+
 # --- meta and migrations ------------------------------------------------------------------------------
 
 
