@@ -12,10 +12,11 @@ from datetime import datetime
 
 import discord
 
+from bot.buttons import only_its_roller
 from bot.client import the_bot
 from bot.errors import PlayerError
 from bot.storage import LogEntry, RevealRefusal
-from bot.tree import report_error, reports_errors, send_private
+from bot.tree import reports_errors
 
 REVEAL_PATTERN = re.compile(r"rk:reveal:(?P<entry>[0-9]{1,19})")
 MAX_DESCRIPTION = 4096
@@ -82,17 +83,8 @@ class RevealButton(discord.ui.DynamicItem[discord.ui.Button], template=REVEAL_PA
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Refuse anyone but the roller, privately, before anything is claimed."""
-        bot = the_bot(interaction)
-        bot.hold_interaction()
-        try:
-            entry = await bot.db.log.get(self.entry_id)
-        except Exception as error:  # a busy database, say: answered like every other failure
-            await report_error(interaction, error)
-            return False
-        if entry is not None and entry.user_id != interaction.user.id:
-            await send_private(interaction, RevealRefusal.NOT_YOURS.message)
-            return False
-        return True
+        entry_id = self.entry_id
+        return await only_its_roller(interaction, lambda db: db.log.get(entry_id), RevealRefusal.NOT_YOURS.message)
 
     @reports_errors
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot import logbook
 from bot.answers import acknowledge, withdraw
+from bot.buttons import only_its_roller
 from bot.client import BotInteraction, RollkeeperBot, the_bot
 from bot.errors import PlayerError
 from bot.pushing import RollPushes
@@ -24,7 +25,7 @@ from bot.render.yearzero import FirstRollOdds, render_first
 from bot.roll_endings import Ending, mark_ended, read_payload, stored_payload
 from bot.shared_options import Note, describe
 from bot.storage import PushRefusal, RollState
-from bot.tree import report_error, reports_errors, send_private, server_channel
+from bot.tree import reports_errors, server_channel
 from rules.dice import DiceSource, SystemDice
 from rules.yearzero import YzRoll, roll_yz
 from rules.yearzero_odds import odds_after_first, pool_odds
@@ -61,20 +62,8 @@ def push_buttons(roll_id: int) -> list[discord.ui.Item[Any]]:
 
 
 async def roller_only(interaction: discord.Interaction, roll_id: int) -> bool:
-    """Refuse anyone but the roller, answering them privately (or they see "interaction failed")."""
-    bot = the_bot(interaction)
-    if await bot.refuse_if_draining(interaction):
-        return False
-    bot.hold_interaction()
-    try:
-        stored = await bot.db.rolls.get(roll_id)
-    except Exception as error:  # a busy database, say: answered like every other failure
-        await report_error(interaction, error)
-        return False
-    if stored is not None and stored.user_id != interaction.user.id:
-        await send_private(interaction, PushRefusal.NOT_YOURS.message)
-        return False
-    return True
+    """Refuse anyone but the roll's roller, answering them privately (or they see "interaction failed")."""
+    return await only_its_roller(interaction, lambda db: db.rolls.get(roll_id), PushRefusal.NOT_YOURS.message)
 
 
 def _cog(interaction: discord.Interaction) -> YearZero:

@@ -96,6 +96,18 @@ async def test_reveal_works_after_a_restart_and_once_under_simultaneous_clicks(s
     assert log_rows(db_path)[0]["revealed_at"] is not None
 
 
+async def test_a_reveal_clicked_while_the_bot_drains_is_refused_and_reveals_nothing(start_bot, fake_discord, db_path):
+    """As Push and Keep: while closing, a click is told the bot restarts and nothing is claimed for it."""
+    from bot.client import RESTARTING
+
+    bot = await start_bot(extensions=COGS)
+    secret = await heroic(fake_discord, bot, [6, 6], private=True)
+    bot.draining = True  # as close() sets it first
+    refused = await fake_discord.click(secret, label="Reveal")
+    bot.draining = False
+    assert private_text(refused) == RESTARTING and log_rows(db_path)[0]["revealed_at"] is None
+
+
 async def test_a_pushed_private_roll_is_revealed_with_its_push(start_bot, fake_discord):
     bot = await start_bot(extensions=COGS)
     give_faces(bot, "YearZero", 2, 3)
