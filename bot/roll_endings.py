@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import logging
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
@@ -108,10 +108,18 @@ async def edit_ended(bot: RollkeeperBot, stored: YearZeroRoll, ending: Ending, r
     channel = bot.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id)
     result_url = channel.get_partial_message(result_id).jump_url if result_id is not None else None
     message = _ended_message(ended_card(stored, ending, result_url), ending)
+    doing = f"mark it as {ending.name.lower()}"
+    return await _edit_message(bot, stored, stored.message_id, doing, view=None, **message)
+
+
+async def _edit_message(bot: RollkeeperBot, stored: YearZeroRoll, message_id: int, doing: str, **edit: Any) -> bool:
+    """Edit the stored roll's own message, message_id; False, logged saying what it was `doing`, when Discord
+    refused or could not."""
+    channel = bot.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id)
     try:
-        await channel.get_partial_message(stored.message_id).edit(view=None, **message)
+        await channel.get_partial_message(message_id).edit(**edit)
     except (discord.HTTPException, aiohttp.ClientError) as failure:
-        _log.info("Could not mark message %s as %s: %s", stored.message_id, ending.name.lower(), failure)
+        _log.info("Could not %s on message %s of roll %s: %s", doing, message_id, stored.id, failure)
         return False
     return True
 
@@ -132,15 +140,7 @@ async def show_pushed_in_place(
     and the roller's next click on it shows the push as stored."""
     if stored.message_id is None or is_private(stored):
         return False
-    message = bot.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id).get_partial_message(
-        stored.message_id
-    )
-    try:
-        await message.edit(embed=embed, view=view, content=None)
-    except (discord.HTTPException, aiohttp.ClientError) as failure:
-        _log.info("Could not show roll %s's push on its message %s: %s", stored.id, stored.message_id, failure)
-        return False
-    return True
+    return await _edit_message(bot, stored, stored.message_id, "show its push", embed=embed, view=view, content=None)
 
 
 async def mark_expiring(bot: RollkeeperBot) -> int:
