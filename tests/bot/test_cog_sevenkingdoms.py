@@ -10,12 +10,13 @@ from tests.fakediscord import BOB, CannotInvoke, FakeChannel, FakeGuild
 
 EPHEMERAL = 64
 GENERAL, TAVERN = FakeChannel("general"), FakeChannel("tavern")
+GUILD = FakeGuild(channels=(GENERAL, TAVERN))
+"""The default server, with a second channel."""
 
 
 @pytest.fixture
 def fake_guilds():
-    """The default server, with a second channel."""
-    return (FakeGuild(channels=(GENERAL, TAVERN)),)
+    return (GUILD,)
 
 
 @pytest.fixture

@@ -6,14 +6,13 @@ import pytest
 
 from bot.storage import load_migrations
 from tests.bot.embeds import give_faces
-from tests.fakediscord import ALICE, BOB, GM, MEMBER_PERMISSIONS, FakeChannel, FakeGuild, FakeUser
-
-GENERAL, TAVERN = FakeChannel("general"), FakeChannel("tavern")
+from tests.bot.test_cog_sevenkingdoms import GENERAL, GUILD, TAVERN
+from tests.fakediscord import ALICE, BOB, GM, MEMBER_PERMISSIONS, FakeUser
 
 
 @pytest.fixture
 def fake_guilds():
-    return (FakeGuild(channels=(GENERAL, TAVERN)),)
+    return (GUILD,)
 
 
 @pytest.fixture
