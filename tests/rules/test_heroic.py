@@ -9,17 +9,8 @@ from hypothesis import strategies as st
 
 from rules.dice import Die, FixedDice, Role, SeededDice
 from rules.errors import FacesError, InvalidInput, RulesError
-from rules.heroic import (
-    Consequence,
-    Difficulty,
-    Kind,
-    Outcome,
-    TargetSource,
-    Variant,
-    combat_fumble_entry,
-    consequence_of,
-    roll_heroic,
-)
+from rules.heroic.roll import Consequence, Outcome, TargetSource, combat_fumble_entry, consequence_of, roll_heroic
+from rules.heroic.tables import Difficulty, Kind, Variant
 
 
 def roll(skill, faces, **options):

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from rules.dice import FixedDice
 from rules.errors import InvalidInput
-from rules.heroic import roll_heroic
-from rules.heroic_odds import odds_for_heroic
+from rules.heroic.odds import odds_for_heroic
+from rules.heroic.roll import roll_heroic
 
 DICE = {"2d6": (2, 6), "d12": (1, 12), "d20": (1, 20)}
 SKILLS = (0, 1, 4, 7, 12, 20, 30)

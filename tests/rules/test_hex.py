@@ -4,18 +4,8 @@ import pytest
 
 from rules.dice import Die, FixedDice, Role
 from rules.errors import CannotAttempt, InvalidInput
-from rules.hex import (
-    Hazard,
-    HexPool,
-    Outcome,
-    casting_dice_count,
-    hazard_dice_count,
-    pool_size,
-    roll_cast,
-    roll_contest,
-    roll_plain,
-    roll_test,
-)
+from rules.hex.pool import HexPool, casting_dice_count, hazard_dice_count, pool_size
+from rules.hex.roll import Hazard, Outcome, roll_cast, roll_contest, roll_plain, roll_test
 
 
 def faces(*values):

@@ -10,8 +10,7 @@ import pytest
 
 from rules.dice import FixedDice
 from rules.errors import CannotAttempt, InvalidInput
-from rules.hex import Hazard, HexPool, Outcome, roll_cast, roll_contest, roll_test
-from rules.hex_odds import (
+from rules.hex.odds import (
     at_least_counts,
     odds_for_cast,
     odds_for_contest,
@@ -19,6 +18,8 @@ from rules.hex_odds import (
     odds_for_test,
     success_counts,
 )
+from rules.hex.pool import HexPool
+from rules.hex.roll import Hazard, Outcome, roll_cast, roll_contest, roll_test
 
 # icepool models: each die reads as (six, hazard skull, affinity skull, control skull) -----------------------
 

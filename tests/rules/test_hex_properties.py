@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.dice import FixedDice, Role
-from rules.hex import Hazard, Outcome, roll_cast, roll_contest, roll_plain, roll_test
+from rules.hex.roll import Hazard, Outcome, roll_cast, roll_contest, roll_plain, roll_test
 
 FACE = st.integers(1, 6)
 EXAMPLES = settings(max_examples=150, deadline=None)

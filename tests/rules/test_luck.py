@@ -9,23 +9,21 @@ from hypothesis import strategies as st
 
 from rules.dice import FixedDice
 from rules.errors import InvalidInput
-from rules.heroic import roll_heroic
-from rules.heroic_odds import odds_for_heroic
-from rules.hex import HexPool, roll_contest, roll_plain, roll_test
-from rules.hex_odds import odds_for_contest, odds_for_test
+from rules.heroic.luck_events import heroic_events
+from rules.heroic.odds import odds_for_heroic
+from rules.heroic.roll import roll_heroic
+from rules.hex.luck_events import hex_events
+from rules.hex.odds import odds_for_contest, odds_for_test
+from rules.hex.pool import HexPool
+from rules.hex.roll import roll_contest, roll_plain, roll_test
 from rules.luck import LuckEvent, distribution, luck_of
-from rules.luck_events import (
-    heroic_events,
-    hex_events,
-    sevenkingdoms_events,
-    yearzero_first_events,
-    yearzero_push_events,
-)
-from rules.sevenkingdoms import SkPool
-from rules.sevenkingdoms import roll_test as sk_roll_test
-from rules.sevenkingdoms_odds import odds_for_test as sk_odds
-from rules.yearzero import push, roll_yz
-from rules.yearzero_odds import odds_after_first, odds_for_roll
+from rules.sevenkingdoms.luck_events import sevenkingdoms_events
+from rules.sevenkingdoms.odds import odds_for_test as sk_odds
+from rules.sevenkingdoms.roll import SkPool
+from rules.sevenkingdoms.roll import roll_test as sk_roll_test
+from rules.yearzero.luck_events import yearzero_first_events, yearzero_push_events
+from rules.yearzero.odds import odds_after_first, odds_for_roll
+from rules.yearzero.roll import push, roll_yz
 
 
 def brute_force(chances, seen):

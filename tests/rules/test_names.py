@@ -3,9 +3,9 @@
 import pytest
 
 from rules.errors import InvalidInput
-from rules.heroic_tables import Difficulty, Kind
+from rules.heroic.tables import Difficulty, Kind
 from rules.names import name_key
-from rules.sevenkingdoms import difficulty_number
+from rules.sevenkingdoms.roll import difficulty_number
 
 
 @pytest.mark.parametrize(

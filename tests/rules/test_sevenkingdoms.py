@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from rules.dice import Fate, FixedDice, Role
 from rules.errors import CannotAttempt, InvalidInput
-from rules.sevenkingdoms import (
+from rules.sevenkingdoms.roll import (
     SkPool,
     difficulty_name,
     difficulty_number,

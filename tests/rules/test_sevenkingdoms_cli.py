@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from rules.sevenkingdoms import SkPool
-from rules.sevenkingdoms_odds import competition_odds, odds_for_test
+from rules.sevenkingdoms.odds import competition_odds, odds_for_test
+from rules.sevenkingdoms.roll import SkPool
 from tests.rules.cli_support import run_json
 
 

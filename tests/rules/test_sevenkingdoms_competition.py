@@ -6,9 +6,9 @@ from hypothesis import strategies as st
 
 from rules.dice import FixedDice, Role
 from rules.errors import InvalidInput
-from rules.sevenkingdoms import SkPool, SkTest, parse_pool, roll_test
-from rules.sevenkingdoms_competition import parse_participants, roll_competition
-from rules.sevenkingdoms_extended import ExtendedProgress, advance
+from rules.sevenkingdoms.competition import parse_participants, roll_competition
+from rules.sevenkingdoms.extended import ExtendedProgress, advance
+from rules.sevenkingdoms.roll import SkPool, SkTest, parse_pool, roll_test
 
 
 def compete(participants, faces):

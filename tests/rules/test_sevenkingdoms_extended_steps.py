@@ -2,7 +2,7 @@
 
 import pytest
 
-from rules.sevenkingdoms_extended import MAX_TASK_NAME, ExtendedProgress, is_complete, still_needed
+from rules.sevenkingdoms.extended import MAX_TASK_NAME, ExtendedProgress, is_complete, still_needed
 
 
 @pytest.mark.parametrize(

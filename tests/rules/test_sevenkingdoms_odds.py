@@ -9,9 +9,9 @@ import pytest
 
 from rules.dice import FixedDice
 from rules.errors import CannotAttempt, InvalidInput
-from rules.sevenkingdoms import SkPool, roll_test
-from rules.sevenkingdoms_competition import roll_competition
-from rules.sevenkingdoms_odds import competition_odds, odds_for_test, result_distribution
+from rules.sevenkingdoms.competition import roll_competition
+from rules.sevenkingdoms.odds import competition_odds, odds_for_test, result_distribution
+from rules.sevenkingdoms.roll import SkPool, roll_test
 
 
 def icepool_results(pool, die=icepool.d6):

@@ -4,16 +4,9 @@ import pytest
 
 from rules.dice import Die, FixedDice, Role, SeededDice
 from rules.errors import CannotPush, InvalidInput, RulesError
-from rules.yearzero import (
-    YzRoll,
-    apply_willpower,
-    artifact_successes,
-    check_willpower,
-    parse_artifact,
-    push,
-    roll_yz,
-    spend_willpower,
-)
+from rules.yearzero.dice import artifact_successes, parse_artifact
+from rules.yearzero.roll import YzRoll, push, roll_yz
+from rules.yearzero.willpower import apply_willpower, check_willpower, spend_willpower
 
 
 def faces(roll):

@@ -5,7 +5,7 @@ from fractions import Fraction
 import pytest
 
 import rules.cli
-from rules.yearzero import YzRoll
+from rules.yearzero.roll import YzRoll
 from tests.rules.cli_support import run_json
 
 

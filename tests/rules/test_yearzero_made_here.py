@@ -5,7 +5,7 @@ import pytest
 
 from rules.dice import Die, Role, SeededDice
 from rules.errors import InvalidInput
-from rules.yearzero import YzRoll, push, roll_yz
+from rules.yearzero.roll import YzRoll, push, roll_yz
 
 POOLS = [(4, 3, 2, (12,)), (1, 0, 0, ()), (0, 0, 0, (8,)), (3, 2, 1, (8, 10)), (10, 10, 10, (12, 10, 8))]
 

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from rules.dice import FixedDice
 from rules.errors import CannotPush, InvalidInput
-from rules.yearzero import push, roll_yz
-from rules.yearzero_odds import odds_after_first, odds_for_roll
+from rules.yearzero.odds import odds_after_first, odds_for_roll
+from rules.yearzero.roll import push, roll_yz
 
 TABLE = {6: 1, 7: 1, 8: 2, 9: 2, 10: 3, 11: 3, 12: 4}
 
@@ -238,7 +238,7 @@ def _brute_distributions(sides: list[int]) -> tuple[dict[int, Fraction], dict[in
     """Every first roll, and for each every reroll of its blank dice: P(k successes) before and after a push."""
     from itertools import product
 
-    from rules.yearzero import artifact_successes
+    from rules.yearzero.dice import artifact_successes
 
     def scored(die: int, face: int) -> int:
         return int(face == 6) if die == 6 else artifact_successes(face)
@@ -267,7 +267,7 @@ def _brute_distributions(sides: list[int]) -> tuple[dict[int, Fraction], dict[in
      ((0, 0, ("d8",)), [8])],
 )
 def test_success_distributions_equal_brute_force_and_the_summary_odds(pool, sides):
-    from rules.yearzero_odds import success_distributions
+    from rules.yearzero.odds import success_distributions
 
     first, after = success_distributions(*pool)
     brute_first, brute_after = _brute_distributions(sides)

@@ -12,8 +12,8 @@ import pytest
 
 from rules.dice import FixedDice
 from rules.errors import CannotPush
-from rules.yearzero import push, roll_yz
-from rules.yearzero_odds import odds_after_first, odds_for_roll, success_distributions
+from rules.yearzero.odds import odds_after_first, odds_for_roll, success_distributions
+from rules.yearzero.roll import push, roll_yz
 
 TABLE = {6: 1, 7: 1, 8: 2, 9: 2, 10: 3, 11: 3, 12: 4}
 

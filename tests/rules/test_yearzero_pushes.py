@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from rules.dice import FixedDice, Role
 from rules.errors import CannotPush, InvalidInput
-from rules.yearzero import YzRoll, push, roll_yz
+from rules.yearzero.roll import YzRoll, push, roll_yz
 
 
 def roll(attribute, skill, gear=0, artifacts=(), *, faces, pride=False, pushes=1):

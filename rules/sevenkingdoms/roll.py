@@ -2,8 +2,8 @@
 
 RULES.md section 4 and its fine points (section 5) are the ruling. A pool is an ``SkPool`` (or the seed's
 notation through ``parse_pool("3D + 2B − 1P")``); ``roll_test`` reads a basic or conflict test,
-competitions live in ``rules.sevenkingdoms_competition`` and extended tests in ``rules.sevenkingdoms_extended``;
-exact odds in ``rules.sevenkingdoms_odds``.
+competitions live in ``rules.sevenkingdoms.competition`` and extended tests in
+``rules.sevenkingdoms.extended``; exact odds in ``rules.sevenkingdoms.odds``.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Hazard Dice are two of the final pool, or all of a pool of one or two; a magical casting designates one
 Affinity die and Control dice by Risk instead. A pool of 0 or fewer dice is nullified: nothing is rolled, and a
 voluntary uncontested roll of it cannot be attempted without an Advancement. Rolling and reading the dice is
-rules/hex.py; their exact odds, rules/hex_odds.py. See RULES.md section 1 and the fine points of section 5.
+rules/hex/roll.py; their exact odds, rules/hex/odds.py. See RULES.md section 1 and the fine points of section 5.
 """
 
 from __future__ import annotations

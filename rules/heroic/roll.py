@@ -4,7 +4,7 @@ A double 6 / natural 12 / natural 20 is a Crit and a double 1 / natural 1 a Fumb
 Otherwise a total above the TN succeeds, a total equal to it succeeds with a complication (in every variant),
 and a total below it fails. The kind of roll (task, attack, one of the five reactions, spell) decides what a
 Crit or a Fumble means; a Fumbled attack rolls the d6 Combat Fumble table from the same dice source, after the
-roll's dice. Exact odds are in ``rules.heroic_odds``.
+roll's dice. Exact odds are in ``rules.heroic.odds``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from rules.dice import DiceSource, Die, Role, roll_dice
 from rules.errors import InvalidInput, check_range
-from rules.heroic_tables import Difficulty, Kind, Variant
+from rules.heroic.tables import Difficulty, Kind, Variant
 
 SKILL_MAX = 30
 TN_MIN, TN_MAX = 1, 60

@@ -4,8 +4,7 @@ Every natural 6 is one success; an uncontested Test needs one. Hazard Dice are d
 pool (two, or all of a pool of one or two) and rolled first; a failed roll with no 6 whose Hazard Dice all
 show 1 is a Mishap. A magical casting designates one Affinity die and Control dice by Risk instead. A pool of
 0 or fewer dice is nullified: nothing is rolled. See RULES.md section 1 and the fine points of section 5.
-The pool, its bounds and the dice it designates are in rules/hex_pool.py; the names used from there are
-imported below, so callers still find them here.
+The pool, its bounds and the dice it designates are in rules/hex/pool.py; exact odds in rules/hex/odds.py.
 """
 
 from __future__ import annotations
@@ -16,15 +15,7 @@ from enum import StrEnum
 
 from rules.dice import DiceSource, Die, Role
 from rules.errors import check_range
-from rules.hex_pool import (
-    MAX_POOL,
-    MAX_RISK,
-    HexPool,
-    casting_dice_count,
-    check_attempt,
-    hazard_dice_count,
-    pool_size,
-)
+from rules.hex.pool import MAX_POOL, MAX_RISK, HexPool, casting_dice_count, check_attempt, hazard_dice_count, pool_size
 
 SIDES = 6
 SUCCESS_FACE = 6

@@ -15,38 +15,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rules.dice import DiceSource, Die, SystemDice
-from rules.errors import InvalidInput, RulesError, check_range
-from rules.yearzero_checks import (  # noqa: F401 (the constants offered here as they always were)
+from rules.errors import CannotPush, InvalidInput, RulesError, check_range
+from rules.yearzero.checks import (
     ALREADY_PUSHED,
-    MAX_RATING,
     NOT_PUSHABLE,
     NOTHING_TO_PUSH,
-    check_can_push,
-    check_dice,
     check_not_empty,
     check_pool,
-    check_push_of,
     check_ratings,
 )
-from rules.yearzero_dice import (  # noqa: F401 (the dice's names and reading, offered here as they always were)
-    ARTIFACT_NAMES,
-    ARTIFACT_SIDES,
-    MAX_ARTIFACTS,
-    PRIDE_NAME,
-    Tally,
-    artifact_successes,
-    check_artifacts,
-    check_face,
-    die_successes,
-    is_bane,
-    is_rerollable,
-    parse_artifact,
-    pool_kinds,
-    read_faces,
-    roll_die,
-    roll_pool,
-)
-from rules.yearzero_willpower import MAX_WILLPOWER, apply_willpower, check_willpower, spend_willpower  # noqa: F401
+from rules.yearzero.dice import Tally, check_artifacts, check_face, pool_kinds, read_faces, roll_die, roll_pool
 
 MAX_PUSHES = 3
 
@@ -248,6 +226,50 @@ def _dice_with_faces(attribute, skill, gear, artifacts, pride, faces) -> tuple[D
 def _tally(roll: YzRoll) -> Tally:
     faces = [die.face for die in roll.dice]
     return read_faces(faces, roll.attribute + roll.skill, roll.gear, can_push=roll.pushes_left > 0)
+
+
+# The roll's own checks: its dice match its pool, a push keeps what it must, and when a push is refused.
+
+
+def check_dice(roll: YzRoll) -> None:
+    expected = pool_kinds(roll.attribute, roll.skill, roll.gear, roll.artifacts, roll.pride)
+    if not isinstance(roll.dice, tuple) or [(d.sides, d.role) for d in roll.dice] != expected:
+        raise InvalidInput("the dice do not match the pool (base, gear, Artifact, then Pride dice)")
+    for d in roll.dice:
+        check_face(d.sides, d.face)
+
+
+def check_push_of(previous: YzRoll, pushed: YzRoll) -> None:
+    if pool_of(previous) != pool_of(pushed):
+        raise InvalidInput("a pushed roll must keep the pool of the roll it pushed")
+    check_can_push(previous)
+    rerolled = set(previous.reroll_indices)
+    if any(a != b for i, (a, b) in enumerate(zip(previous.dice, pushed.dice, strict=True)) if i not in rerolled):
+        raise InvalidInput("a push changed a die it must keep (a 6, a 1 or an Artifact or Pride die that scored)")
+
+
+def check_can_push(roll: YzRoll) -> None:
+    if roll.pushes_allowed == 0:
+        raise CannotPush(NOT_PUSHABLE)
+    if roll.pushes_left <= 0:
+        raise CannotPush(ALREADY_PUSHED if roll.pushes_allowed == 1 else pushed_enough(roll.pushes_allowed))
+    if not roll.reroll_indices:
+        raise CannotPush(nothing_to_push(roll))
+
+
+def pushed_enough(allowed: int) -> str:
+    return f"This roll has already been pushed {allowed} times, all it allows"
+
+
+def pool_of(roll: YzRoll) -> tuple:
+    return roll.attribute, roll.skill, roll.gear, roll.artifacts, roll.pride, roll.pushes_allowed
+
+
+def nothing_to_push(roll: YzRoll) -> str:
+    scored = [name for name, present in (("Artifact", roll.artifacts), ("Pride", roll.pride)) if present]
+    if scored:
+        return NOTHING_TO_PUSH + f", and every {' and '.join(scored)} die scored a success"
+    return NOTHING_TO_PUSH
 
 
 def roll_yz(

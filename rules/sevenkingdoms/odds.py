@@ -20,7 +20,8 @@ from math import comb, prod
 
 from rules.errors import InvalidInput
 from rules.odds import as_odds, dist_as_odds
-from rules.sevenkingdoms import (
+from rules.sevenkingdoms.competition import MAX_PARTICIPANTS
+from rules.sevenkingdoms.roll import (
     DEGREE_NAMES,
     SIDES,
     SkPool,
@@ -29,7 +30,6 @@ from rules.sevenkingdoms import (
     difficulty_number,
     failure_band,
 )
-from rules.sevenkingdoms_competition import MAX_PARTICIPANTS
 
 
 @lru_cache(maxsize=4096)

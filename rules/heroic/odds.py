@@ -1,6 +1,6 @@
 """Exact odds of a Heroic Roll, before it is rolled.
 
-Only the natural roll matters (see ``rules.heroic.read_outcome``): its distribution is summed by outcome.
+Only the natural roll matters (see ``rules.heroic.roll.read_outcome``): its distribution is summed by outcome.
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from fractions import Fraction
 from functools import lru_cache
 
 from rules.errors import check_range
-from rules.heroic import SKILL_MAX, TN_MAX, TN_MIN, Outcome, Variant, read_outcome
+from rules.heroic.roll import SKILL_MAX, TN_MAX, TN_MIN, Outcome, read_outcome
+from rules.heroic.tables import Variant
 from rules.odds import ZERO, as_odds, convolve
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from rules.dice import DiceSource, Die
 from rules.errors import InvalidInput
-from rules.sevenkingdoms import DEGREE_NAMES, SkPool, degrees_for, parse_pool, roll_pool
+from rules.sevenkingdoms.roll import DEGREE_NAMES, SkPool, degrees_for, parse_pool, roll_pool
 
 
 @dataclass(frozen=True, slots=True)

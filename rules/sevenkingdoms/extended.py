@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from rules.errors import InvalidInput, check_range
-from rules.sevenkingdoms import DEGREE_NAMES, SkTest
+from rules.sevenkingdoms.roll import DEGREE_NAMES, SkTest
 
 MAX_TASK_NAME = 100
 """The longest name an extended test may have (the bot's option and its storage use this too)."""

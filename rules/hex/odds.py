@@ -17,15 +17,7 @@ from functools import lru_cache
 from math import comb
 
 from rules.errors import check_range
-from rules.hex_pool import (
-    MAX_POOL,
-    MAX_RISK,
-    HexPool,
-    casting_dice_count,
-    check_attempt,
-    hazard_dice_count,
-    pool_size,
-)
+from rules.hex.pool import MAX_POOL, MAX_RISK, HexPool, casting_dice_count, check_attempt, hazard_dice_count, pool_size
 from rules.odds import ONE, ZERO, Dist, as_odds, dist_as_odds, expectation
 
 # Sequence counts --------------------------------------------------------------------------------------------
