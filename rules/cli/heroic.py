@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from rules.cli import CliOutput
+from rules.cli.output import CliOutput
 from rules.dice import DiceSource
 from rules.heroic.odds import odds_for_heroic
 from rules.heroic.roll import HeroicRoll, Target, resolve_target, roll_heroic

@@ -10,7 +10,7 @@ import argparse
 from collections.abc import Sequence
 from functools import partial
 
-from rules.cli import CliOutput
+from rules.cli.output import CliOutput
 from rules.dice import DiceSource, Die, Role
 from rules.hex.odds import (
     HexCastOdds,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from rules.cli import CliOutput
+from rules.cli.output import CliOutput
 from rules.dice import DiceSource, Die, Fate
 from rules.errors import InvalidInput
 from rules.odds import as_odds

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from rules.cli import CliOutput
+from rules.cli.output import CliOutput
 from rules.dice import DiceSource
 from rules.errors import InvalidInput
 from rules.odds import dist_as_odds
