@@ -3,7 +3,7 @@
 
 import pytest
 
-from tests.rules.cli_support import run_json
+from tests.rules.cli.support import run_json
 
 
 def test_hawkeye_tracking_as_json(run):

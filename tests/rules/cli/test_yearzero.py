@@ -6,7 +6,7 @@ import pytest
 
 from rules.cli import main as cli
 from rules.yearzero.roll import YzRoll
-from tests.rules.cli_support import run_json
+from tests.rules.cli.support import run_json
 
 
 def test_roll_json_shape_and_faces_order(run):

@@ -7,7 +7,7 @@ import pytest
 
 from rules.sevenkingdoms.odds import competition_odds, odds_for_test
 from rules.sevenkingdoms.roll import SkPool
-from tests.rules.cli_support import run_json
+from tests.rules.cli.support import run_json
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from fractions import Fraction
 import pytest
 
 from rules.cli import main as cli
-from tests.rules.cli_support import run_json
+from tests.rules.cli.support import run_json
 
 KEYS = {"system", "kind", "input", "dice", "reading", "odds"}
 
