@@ -53,7 +53,7 @@ def test_heroic_names_parse_in_any_spelling():
 @pytest.mark.parametrize("argv", [["yz", "--artifact", "d²"], ["yz", "--attribute", "1", "--faces", "²"]])
 def test_superscript_digits_are_refused_not_a_crash(capsys, argv):
     """str.isdigit() accepts '²', int() does not: these ended in a ValueError traceback."""
-    from rules.cli import main as cli
+    from rules.cli.main import main
 
-    assert cli.main(argv) == 1
+    assert main(argv) == 1
     assert "error:" in capsys.readouterr().err

@@ -2,7 +2,7 @@
 
 import pytest
 
-from rules.cli import main as cli
+from rules.cli.main import main
 
 
 @pytest.fixture
@@ -10,7 +10,7 @@ def run(capsys):
     """Run the command line with argv; return (exit code, stdout, stderr)."""
 
     def invoke(*argv):
-        code = cli.main(list(argv))
+        code = main(list(argv))
         out, err = capsys.readouterr()
         return code, out, err
 

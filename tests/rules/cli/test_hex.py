@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from rules.cli import main as cli
+from rules.cli.main import main
 from tests.rules.cli.support import run_json
 
 KEYS = {"system", "kind", "input", "dice", "reading", "odds"}
@@ -130,6 +130,6 @@ def test_bad_input_exits_1_with_a_clear_message(run, argv, message):
 )
 def test_help_documents_the_faces_order(monkeypatch, capsys, kind, order):
     with pytest.raises(SystemExit) as done:
-        cli.main(["hex", kind, "--help"])
+        main(["hex", kind, "--help"])
     assert done.value.code == 0
     assert order in " ".join(capsys.readouterr().out.split())

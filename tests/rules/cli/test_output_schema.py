@@ -9,7 +9,7 @@ from importlib import resources
 import pytest
 from jsonschema import Draft202012Validator
 
-from rules.cli import main as cli
+from rules.cli.main import build_parser, main
 
 COMMANDS = [
     ["hex", "test", "--attribute", "3", "--skill", "2"],
@@ -48,7 +48,7 @@ def validator() -> Draft202012Validator:
 
 
 def test_every_sub_command_is_covered():
-    parser = cli.build_parser()
+    parser = build_parser()
     covered = {tuple(argv[:3] if argv[0] == "odds" and argv[1] in ("hex", "sk") else argv[:2]) for argv in COMMANDS}
     for system, sub in [("hex", ("test", "contest", "cast", "plain")), ("sk", ("test", "conflict", "competition"))]:
         for name in sub:
@@ -58,7 +58,7 @@ def test_every_sub_command_is_covered():
 
 @pytest.mark.parametrize("argv", COMMANDS, ids=" ".join)
 def test_json_output_follows_the_schema(capsys, validator, argv):
-    assert cli.main([*argv, "--json"]) == 0
+    assert main([*argv, "--json"]) == 0
     output = json.loads(capsys.readouterr().out)
     problems = [f"{list(error.absolute_path)}: {error.message[:200]}" for error in validator.iter_errors(output)]
     assert problems == []

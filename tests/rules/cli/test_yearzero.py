@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from rules.cli import main as cli
+from rules.cli.main import main
 from rules.yearzero.roll import YzRoll
 from tests.rules.cli.support import run_json
 
@@ -96,7 +96,7 @@ def test_odds_from_attribute_and_skill_and_text(run):
 
 def test_help_text_mentions_order(monkeypatch, capsys):
     with pytest.raises(SystemExit):
-        cli.main(["yz", "--help"])
+        main(["yz", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert (
         "--faces order: the base dice (Attribute + Skill), then the gear dice, then the Artifact dice" in out
@@ -126,16 +126,16 @@ def test_odds_json_carries_the_success_distributions(run):
 
 def test_exit_status_tells_a_refusal_from_a_usage_error(capsys):
     """0 answered, 1 refused by the rules (the reason on stderr), 2 a command line that does not parse."""
-    assert cli.main(["yz", "--attribute", "1", "--faces", "6"]) == 0
-    assert cli.main(["yz", "--attribute", "11"]) == 1
+    assert main(["yz", "--attribute", "1", "--faces", "6"]) == 0
+    assert main(["yz", "--attribute", "11"]) == 1
     with pytest.raises(SystemExit) as usage:
-        cli.main(["yz", "--attribute", "one"])
+        main(["yz", "--attribute", "one"])
     assert usage.value.code == 2
     with pytest.raises(SystemExit) as odds:  # the odds roll nothing: they take no --faces
-        cli.main(["odds", "yz", "--base", "2", "--faces", "6,6"])
+        main(["odds", "yz", "--base", "2", "--faces", "6,6"])
     assert odds.value.code == 2
     with pytest.raises(SystemExit):
-        cli.main(["--help"])
+        main(["--help"])
     assert "exit status: 0 answered, 1 the rules refused it" in " ".join(capsys.readouterr().out.split())
 
 
@@ -145,7 +145,7 @@ def test_exit_status_tells_a_refusal_from_a_usage_error(capsys):
      ("yz --attribute 2 --push --faces 3", "at least 3, 1 given")],
 )
 def test_too_few_faces_say_how_many_the_roll_needs(capsys, argv, needed):
-    assert cli.main(argv.split()) == 1
+    assert main(argv.split()) == 1
     assert f"Not enough faces: the roll needs {needed}" in capsys.readouterr().err
 
 
@@ -181,9 +181,9 @@ def test_odds_with_pride_and_pushes(run):
 
 
 def test_pushes_zero_cannot_push_and_out_of_range_is_refused(capsys):
-    assert cli.main(["yz", "--attribute", "1", "--pushes", "0", "--push", "--faces", "3"]) == 1
+    assert main(["yz", "--attribute", "1", "--pushes", "0", "--push", "--faces", "3"]) == 1
     assert "may not be pushed" in capsys.readouterr().err
-    assert cli.main(["yz", "--attribute", "1", "--pushes", "4"]) == 1
+    assert main(["yz", "--attribute", "1", "--pushes", "4"]) == 1
     assert "Pushes allowed" in capsys.readouterr().err
 
 
