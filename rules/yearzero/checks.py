@@ -1,6 +1,7 @@
-"""The checks of a Year Zero pool (its ratings and dice) and the refusals of a push.
+"""The checks of a Year Zero pool: its ratings and its dice, before any die is rolled.
 
-The checks that read a roll (its dice, whether it may be pushed) live beside ``YzRoll`` in ``rules.yearzero.roll``.
+The checks that read a roll (its dice, whether and how it may be pushed) live beside ``YzRoll`` in
+``rules.yearzero.roll``.
 """
 
 from __future__ import annotations
@@ -9,9 +10,6 @@ from rules.errors import InvalidInput, check_range
 from rules.yearzero.dice import check_artifacts
 
 MAX_RATING = 10  # Attribute, Skill and Gear each
-NOTHING_TO_PUSH = "Nothing to push: every die shows 6 or 1"
-ALREADY_PUSHED = "This roll has already been pushed: a roll can be pushed only once"
-NOT_PUSHABLE = "This roll may not be pushed (0 pushes allowed)"
 
 
 def check_pool(attribute: int, skill: int, gear: int, artifacts: tuple[int, ...], pride: bool = False) -> None:

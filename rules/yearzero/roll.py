@@ -16,17 +16,13 @@ from dataclasses import dataclass, field
 
 from rules.dice import DiceSource, Die, SystemDice
 from rules.errors import CannotPush, InvalidInput, RulesError, check_range
-from rules.yearzero.checks import (
-    ALREADY_PUSHED,
-    NOT_PUSHABLE,
-    NOTHING_TO_PUSH,
-    check_not_empty,
-    check_pool,
-    check_ratings,
-)
+from rules.yearzero.checks import check_not_empty, check_pool, check_ratings
 from rules.yearzero.dice import Tally, check_artifacts, check_face, pool_kinds, read_faces, roll_die, roll_pool
 
 MAX_PUSHES = 3
+NOTHING_TO_PUSH = "Nothing to push: every die shows 6 or 1"
+ALREADY_PUSHED = "This roll has already been pushed: a roll can be pushed only once"
+NOT_PUSHABLE = "This roll may not be pushed (0 pushes allowed)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,9 +222,6 @@ def _dice_with_faces(attribute, skill, gear, artifacts, pride, faces) -> tuple[D
 def _tally(roll: YzRoll) -> Tally:
     faces = [die.face for die in roll.dice]
     return read_faces(faces, roll.attribute + roll.skill, roll.gear, can_push=roll.pushes_left > 0)
-
-
-# The roll's own checks: its dice match its pool, a push keeps what it must, and when a push is refused.
 
 
 def check_dice(roll: YzRoll) -> None:
