@@ -23,7 +23,7 @@ TARGET = 10.0
 QUERIES: dict[str, dict[str, tuple[str, str]]] = {
     "Year Zero 25 base + 5 gear + d12 artifact: P(success after push), E[successes after push]": {
         "ours": (
-            "from rules.yearzero_odds import odds_for_roll",
+            "from rules.yearzero.odds import odds_for_roll",
             "(lambda o: (o.success_after_push, o.expected_successes_after_push))"
             "(odds_for_roll(25, 5, (12,)))",
         ),
@@ -36,7 +36,7 @@ QUERIES: dict[str, dict[str, tuple[str, str]]] = {
         ),
     },
     "HEX contest 30 vs 30: P(acting side wins)": {
-        "ours": ("from rules.hex_odds import odds_for_contest", "(odds_for_contest(30, 30).acting_wins,)"),
+        "ours": ("from rules.hex.odds import odds_for_contest", "(odds_for_contest(30, 30).acting_wins,)"),
         "icepool": (
             "import icepool",
             "(lambda s: ((30 @ s >= 30 @ s).probability(True),))(icepool.d6.map(lambda f: int(f == 6)))",
@@ -44,8 +44,8 @@ QUERIES: dict[str, dict[str, tuple[str, str]]] = {
     },
     "Seven Kingdoms 10D+10B-3P: result distribution": {
         "ours": (
-            "from rules.sevenkingdoms import SkPool\n"
-            "from rules.sevenkingdoms_odds import result_distribution",
+            "from rules.sevenkingdoms.roll import SkPool\n"
+            "from rules.sevenkingdoms.odds import result_distribution",
             "tuple(sorted(result_distribution(SkPool(10, 10, discard=3)).items()))",
         ),
         "icepool": (

@@ -47,7 +47,7 @@ from bench.fake import (
 from bench.figures import percentile, verdict
 from bot.render.yearzero import PUSHED_DICE
 from bot.storage import Database, RollState, Storage, StorageBusy
-from rules.yearzero import YzRoll
+from rules.yearzero.roll import YzRoll
 from tests.fakediscord import FakeUser, Reply, message_text
 
 ROLL = ("yz", {"attribute": 4, "skill": 3, "gear": 2, "artifact": "d12"})

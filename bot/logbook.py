@@ -21,11 +21,12 @@ from bot.reveal import RevealButton
 from bot.storage import NewEntry, StorageBusy
 from bot.tree import server_channel
 from rules.luck import LuckEvent
-from rules.luck_events import sevenkingdoms_events, yearzero_first_events, yearzero_push_events
-from rules.sevenkingdoms import SkTest
-from rules.sevenkingdoms_odds import SkTestOdds
-from rules.yearzero import YzRoll
-from rules.yearzero_odds import YzOdds
+from rules.sevenkingdoms.luck_events import sevenkingdoms_events
+from rules.sevenkingdoms.odds import SkTestOdds
+from rules.sevenkingdoms.roll import SkTest
+from rules.yearzero.luck_events import yearzero_first_events, yearzero_push_events
+from rules.yearzero.odds import YzOdds
+from rules.yearzero.roll import YzRoll
 
 Buttons = Callable[[int], Sequence[discord.ui.Item[Any]]]
 T = TypeVar("T")

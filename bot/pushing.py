@@ -32,8 +32,8 @@ from bot.roll_endings import (
 from bot.storage import PushClaim, PushRefusal, RollState, WillpowerChange, YearZeroRoll, refusal_of
 from bot.storage.rolls import push_subject
 from rules.dice import DiceSource
-from rules.yearzero import YzRoll, push
-from rules.yearzero_odds import pool_odds
+from rules.yearzero.odds import pool_odds
+from rules.yearzero.roll import YzRoll, push
 
 _PUSHED_SINCE = {PushRefusal.ALREADY_PUSHED, PushRefusal.NO_PUSHES_LEFT, PushRefusal.PUSHED_MEANWHILE}
 """Refusals of a roller's push because another push of theirs was claimed: they are shown that push instead."""

@@ -21,8 +21,8 @@ import discord
 from bot.errors import PlayerError
 from bot.render.yearzero import EndedRoll, render_ended
 from bot.storage import PushRefusal, YearZeroRoll
-from rules.yearzero import YzRoll
-from rules.yearzero_odds import pool_odds
+from rules.yearzero.odds import pool_odds
+from rules.yearzero.roll import YzRoll
 
 if TYPE_CHECKING:
     from bot.client import RollkeeperBot

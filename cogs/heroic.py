@@ -18,9 +18,10 @@ from bot.logbook import Rolled, answer_roll
 from bot.render import heroic as render
 from bot.shared_options import NOTE, PRIVATE, Descriptions, Note
 from rules.dice import DiceSource, SystemDice
-from rules.heroic import DAMAGE_MAX, SKILL_MAX, TN_MAX, TN_MIN, Difficulty, Kind, Variant, roll_heroic
-from rules.heroic_odds import odds_for_heroic
-from rules.luck_events import heroic_events
+from rules.heroic.luck_events import heroic_events
+from rules.heroic.odds import odds_for_heroic
+from rules.heroic.roll import DAMAGE_MAX, SKILL_MAX, TN_MAX, TN_MIN, roll_heroic
+from rules.heroic.tables import Difficulty, Kind, Variant
 
 Skill = app_commands.Range[int, 0, SKILL_MAX]
 TargetNumber = app_commands.Range[int, TN_MIN, TN_MAX]

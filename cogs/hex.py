@@ -15,9 +15,10 @@ from bot.logbook import Rolled, answer_roll
 from bot.render import hex as render
 from bot.shared_options import Descriptions, Note
 from rules.dice import DiceSource, SystemDice
-from rules.hex import MAX_DV, MAX_POOL, MAX_RISK, HexPool, roll_cast, roll_contest, roll_plain, roll_test
-from rules.hex_odds import odds_for_cast, odds_for_contest, odds_for_plain, odds_for_test
-from rules.luck_events import hex_events
+from rules.hex.luck_events import hex_events
+from rules.hex.odds import odds_for_cast, odds_for_contest, odds_for_plain, odds_for_test
+from rules.hex.pool import MAX_POOL, MAX_RISK, HexPool
+from rules.hex.roll import MAX_DV, roll_cast, roll_contest, roll_plain, roll_test
 
 Rating = app_commands.Range[int, 0, 12]
 Bonus = app_commands.Range[int, 0, 3]

@@ -26,7 +26,10 @@ from bot.text import inert
 from bot.tree import server_channel
 from cogs.sevenkingdoms_tasks import TASK_BUTTONS, channel_tasks, confirmation, may_clear, task_choices
 from rules.dice import DiceSource, SystemDice
-from rules.sevenkingdoms import (
+from rules.sevenkingdoms.competition import parse_participants, roll_competition
+from rules.sevenkingdoms.extended import MAX_TASK_NAME, ExtendedProgress, advance
+from rules.sevenkingdoms.odds import competition_odds, odds_for_test
+from rules.sevenkingdoms.roll import (
     DIFFICULTIES,
     MAX_TARGET,
     NOTATION_HINT,
@@ -36,9 +39,6 @@ from rules.sevenkingdoms import (
     parse_pool,
     roll_test,
 )
-from rules.sevenkingdoms_competition import parse_participants, roll_competition
-from rules.sevenkingdoms_extended import MAX_TASK_NAME, ExtendedProgress, advance
-from rules.sevenkingdoms_odds import competition_odds, odds_for_test
 
 Rank = app_commands.Range[int, 0, 10]
 Discard = app_commands.Range[int, 0, 20]

@@ -27,8 +27,8 @@ from bot.shared_options import Note, describe
 from bot.storage import PushRefusal, RollState
 from bot.tree import reports_errors, server_channel
 from rules.dice import DiceSource, SystemDice
-from rules.yearzero import YzRoll, roll_yz
-from rules.yearzero_odds import odds_after_first, pool_odds
+from rules.yearzero.odds import odds_after_first, pool_odds
+from rules.yearzero.roll import YzRoll, roll_yz
 
 __all__ = ["KeepButton", "PushButton", "YearZero", "push_view", "read_payload", "stored_payload"]
 

@@ -45,6 +45,10 @@ class LuckEvent:
         return cls(Fraction(chance), outcome == "1")
 
 
+Events = tuple[LuckEvent, ...]
+"""A roll's luck events (each system's ``luck_events`` module says which throws are events)."""
+
+
 def distribution(chances: Iterable[Fraction]) -> tuple[Fraction, ...]:
     """P(S = k) for k = 0..n, where S is the number of successes of independent events with these chances."""
     probabilities = [ONE]

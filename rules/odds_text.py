@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rules.heroic_odds import HeroicOdds
-from rules.hex_odds import HexCastOdds, HexContestOdds, HexPlainOdds, HexTestOdds
-from rules.sevenkingdoms_odds import SkTestOdds
-from rules.yearzero_odds import PushOdds, YzOdds
+from rules.heroic.odds import HeroicOdds
+from rules.hex.odds import HexCastOdds, HexContestOdds, HexPlainOdds, HexTestOdds
+from rules.sevenkingdoms.odds import SkTestOdds
+from rules.yearzero.odds import PushOdds, YzOdds
 
 HexOdds = HexTestOdds | HexContestOdds | HexCastOdds | HexPlainOdds
 SEP = " · "

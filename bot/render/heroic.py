@@ -10,8 +10,8 @@ import discord
 
 from bot.render.common import Card, Tone, Tones, embed, token, tokens
 from bot.render.odds import heroic_odds
-from rules.heroic import Consequence, HeroicRoll, Outcome, TargetSource
-from rules.heroic_odds import HeroicOdds
+from rules.heroic.odds import HeroicOdds
+from rules.heroic.roll import Consequence, HeroicRoll, Outcome, TargetSource
 
 _OUTCOME = {
     Outcome.CRIT: ("Critical success", Tones.CRIT),

@@ -12,8 +12,8 @@ import discord
 from bot.render.common import SUCCESS_MARK, Card, Tone, Tones, embed, plural, token, tokens
 from bot.render.odds import hex_odds
 from rules.dice import Die, Role
-from rules.hex import Hazard, HexPlain, HexResult, HexSide, Outcome
-from rules.hex_odds import HexCastOdds, HexContestOdds, HexPlainOdds, HexTestOdds
+from rules.hex.odds import HexCastOdds, HexContestOdds, HexPlainOdds, HexTestOdds
+from rules.hex.roll import Hazard, HexPlain, HexResult, HexSide, Outcome
 
 _ROLE_LABEL = {Role.HAZARD: "Hazard", Role.AFFINITY: "Affinity", Role.CONTROL: "Control"}
 LISTED = 12

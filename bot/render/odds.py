@@ -7,10 +7,10 @@ line say a chance the same way. Each function takes None too, for a card shown w
 from __future__ import annotations
 
 from rules import odds_text
-from rules.heroic_odds import HeroicOdds
+from rules.heroic.odds import HeroicOdds
 from rules.odds_text import HexOdds
-from rules.sevenkingdoms_odds import SkCompetitionOdds, SkTestOdds
-from rules.yearzero_odds import PushOdds, YzOdds
+from rules.sevenkingdoms.odds import SkCompetitionOdds, SkTestOdds
+from rules.yearzero.odds import PushOdds, YzOdds
 
 
 def heroic_odds(odds: HeroicOdds | None) -> str | None:

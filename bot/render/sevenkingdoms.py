@@ -11,10 +11,10 @@ from bot.render.common import DESCRIPTION, Card, Tone, Tones, embed, plural, tok
 from bot.render.odds import sk_test_odds, sk_tie_odds, sk_win_chances
 from bot.text import inert
 from rules.dice import Die, Fate
-from rules.sevenkingdoms import SkPool, SkTest, difficulty_name
-from rules.sevenkingdoms_competition import SkCompetition
-from rules.sevenkingdoms_extended import ExtendedProgress
-from rules.sevenkingdoms_odds import SkCompetitionOdds, SkTestOdds
+from rules.sevenkingdoms.competition import SkCompetition
+from rules.sevenkingdoms.extended import ExtendedProgress
+from rules.sevenkingdoms.odds import SkCompetitionOdds, SkTestOdds
+from rules.sevenkingdoms.roll import SkPool, SkTest, difficulty_name
 
 
 def pool_text(pool: SkPool) -> str:

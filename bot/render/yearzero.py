@@ -9,8 +9,9 @@ import discord
 from bot.render.common import Card, Tone, Tones, embed, plural, token
 from bot.render.odds import yz_odds, yz_push_cost
 from rules.dice import Die, Role
-from rules.yearzero import ARTIFACT_NAMES, PRIDE_NAME, YzRoll, die_successes, is_bane
-from rules.yearzero_odds import PushOdds, YzOdds, odds_after_first
+from rules.yearzero.dice import ARTIFACT_NAMES, PRIDE_NAME, die_successes, is_bane
+from rules.yearzero.odds import PushOdds, YzOdds, odds_after_first
+from rules.yearzero.roll import YzRoll
 
 BANES_NOTE = "Banes (☠) do nothing on the first roll."
 NOTHING_TO_PUSH = "Nothing to push: every die shows 6 or 1."

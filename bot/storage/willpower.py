@@ -9,7 +9,7 @@ from __future__ import annotations
 from bot.storage.applied import applied_in
 from bot.storage.shared.willpower import SharedWillpower, WillpowerChange, gained, store_in
 from bot.storage.store import Store, Transaction
-from rules.yearzero import MAX_WILLPOWER
+from rules.yearzero.willpower import MAX_WILLPOWER
 
 __all__ = ["MAX_WILLPOWER", "Willpower", "WillpowerChange", "gained", "store_in"]
 

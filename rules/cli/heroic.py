@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from rules.cli import CliOutput
+from rules.cli.output import CliOutput
 from rules.dice import DiceSource
-from rules.heroic import Difficulty, HeroicRoll, Kind, Target, Variant, resolve_target, roll_heroic
-from rules.heroic_odds import odds_for_heroic
+from rules.heroic.odds import odds_for_heroic
+from rules.heroic.roll import HeroicRoll, Target, resolve_target, roll_heroic
+from rules.heroic.tables import Difficulty, Kind, Variant
 from rules.odds_text import heroic_line
 
 FACES_ORDER = (

@@ -10,21 +10,9 @@ import argparse
 from collections.abc import Sequence
 from functools import partial
 
-from rules.cli import CliOutput
+from rules.cli.output import CliOutput
 from rules.dice import DiceSource, Die, Role
-from rules.hex import (
-    Hazard,
-    HexPlain,
-    HexPool,
-    HexResult,
-    HexSide,
-    Outcome,
-    roll_cast,
-    roll_contest,
-    roll_plain,
-    roll_test,
-)
-from rules.hex_odds import (
+from rules.hex.odds import (
     HexCastOdds,
     HexContestOdds,
     HexTestOdds,
@@ -33,6 +21,8 @@ from rules.hex_odds import (
     odds_for_plain,
     odds_for_test,
 )
+from rules.hex.pool import HexPool
+from rules.hex.roll import Hazard, HexPlain, HexResult, HexSide, Outcome, roll_cast, roll_contest, roll_plain, roll_test
 from rules.odds_text import hex_line
 
 FACES = {

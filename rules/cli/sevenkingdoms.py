@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import argparse
 
-from rules.cli import CliOutput
+from rules.cli.output import CliOutput
 from rules.dice import DiceSource, Die, Fate
 from rules.errors import InvalidInput
 from rules.odds import as_odds
 from rules.odds_text import sk_test_line, sk_win_line
-from rules.sevenkingdoms import (
+from rules.sevenkingdoms.competition import SkCompetition, parse_participants, roll_competition
+from rules.sevenkingdoms.odds import SkTestOdds, competition_odds, odds_for_test
+from rules.sevenkingdoms.roll import (
     SkPool,
     SkTest,
     difficulty_name,
@@ -22,8 +24,6 @@ from rules.sevenkingdoms import (
     resolve_difficulty,
     roll_test,
 )
-from rules.sevenkingdoms_competition import SkCompetition, parse_participants, roll_competition
-from rules.sevenkingdoms_odds import SkTestOdds, competition_odds, odds_for_test
 
 SYSTEM = "sevenkingdoms"
 TEST_FACES = (

@@ -4,23 +4,15 @@ from __future__ import annotations
 
 import argparse
 
-from rules.cli import CliOutput
+from rules.cli.output import CliOutput
 from rules.dice import DiceSource
 from rules.errors import InvalidInput
 from rules.odds import dist_as_odds
 from rules.odds_text import yz_pool_line, yz_push_cost
-from rules.yearzero import (
-    ARTIFACT_NAMES,
-    PRIDE_NAME,
-    YzRoll,
-    apply_willpower,
-    check_artifacts,
-    check_willpower,
-    push,
-    roll_yz,
-)
-from rules.yearzero_dice import PRIDE_SIDES
-from rules.yearzero_odds import YzOdds, odds_after_first, odds_for_roll, success_distributions
+from rules.yearzero.dice import ARTIFACT_NAMES, PRIDE_NAME, PRIDE_SIDES, check_artifacts
+from rules.yearzero.odds import YzOdds, odds_after_first, odds_for_roll, success_distributions
+from rules.yearzero.roll import YzRoll, push, roll_yz
+from rules.yearzero.willpower import apply_willpower, check_willpower
 
 FACES_ORDER = """\
 --faces order: the base dice (Attribute + Skill), then the gear dice, then the Artifact dice in the order

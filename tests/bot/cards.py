@@ -18,14 +18,17 @@ from bot.render import sevenkingdoms as render_sk
 from bot.render import yearzero as render_yz
 from bot.render.common import Tone, Tones
 from bot.roll_endings import Ending, ending_line
-from rules import heroic, hex, sevenkingdoms, yearzero
 from rules.dice import FixedDice
-from rules.heroic_odds import odds_for_heroic
-from rules.hex_odds import odds_for_cast, odds_for_contest, odds_for_plain, odds_for_test
-from rules.sevenkingdoms_competition import parse_participants, roll_competition
-from rules.sevenkingdoms_odds import competition_odds
-from rules.sevenkingdoms_odds import odds_for_test as sk_odds
-from rules.yearzero_odds import odds_after_first, odds_for_roll
+from rules.heroic import roll as heroic
+from rules.heroic.odds import odds_for_heroic
+from rules.hex import roll as hex
+from rules.hex.odds import odds_for_cast, odds_for_contest, odds_for_plain, odds_for_test
+from rules.sevenkingdoms import roll as sevenkingdoms
+from rules.sevenkingdoms.competition import parse_participants, roll_competition
+from rules.sevenkingdoms.odds import competition_odds
+from rules.sevenkingdoms.odds import odds_for_test as sk_odds
+from rules.yearzero import roll as yearzero
+from rules.yearzero.odds import odds_after_first, odds_for_roll
 
 
 @dataclass(frozen=True)

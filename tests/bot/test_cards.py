@@ -93,7 +93,7 @@ def test_card_lines_fit_a_phone(kind):
 )
 def test_the_bot_and_the_command_line_write_odds_alike(argv, card, capsys):
     """One odds format everywhere: the card's footer is a line the command line prints for the same roll."""
-    from rules.cli import main
+    from rules.cli.main import main
 
     assert main(argv) == 0
     printed = capsys.readouterr().out.splitlines()

@@ -16,7 +16,7 @@ from bot.render.yearzero import PUSHED_DICE
 from bot.storage import RevealRefusal
 from cogs.log import NEEDS_MANAGE_SERVER
 from cogs.stats import GM_ONLY
-from rules.heroic_odds import odds_for_heroic
+from rules.heroic.odds import odds_for_heroic
 from rules.luck import LuckEvent, luck_of
 from rules.odds_text import percent
 from tests.bot.embeds import field, give_faces

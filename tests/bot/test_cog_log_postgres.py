@@ -14,7 +14,7 @@ import pytest
 
 from bot.log_cards import CSV_HEADERS, EMPTY_PAGE
 from bot.render.common import Tones
-from rules.heroic_odds import odds_for_heroic
+from rules.heroic.odds import odds_for_heroic
 from rules.luck import LuckEvent, luck_of
 from rules.odds_text import percent
 from tests.bot.embeds import field, give_faces

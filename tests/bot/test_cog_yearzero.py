@@ -23,7 +23,7 @@ from bot.roll_endings import Ending
 from bot.storage import Database, PushRefusal
 from cogs.yearzero import NO_ROLL_TO_PUSH, KeepButton, PushButton, push_view, read_payload
 from rules.dice import FixedDice
-from rules.yearzero import push
+from rules.yearzero.roll import push
 from tests.bot.embeds import assert_ended_as, below_title, field, give_faces, odds
 from tests.bot.payloads import click_payload, slash_payload
 from tests.fakediscord import ALICE, BOB, GM, FakeChannel, FakeDiscord, FakeGuild, Reply, message_text

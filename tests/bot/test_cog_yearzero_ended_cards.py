@@ -14,8 +14,8 @@ from bot.roll_endings import Ending, ended_card
 from bot.storage import RollState, YearZeroRoll
 from rules import odds_text
 from rules.dice import FixedDice
-from rules.yearzero import push, roll_yz
-from rules.yearzero_odds import odds_after_first
+from rules.yearzero.odds import odds_after_first
+from rules.yearzero.roll import push, roll_yz
 from tests.bot.embeds import below_title, field, odds
 from tests.bot.test_cog_yearzero import GUILD, YZ, any_faces, buttons, roll, use_faces
 from tests.bot.test_cog_yearzero_endings import refuse_channel_edits

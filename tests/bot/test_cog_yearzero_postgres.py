@@ -14,7 +14,7 @@ from bot.render.yearzero import PUSHED_DICE
 from bot.storage import PushRefusal, RollState
 from bot.storage.postgres import PostgresDatabase
 from cogs.yearzero import NO_ROLL_TO_PUSH, read_payload
-from rules.yearzero import push
+from rules.yearzero.roll import push
 from tests.bot.embeds import field
 from tests.bot.test_cog_yearzero import (
     ALREADY_PUSHED,

@@ -14,10 +14,10 @@ import pytest
 from bot.log_cards import CSV_HEADERS, log_csv, spreadsheet_safe
 from bot.stats import per_system, sparkline, tally
 from bot.storage import LogEntry
-from rules.hex_odds import odds_for_test
+from rules.hex.odds import odds_for_test
 from rules.luck import LuckEvent
-from rules.sevenkingdoms import SkPool
-from rules.sevenkingdoms_odds import odds_for_test as sk_odds
+from rules.sevenkingdoms.odds import odds_for_test as sk_odds
+from rules.sevenkingdoms.roll import SkPool
 from tests.bot.embeds import give_faces
 from tests.fakediscord import FakeGuild
 

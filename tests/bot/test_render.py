@@ -17,14 +17,18 @@ from bot.render import hex as render_hex
 from bot.render import sevenkingdoms as render_sk
 from bot.render import yearzero as render_yz
 from bot.render.common import EMBED_TOTAL, LEFT_OUT, SUCCESS_MARK, Card, Tones, embed, percent
-from rules import heroic, hex, sevenkingdoms, yearzero
 from rules.dice import FixedDice, SeededDice
-from rules.heroic_odds import odds_for_heroic
-from rules.hex_odds import odds_for_cast, odds_for_contest, odds_for_test
-from rules.sevenkingdoms_competition import parse_participants, roll_competition
-from rules.sevenkingdoms_odds import competition_odds
-from rules.sevenkingdoms_odds import odds_for_test as sk_odds
-from rules.yearzero_odds import odds_after_first, odds_for_roll
+from rules.heroic import roll as heroic
+from rules.heroic.odds import odds_for_heroic
+from rules.hex import roll as hex
+from rules.hex.odds import odds_for_cast, odds_for_contest, odds_for_test
+from rules.hex.pool import HexPool
+from rules.sevenkingdoms import roll as sevenkingdoms
+from rules.sevenkingdoms.competition import parse_participants, roll_competition
+from rules.sevenkingdoms.odds import competition_odds
+from rules.sevenkingdoms.odds import odds_for_test as sk_odds
+from rules.yearzero import roll as yearzero
+from rules.yearzero.odds import odds_after_first, odds_for_roll
 
 
 def text_of(embed) -> str:
@@ -41,7 +45,7 @@ def test_percent_never_rounds_a_possibility_away(value, shown):
 
 
 def test_hex_mishap_shows_skulls_on_hazard_dice_only():
-    result = hex.roll_test(hex.HexPool(attribute=4), FixedDice([1, 1, 1, 2]))
+    result = hex.roll_test(HexPool(attribute=4), FixedDice([1, 1, 1, 2]))
     embed = render_hex.render_result(result, odds_for_test(4))
     assert embed.fields[0].value == "Hazard: `1`☠ `1`☠ · Other dice: `2` `1`"
     assert embed.title == "💀 Mishap · test fails" and "Your Mishap" in embed.description
@@ -56,14 +60,14 @@ def test_hex_a_one_on_a_hazard_die_of_a_success_is_no_skull():
 
 
 def test_hex_cast_groups_affinity_and_control():
-    result = hex.roll_cast(hex.HexPool(attribute=3, skill=1), 2, FixedDice([1, 2, 3, 4]))
+    result = hex.roll_cast(HexPool(attribute=3, skill=1), 2, FixedDice([1, 2, 3, 4]))
     embed = render_hex.render_result(result, odds_for_cast(4, 2))
     assert embed.fields[0].value == "Affinity: `1`☠ · Control: `2` `3` · Other dice: `4`"
     assert embed.title == "❌ Fizzle · cast fails" and "harmless fizzle" in embed.description
 
 
 def test_hex_success_marks_every_six():
-    result = hex.roll_test(hex.HexPool(attribute=6, skill=6), SeededDice(3))
+    result = hex.roll_test(HexPool(attribute=6, skill=6), SeededDice(3))
     embed = render_hex.render_result(result, None)
     assert embed.fields[0].value.count(SUCCESS_MARK) == result.successes
 
@@ -177,7 +181,7 @@ def test_the_largest_competition_fits_discord_limits(seed, name_length):
 @given(seed=st.integers(0, 10**6))
 def test_the_largest_pools_fit_discord_limits(seed):
     dice = SeededDice(seed)
-    big = hex.HexPool(attribute=12, skill=12, specialty=12, environment=3, gear=3, ingenuity=3)
+    big = HexPool(attribute=12, skill=12, specialty=12, environment=3, gear=3, ingenuity=3)
     contest = hex.roll_contest(big, big, dice)
     assert len(render_hex.render_result(contest, odds_for_contest(big, big), note="n" * 300)) <= EMBED_TOTAL
     roll = yearzero.roll_yz(10, 10, 10, (12, 12, 12), dice)

@@ -27,7 +27,7 @@ from collections import defaultdict
 
 from bot.storage import MAX_WILLPOWER, PushRefusal
 from cogs.yearzero import NO_ROLL_TO_PUSH
-from rules.yearzero import YzRoll
+from rules.yearzero.roll import YzRoll
 from tests.bot.payloads import slash_payload
 from tests.drills.conftest import PLAYERS, TABLES, click_payload, query, scaled
 from tests.drills.process import BotProcess, answer_of

@@ -26,7 +26,7 @@ import pytest
 
 from bot.storage import DEFAULT_BUSY_TIMEOUT_MS, MAX_WILLPOWER, Database, NotEnoughWillpower, StorageBusy
 from bot.storage.roll_messages import MESSAGE_FLUSH_DELAY
-from rules.yearzero import YzRoll
+from rules.yearzero.roll import YzRoll
 from tests.bot.test_main import SECRET, assert_clean_refusal, run_bot
 from tests.drills.conftest import PLAYERS, dump_database, query, table_of
 from tests.drills.process import ROOT, BotProcess

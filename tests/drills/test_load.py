@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from bot.storage import MAX_WILLPOWER, PushRefusal
 from cogs.yearzero import NO_ROLL_TO_PUSH
-from rules.yearzero import YzRoll
+from rules.yearzero.roll import YzRoll
 from tests.drills.conftest import PLAYERS, query, scaled, table_of
 from tests.drills.reading import (
     EPHEMERAL,

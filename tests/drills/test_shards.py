@@ -23,7 +23,7 @@ import pytest
 from bot.shards import ShardPlan
 from bot.storage import MAX_WILLPOWER, PushRefusal, RollState, Storage, open_storage
 from cogs.yearzero import NO_ROLL_TO_PUSH
-from rules.yearzero import YzRoll
+from rules.yearzero.roll import YzRoll
 from tests.bot.payloads import slash_payload
 from tests.bot.sharding import interactions_seen, shard_bot
 from tests.drills.conftest import PLAYERS, TABLES, click_payload, scaled

@@ -17,7 +17,7 @@ import json
 import re
 
 from bot.client import RESTARTING
-from rules.yearzero import YzRoll
+from rules.yearzero.roll import YzRoll
 from tests.bot.payloads import slash_payload
 from tests.drills.conftest import PLAYERS, click_payload, query, table_of
 from tests.drills.process import BotProcess, answer_of

@@ -1,4 +1,5 @@
-"""Honest luck: the Poisson-binomial figures against all 2^n outcomes, and the luck events of each system."""
+"""Honest luck: the Poisson-binomial figures against all 2^n outcomes (each system's luck events are tested in
+tests/rules/<system>/test_luck_events.py)."""
 
 import itertools
 from fractions import Fraction
@@ -7,25 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.dice import FixedDice
 from rules.errors import InvalidInput
-from rules.heroic import roll_heroic
-from rules.heroic_odds import odds_for_heroic
-from rules.hex import HexPool, roll_contest, roll_plain, roll_test
-from rules.hex_odds import odds_for_contest, odds_for_test
 from rules.luck import LuckEvent, distribution, luck_of
-from rules.luck_events import (
-    heroic_events,
-    hex_events,
-    sevenkingdoms_events,
-    yearzero_first_events,
-    yearzero_push_events,
-)
-from rules.sevenkingdoms import SkPool
-from rules.sevenkingdoms import roll_test as sk_roll_test
-from rules.sevenkingdoms_odds import odds_for_test as sk_odds
-from rules.yearzero import push, roll_yz
-from rules.yearzero_odds import odds_after_first, odds_for_roll
 
 
 def brute_force(chances, seen):
@@ -94,49 +78,3 @@ def test_an_event_round_trips_as_text_and_refuses_nonsense():
         LuckEvent(Fraction(3, 2), True)
     with pytest.raises(InvalidInput):
         LuckEvent.from_text("1/2:maybe")
-
-
-def test_hex_test_is_an_event_advancement_and_nullified_are_not():
-    pool = HexPool(3)
-    result = roll_test(pool, FixedDice([6, 2, 3]))
-    (event,) = hex_events(result, odds_for_test(pool))
-    assert event == LuckEvent(odds_for_test(pool).success, True)
-    assert hex_events(roll_test(pool, FixedDice([]), advancement=True), odds_for_test(pool, advancement=True)) == ()
-    empty = HexPool(1, complications=2)
-    nullified = roll_test(empty, FixedDice([]), required=True)
-    assert hex_events(nullified, odds_for_test(empty, required=True)) == ()
-
-
-def test_hex_contest_against_a_nullified_opposition_is_a_certain_event():
-    result = roll_contest(2, 0, FixedDice([1, 2]))
-    (event,) = hex_events(result, odds_for_contest(2, 0))
-    assert event == LuckEvent(Fraction(1), True)
-    assert roll_plain(2, FixedDice([6, 6])).successes == 2  # plain rolls have no event function at all
-
-
-def test_heroic_complication_counts_as_a_success():
-    roll = roll_heroic(3, FixedDice([3, 4]), tn=10)  # 7 + 3 = 10 = TN: success with a complication
-    (event,) = heroic_events(roll, odds_for_heroic(3, 10))
-    assert event.success and event.p == odds_for_heroic(3, 10).success
-
-
-def test_sevenkingdoms_automatic_is_no_event_a_rolled_test_is():
-    pool = SkPool(2)
-    assert sevenkingdoms_events(sk_roll_test(pool, FixedDice([]), target=0), sk_odds(pool, 0)) == ()
-    rolled = sk_roll_test(pool, FixedDice([5, 4]), target=9)
-    assert sevenkingdoms_events(rolled, sk_odds(pool, 9)) == (LuckEvent(sk_odds(pool, 9).success, True),)
-
-
-def test_yearzero_first_roll_and_push_events():
-    first = roll_yz(2, 1, 0, (), FixedDice([3, 4, 1]))
-    (event,) = yearzero_first_events(first, odds_for_roll(3))
-    assert event == LuckEvent(1 - Fraction(5, 6) ** 3, False)
-    pushed = push(first, FixedDice([6, 2]))
-    (push_event,) = yearzero_push_events(first, pushed)
-    assert push_event == LuckEvent(odds_after_first(first).success_after_push, True)
-    assert push_event.p == 1 - Fraction(25, 36)
-
-
-def test_a_push_after_a_success_is_no_event():
-    first = roll_yz(2, 0, 0, ("d8",), FixedDice([6, 3, 2]))
-    assert yearzero_push_events(first, push(first, FixedDice([4, 5]))) == ()

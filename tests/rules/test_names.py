@@ -3,9 +3,9 @@
 import pytest
 
 from rules.errors import InvalidInput
-from rules.heroic_tables import Difficulty, Kind
+from rules.heroic.tables import Difficulty, Kind
 from rules.names import name_key
-from rules.sevenkingdoms import difficulty_number
+from rules.sevenkingdoms.roll import difficulty_number
 
 
 @pytest.mark.parametrize(
@@ -53,7 +53,7 @@ def test_heroic_names_parse_in_any_spelling():
 @pytest.mark.parametrize("argv", [["yz", "--artifact", "d²"], ["yz", "--attribute", "1", "--faces", "²"]])
 def test_superscript_digits_are_refused_not_a_crash(capsys, argv):
     """str.isdigit() accepts '²', int() does not: these ended in a ValueError traceback."""
-    import rules.cli
+    from rules.cli.main import main
 
-    assert rules.cli.main(argv) == 1
+    assert main(argv) == 1
     assert "error:" in capsys.readouterr().err

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Generic
 from bot.storage.errors import InvalidValue, NoSuchExtendedTest, TaskComplete
 from bot.storage.shared.applied import AlreadyApplied, AppliedIn, Outcome
 from bot.storage.shared.statements import Row, SessionT, Statements
-from rules.sevenkingdoms_extended import MAX_TASK_NAME, is_complete, still_needed
+from rules.sevenkingdoms.extended import MAX_TASK_NAME, is_complete, still_needed
 
 _COLUMNS = "guild_id, channel_id, name, needed, progress, started_by"
 

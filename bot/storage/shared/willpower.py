@@ -17,7 +17,7 @@ from bot.storage.errors import InvalidValue, NotEnoughWillpower
 from bot.storage.shared.applied import AppliedIn
 from bot.storage.shared.statements import Row, Session, SessionT, Statements
 from rules.errors import RulesError
-from rules.yearzero import MAX_WILLPOWER, apply_willpower
+from rules.yearzero.willpower import MAX_WILLPOWER, apply_willpower
 
 _CURRENT = "SELECT points FROM willpower WHERE guild_id = :guild AND user_id = :user"
 

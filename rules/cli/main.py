@@ -1,0 +1,78 @@
+"""``python -m rules``: roll, read and compute odds from the command line, without Discord.
+
+Each system registers its own sub-commands (``rules/cli/<system>.py`` has ``register``); this module only
+builds the parser, picks the dice source, and prints one JSON object (``--json``) or a readable summary.
+Exit status: 0 for an answer, 1 when the rules refuse the roll (an impossible pool, wrong faces: the message
+is on stderr), 2 for a command line that does not parse (argparse's usage error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from rules.cli import heroic, hex, sevenkingdoms, yearzero
+from rules.cli.output import CliOutput
+from rules.dice import DiceSource, FixedDice, SystemDice, parse_faces
+from rules.errors import RulesError
+
+SYSTEMS = (hex, yearzero, heroic, sevenkingdoms)
+"""Each system's sub-commands, in the order ``--help`` lists them."""
+
+
+EXIT_REFUSED = 1
+EXIT_USAGE = 2  # argparse's own
+EXIT_STATUS = "exit status: 0 answered, 1 the rules refused it (the reason on stderr), 2 a usage error"
+
+
+def _common_options(*, faces: bool) -> argparse.ArgumentParser:
+    """--json everywhere, and --faces for the commands that roll (odds roll nothing)."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--json", action="store_true", help="print one JSON object instead of a summary")
+    if not faces:
+        return common
+    common.add_argument(
+        "--faces",
+        metavar="6,1,4",
+        help="read a roll made with physical dice: the faces, in the order the command's help gives",
+    )
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m rules",
+        description="Roll and read HEX, Year Zero, Heroic Rolls and Seven Kingdoms dice, with exact odds.",
+        epilog=EXIT_STATUS,
+    )
+    rolling, odds_only = _common_options(faces=True), _common_options(faces=False)
+    top = parser.add_subparsers(dest="system", required=True, metavar="{hex,yz,heroic,sk,odds}")
+    odds_parser = top.add_parser("odds", help="exact odds of a roll, without rolling")
+    odds_sub = odds_parser.add_subparsers(dest="odds_system", required=True, metavar="{hex,yz,heroic,sk}")
+    for module in SYSTEMS:
+        module.register(top, [rolling], odds=False)
+        module.register(odds_sub, [odds_only], odds=True)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    dice: DiceSource = SystemDice()
+    try:
+        if getattr(args, "faces", None):
+            dice = parse_faces(args.faces, count_short=True)
+        output: CliOutput = args.handler(args, dice)
+        if isinstance(dice, FixedDice):
+            dice.finish()
+    except RulesError as refusal:
+        shown = dice.shortage() if isinstance(dice, FixedDice) and dice.missing else refusal
+        print(f"error: {shown}", file=sys.stderr)  # with made-up 1s read, the shortage is what to say
+        return EXIT_REFUSED
+    if args.json:
+        print(json.dumps(output.data, indent=2, sort_keys=False))
+    else:
+        print(output.text)
+    return 0
