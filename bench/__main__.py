@@ -119,9 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if all(result.ok for result in results) else 1
 
 
-def run_sections(
-    chosen: dict[str, Callable[[], bool]], names: Sequence[str]
-) -> tuple[list[record.SectionResult], str]:
+def run_sections(chosen: dict[str, Callable[[], bool]], names: Sequence[str]) -> tuple[list[record.SectionResult], str]:
     """Run the named sections in SECTIONS' order and print the verdict; their results and everything printed."""
     results: list[record.SectionResult] = []
     with record.captured_output() as printed:

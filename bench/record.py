@@ -11,11 +11,13 @@ import contextlib
 import io
 import os
 import platform
+import re
 import subprocess
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from itertools import takewhile
 from pathlib import Path
 from typing import TextIO
 
@@ -115,13 +117,24 @@ def captured_output() -> Iterator[io.StringIO]:
         yield tee.copy
 
 
-def verdict_line(output: str) -> str:
-    """What the last '<section> verdict: PASS (...)' line of a section's output says after its verdict, or ''."""
-    lines = [line.strip() for line in output.splitlines() if " verdict: " in line]
-    if not lines:
+def verdict_line(output: str, longest: int = 200) -> str:
+    """What a section's last '<section> verdict: PASS (...)' said after its verdict, on one line, or ''.
+
+    A failure's message may run over several lines (up to the section's timing line); they are joined, and a text
+    longer than `longest` is cut with '...': the full output is in the file below the table."""
+    at = output.rfind(" verdict: ")
+    if at < 0:
         return ""
-    said = lines[-1].split(" verdict: ", 1)[1].removeprefix("PASS").removeprefix("FAIL").strip()
-    return said[1:-1] if said.startswith("(") and said.endswith(")") else said
+    lines = output[at + len(" verdict: ") :].splitlines()
+    said = " ".join(line.strip() for line in takewhile(lambda line: not TIMING.match(line), lines))
+    said = said.removeprefix("PASS").removeprefix("FAIL").strip()
+    if said.startswith("(") and said.endswith(")"):
+        said = said[1:-1]
+    return said if len(said) <= longest else said[: longest - 3] + "..."
+
+
+TIMING = re.compile(r"^  \([\w-]+: [0-9.]+ s\)$")
+"""The line run_section prints after a section: '  (odds: 0.8 s)'."""
 
 
 def file_name(ended: datetime) -> str:

@@ -79,12 +79,12 @@ def test_the_sections_output_is_printed_and_kept_with_each_headline(capsys: pyte
 
     def failing() -> bool:
         print("purge verdict: FAIL")
-        raise AssertionError("a stall of 80 ms")
+        raise AssertionError("a bot logged:\n    WARNING a stall of 80 ms")
 
     results, printed = run_sections({"odds": passing, "purge": failing}, ["purge", "odds"])
     assert [(r.name, r.ok, r.verdict_line) for r in results] == [
         ("odds", True, "identical answers"),
-        ("purge", False, "AssertionError: a stall of 80 ms"),
+        ("purge", False, "AssertionError: a bot logged: WARNING a stall of 80 ms"),
     ]
     assert printed == capsys.readouterr().out
     assert printed.endswith("VERDICT: FAIL (odds PASS, purge FAIL)\n")
@@ -103,3 +103,9 @@ def test_the_sections_output_is_printed_and_kept_with_each_headline(capsys: pyte
 )
 def test_a_full_run_saves_unless_told_not_to_and_a_quick_or_partial_one_only_when_told(argv, expected):
     assert saves(parser().parse_args(argv)) is expected
+
+
+def test_a_long_headline_is_cut_and_a_verdict_without_words_is_empty():
+    assert record.verdict_line("x verdict: FAIL (" + "y" * 300 + ")\n  (x: 1.0 s)\n", longest=50) == "y" * 47 + "..."
+    assert record.verdict_line("purge verdict: PASS\n  (purge: 6.0 s)\n") == ""
+    assert record.verdict_line("nothing said\n") == ""
