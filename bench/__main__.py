@@ -104,12 +104,12 @@ def main(argv: list[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else argv
     args = parser().parse_args(given)
     sizes = sizes_from(args)
-    load_before = record.load_average()
+    commit, load_before = record.current_commit(), record.load_average()  # what is measured, as it starts
     results, printed = run_sections(sections(sizes), args.only or SECTIONS)
     if saves(args):
         run = record.Run(
             ended=datetime.now(UTC),
-            commit=record.current_commit(),
+            commit=commit,
             machine=record.machine(load_before),
             options={"command": " ".join(["python -m bench", *given]), **dataclasses.asdict(sizes)},
             sections=results,

@@ -38,7 +38,8 @@ class Machine:
 
 @dataclass(frozen=True)
 class Commit:
-    """The commit the run measured (`git rev-parse --short HEAD`) and whether the tree differed from it."""
+    """The commit the run measured (`git rev-parse --short HEAD` as it started) and whether the tree differed from
+    it then (tracked files only: a results file left uncommitted does not count)."""
 
     short: str
     dirty: bool
