@@ -119,10 +119,11 @@ def captured_output() -> Iterator[io.StringIO]:
 
 
 def verdict_line(output: str, longest: int = 200) -> str:
-    """What a section's last '<section> verdict: PASS (...)' said after its verdict, on one line, or ''.
+    """What a section's last '<section> verdict: PASS (...)' said after its verdict, on one line.
 
-    A failure's message may run over several lines (up to the section's timing line); they are joined, and a text
-    longer than `longest` is cut with '...': the full output is in the file below the table."""
+    A failure's message may run over several lines (up to the section's timing line); they are joined. A verdict
+    that says nothing more borrows the section's last line naming its target ('stall 145 ms (target <= 50 ms)').
+    A text longer than `longest` is cut with '...': the full output is in the file below the table."""
     at = output.rfind(" verdict: ")
     if at < 0:
         return ""
@@ -131,6 +132,9 @@ def verdict_line(output: str, longest: int = 200) -> str:
     said = said.removeprefix("PASS").removeprefix("FAIL").strip()
     if said.startswith("(") and said.endswith(")"):
         said = said[1:-1]
+    if not said:
+        targets = [line.strip() for line in output[:at].splitlines() if "target" in line]
+        said = targets[-1] if targets else ""
     return said if len(said) <= longest else said[: longest - 3] + "..."
 
 

@@ -105,7 +105,9 @@ def test_a_full_run_saves_unless_told_not_to_and_a_quick_or_partial_one_only_whe
     assert saves(parser().parse_args(argv)) is expected
 
 
-def test_a_long_headline_is_cut_and_a_verdict_without_words_is_empty():
+def test_a_long_headline_is_cut_and_a_bare_verdict_borrows_the_line_naming_its_target():
     assert record.verdict_line("x verdict: FAIL (" + "y" * 300 + ")\n  (x: 1.0 s)\n", longest=50) == "y" * 47 + "..."
+    stall = "  longest loop stall 145.5 ms (target <= 50 ms)\n  a roll's wait: p99 3 ms\n"
+    assert record.verdict_line(stall + "purge verdict: FAIL\n  (purge: 6.0 s)\n") == stall.splitlines()[0].strip()
     assert record.verdict_line("purge verdict: PASS\n  (purge: 6.0 s)\n") == ""
     assert record.verdict_line("nothing said\n") == ""
