@@ -5,21 +5,27 @@ PostgreSQL, and a push storm across shards (one and two processes on PostgreSQL)
     python -m bench --quick          # smaller and fewer runs (about two minutes here): a smoke check of the figures
     python -m bench --only shards    # one section (interactions, pushes, startup, odds, purge, bursts, postgres,
                                      # shards); repeatable
+    python -m bench --quick --save   # and keep its results file too
 
 Everything runs on 127.0.0.1: the fake Discord of the test suite (tests/fakediscord) in this process, with its
 spec validation off, and every bot in a process of its own. Run it from the repository's root.
+
+A full run (neither --quick nor --only) ends by writing a dated results file in bench/results/ (bench.record):
+what it printed, the commit, the machine's load and the options. --save writes one for any run, --no-save none.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
-from bench import bursts, interactions, odds, postgres, purge, pushes, shardstorm, startup
+from bench import bursts, interactions, odds, postgres, purge, pushes, record, shardstorm, startup
 from bench.figures import verdict
 
 SECTIONS = ("interactions", "pushes", "startup", "odds", "purge", "bursts", "postgres", "shards")
@@ -75,8 +81,10 @@ def sections(sizes: Sizes) -> dict[str, Callable[[], bool]]:
     }
 
 
-def run_section(name: str, measure: Callable[[], bool]) -> bool:
-    """Run one section; a failed check (AssertionError, RuntimeError) is printed and counts as FAIL."""
+def run_section(name: str, measure: Callable[[], bool]) -> tuple[bool, float]:
+    """Run one section; a failed check (AssertionError, RuntimeError) is printed and counts as FAIL.
+
+    Returns whether it passed and how many seconds it took."""
     started = time.perf_counter()
     try:
         ok = measure()
@@ -87,11 +95,44 @@ def run_section(name: str, measure: Callable[[], bool]) -> bool:
         tail = "\n".join(f"    {line}" for line in (failure.stderr or "").splitlines()[-8:])
         print(f"{name} verdict: FAIL (a measured process exited with code {failure.returncode}:\n{tail})")
         ok = False
-    print(f"  ({name}: {time.perf_counter() - started:.1f} s)\n", flush=True)
-    return ok
+    took = time.perf_counter() - started
+    print(f"  ({name}: {took:.1f} s)\n", flush=True)
+    return ok, took
 
 
 def main(argv: list[str] | None = None) -> int:
+    given = sys.argv[1:] if argv is None else argv
+    args = parser().parse_args(given)
+    sizes = sizes_from(args)
+    commit, load_before = record.current_commit(), record.load_average()  # what is measured, as it starts
+    results, printed = run_sections(sections(sizes), args.only or SECTIONS)
+    if saves(args):
+        run = record.Run(
+            ended=datetime.now(UTC),
+            commit=commit,
+            machine=record.machine(load_before),
+            options={"command": " ".join(["python -m bench", *given]), **dataclasses.asdict(sizes)},
+            sections=results,
+            output=printed,
+        )
+        print(f"results: {record.write(run)}")
+    return 0 if all(result.ok for result in results) else 1
+
+
+def run_sections(chosen: dict[str, Callable[[], bool]], names: Sequence[str]) -> tuple[list[record.SectionResult], str]:
+    """Run the named sections in SECTIONS' order and print the verdict; their results and everything printed."""
+    results: list[record.SectionResult] = []
+    with record.captured_output() as printed:
+        for name in (name for name in SECTIONS if name in names):
+            start = printed.tell()
+            ok, took = run_section(name, chosen[name])
+            results.append(record.SectionResult(name, ok, took, record.verdict_line(printed.getvalue()[start:])))
+        summary = ", ".join(f"{result.name} {verdict(result.ok)}" for result in results)
+        print(f"VERDICT: {verdict(all(result.ok for result in results))} ({summary})")
+    return results, printed.getvalue()
+
+
+def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes and 3 runs: about two minutes here")
     parser.add_argument("--events", type=int, help="measured /yz events per run and bot (default 2000)")
@@ -99,13 +140,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, help="interactions in flight (default 16)")
     parser.add_argument("--storms", type=int, help="push storms (default 3)")
     parser.add_argument("--only", action="append", choices=SECTIONS, help="run only this section (repeatable)")
-    args = parser.parse_args(argv)
-    chosen = sections(sizes_from(args))
-    results = {name: run_section(name, chosen[name]) for name in SECTIONS if name in (args.only or SECTIONS)}
-    failed = [name for name, ok in results.items() if not ok]
-    summary = ", ".join(f"{name} {verdict(ok)}" for name, ok in results.items())
-    print(f"VERDICT: {verdict(not failed)} ({summary})")
-    return 1 if failed else 0
+    parser.add_argument(
+        "--save",
+        action=argparse.BooleanOptionalAction,
+        help="write a results file in bench/results/ (default: only for a full run, without --quick or --only)",
+    )
+    return parser
+
+
+def saves(args: argparse.Namespace) -> bool:
+    """Whether the run writes its results file: --save or --no-save if given, else only a full run does."""
+    if args.save is not None:
+        return bool(args.save)
+    return not args.quick and not args.only
 
 
 if __name__ == "__main__":

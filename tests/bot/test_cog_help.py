@@ -12,7 +12,7 @@ from bot.help_pages import PAGES, RULINGS
 from bot.render.common import DESCRIPTION, EMBED_TOTAL, TITLE
 from tests.fakediscord import BOB
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+RULES_DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 
 
 @pytest.fixture
@@ -108,8 +108,8 @@ async def test_the_menu_still_works_after_a_restart(fake_discord, start_bot):
     assert turned.type == 7 and turned.embeds[0]["title"] == "HEX: d6 pools, 6s succeed"
 
 
-def test_the_rulings_page_names_each_ruling_of_the_readme():
-    readme = README.read_text(encoding="utf-8")
+def test_the_rulings_page_names_each_ruling_of_docs_rules():
+    readme = RULES_DOC.read_text(encoding="utf-8")
     listed = readme.split("## The rules, and our rulings", 1)[1].split("And the fine points", 1)[0]
     headlines = re.findall(r"^\d+\. \*\*(.+?)\.?\*\*", listed, flags=re.MULTILINE)
     assert len(headlines) == 10
