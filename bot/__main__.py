@@ -71,15 +71,20 @@ class RedactingFormatter(logging.Formatter):
 
 
 INTERACTION_TOKEN = re.compile(r"(/(?:interactions/[0-9]+|webhooks/[0-9]+)/)([A-Za-z0-9_.\-]{20,})")
-"""An interaction's token in a callback or webhook URL (discord.py logs those URLs at DEBUG): a credential that
-answers as the bot for 15 minutes."""
+"""An interaction's or a webhook's token in a callback or webhook URL (discord.py logs those URLs at DEBUG, and
+an aiohttp error names its URL): a credential that answers as the bot for 15 minutes."""
+TOKEN_VALUE = re.compile(r"""(["']token["']\s*:\s*)(["'])(?:(?!\2).)*\2""", re.IGNORECASE)
+"""A ``token`` key and its string value, as a payload prints in Python or JSON: discord.py logs every gateway
+event at DEBUG, and an INTERACTION_CREATE carries the interaction's token."""
 
 
 def redact(text: str, secrets: tuple[str, ...]) -> str:
-    """text with every non-empty secret, and every interaction token in a URL, replaced by HIDDEN."""
+    """text with every non-empty secret replaced by HIDDEN, and every interaction or webhook token (in a URL or
+    as a payload's ``token`` value) by INTERACTION_HIDDEN."""
     for secret in secrets:
         if secret:
             text = text.replace(secret, HIDDEN)
+    text = TOKEN_VALUE.sub(lambda match: f"{match[1]}{match[2]}{INTERACTION_HIDDEN}{match[2]}", text)
     return INTERACTION_TOKEN.sub(lambda match: match[1] + INTERACTION_HIDDEN, text)
 
 

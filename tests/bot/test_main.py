@@ -313,3 +313,17 @@ def test_interaction_tokens_in_urls_are_redacted():
     webhook = f"PATCH /webhooks/55555/{token}/messages/@original"
     assert redact(webhook, ()) == f"PATCH /webhooks/55555/{HIDDEN}/messages/@original"
     assert redact("GET /channels/123/messages/456", ()) == "GET /channels/123/messages/456"
+
+
+def test_interaction_tokens_in_payloads_are_redacted():
+    """discord.py logs each gateway event's payload at DEBUG (a dict's repr), and a body may be logged as JSON:
+    the ``token`` value goes, whatever quotes it has, and nothing around it."""
+    from bot.__main__ import INTERACTION_HIDDEN as HIDDEN
+    from bot.__main__ import redact
+
+    token = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5MDEyMzQ1Njc4OTpQQ1pLRE5wc3NBWE0"
+    event = f"WebSocket Event: {{'t': 'INTERACTION_CREATE', 'd': {{'id': '12', 'token': '{token}', 'version': 1}}}}"
+    assert redact(event, ()) == event.replace(token, HIDDEN)
+    body = f'{{"id": "12", "Token":"{token}", "note": "a token: kept"}}'
+    assert redact(body, ()) == body.replace(token, HIDDEN)
+    assert redact("{'note': 'token'}", ()) == "{'note': 'token'}"

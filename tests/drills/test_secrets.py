@@ -19,7 +19,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import discord
 
-from bot.__main__ import HIDDEN
+from bot.__main__ import HIDDEN, INTERACTION_HIDDEN
 from bot.tree import GENERIC_MESSAGE
 from tests.bot.payloads import slash_payload
 from tests.conftest import SecretWatch
@@ -28,6 +28,7 @@ from tests.drills.launcher import RAW_LOG
 from tests.drills.process import BotProcess, answer_of
 from tests.drills.reading import is_pushed_roll, private_text, push_button_roll
 from tests.fakediscord.backend import error
+from tests.fakediscord.faults import CALLBACK
 
 TOKEN = "MTIzNDU2Nzg5.drill-token.secrets-never-log-me"
 YZ = ("cogs.yearzero", "cogs.willpower")
@@ -127,3 +128,34 @@ async def test_a_command_failing_unexpectedly_logs_its_traceback_without_the_tok
     [record] = [r for r in caplog.records if r.name == "bot.tree" and r.levelno == logging.ERROR]
     assert record.exc_info and "the dice fell off the table" in caplog.text
     assert token_never_logged.leaks[leaks:] == []
+
+
+async def test_no_interaction_token_reaches_the_log_at_debug(fake_discord, tmp_path):
+    """An interaction's token answers or edits as the bot in its channel for 15 minutes. discord.py logs every
+    gateway event (the token among the payload's keys) and every callback or webhook URL (the token in its
+    path) at DEBUG: through a roll, a refusal, a push, an answer that fails once and /push, the log a self-hoster
+    sees holds none of the tokens the interactions carried, though the raw records do."""
+    fake = fake_discord
+    bot = await BotProcess.start(fake, tmp_path, tmp_path / "bot.log", **run_settings(tmp_path))
+    player, table = PLAYERS[0], table_of(0)
+    sent: list[dict] = []
+
+    async def answer(payload: dict):
+        sent.append(payload)
+        return await answer_of(fake, payload)
+
+    rolled = await answer(slash_payload(fake, "yz", {"attribute": 4, "skill": 4}, user=player, channel=table))
+    assert private_text(await answer(click_payload(fake, rolled.message, PLAYERS[1])))  # a refusal
+    assert is_pushed_roll(await answer(click_payload(fake, rolled.message, player)))
+    fake.inject("POST", CALLBACK, status=500)  # the next answer fails once; discord.py tries it again
+    again = await answer(slash_payload(fake, "yz", {"attribute": 3, "skill": 2, "pushes": 2}, user=player,
+                                       channel=table))
+    assert push_button_roll(again.message) is not None
+    await answer(slash_payload(fake, "push", {}, user=player, channel=table))
+    await bot.until_ready()
+    assert await bot.stop() == 0
+    log, raw = bot.log(), (tmp_path / "raw.log").read_text(encoding="utf-8")
+    tokens = [payload["token"] for payload in sent]
+    assert len(set(tokens)) == 5 and all(token in raw for token in tokens)  # the records did carry them
+    assert [token for token in tokens if token in log] == []
+    assert INTERACTION_HIDDEN in log
