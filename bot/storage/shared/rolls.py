@@ -75,10 +75,18 @@ WHERE id = (
     _WITHDRAW = """
 DELETE FROM yz_rolls WHERE id = :id AND state = 'pending' AND pushes_made = 0 AND message_id IS NULL RETURNING id
 """
-    _EXPIRING = """
-SELECT * FROM yz_roll_states
-WHERE created_at < :oldest AND state = 'pending' AND message_id IS NOT NULL
-ORDER BY id LIMIT :limit
+    # One round of the lookup: the next :round expired rolls in the purge's order (the age index), each flagged
+    # when its message still shows buttons (pending, and the player's newest there: an index seek, not the view).
+    _EXPIRING_ROUND = """
+SELECT roll.id, roll.created_at, roll.state = 'pending' AND roll.message_id IS NOT NULL AND NOT EXISTS (
+    SELECT 1 FROM yz_rolls AS newer
+    WHERE newer.guild_id = roll.guild_id AND newer.channel_id = roll.channel_id AND newer.user_id = roll.user_id
+      AND newer.id > roll.id
+) AS showing
+FROM yz_rolls AS roll
+WHERE roll.created_at < :oldest AND roll.created_at >= :after_at
+  AND (roll.created_at > :after_at OR roll.id > :after_id)
+ORDER BY roll.created_at, roll.id LIMIT :round
 """
     _PURGE_BATCH = """
 DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :oldest ORDER BY created_at LIMIT :batch)
@@ -237,9 +245,18 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
 
     async def expiring(self, now: datetime, lifetime: timedelta, limit: int) -> list[YearZeroRoll]:
         """Up to limit rolls past their lifetime that were still pushable and have a message (oldest first): the
-        purge takes their buttons off before deleting them."""
-        params = {"oldest": epoch(now - lifetime), "limit": limit}
-        return [roll_from(row) for row in await self._db.fetch_all(self._EXPIRING, params)]
+        purge takes their buttons off before deleting them. Looked for in rounds of PURGE_BATCH rolls, one short
+        statement each, as the purge deletes them: another task's statement waits for one round, never the scan."""
+        params: dict[str, Any] = {"oldest": epoch(now - lifetime), "round": PURGE_BATCH, "after_at": -1, "after_id": 0}
+        found: list[int] = []
+        while len(found) < limit:
+            rows = await self._db.fetch_all(self._EXPIRING_ROUND, params)
+            found += [row["id"] for row in rows if row["showing"]]
+            if len(rows) < PURGE_BATCH:
+                break
+            params |= {"after_at": rows[-1]["created_at"], "after_id": rows[-1]["id"]}
+        rows = [await self._db.fetch_one(self._GET, {"id": roll_id}) for roll_id in found[:limit]]
+        return [roll_from(row) for row in rows if row is not None]
 
     async def purge_expired(self, now: datetime, lifetime: timedelta, batch: int = PURGE_BATCH) -> int:
         """Delete every roll older than lifetime, whatever its state, `batch` rows per statement (each a short
