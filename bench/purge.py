@@ -28,7 +28,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bench.figures import percentile, verdict
-from bot.storage import Database
+from bot.storage.sqlite import Database
 
 STALL_TARGET = 0.050
 WAIT_TARGET = 0.050

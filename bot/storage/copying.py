@@ -16,8 +16,8 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage.database import Database
-from bot.storage.postgres.database import PostgresDatabase
+from bot.storage.postgres import PostgresDatabase
+from bot.storage.sqlite import Database
 
 
 @dataclass(frozen=True, slots=True)

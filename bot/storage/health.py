@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 from bot.storage.files import is_busy, sqlite_reason
-from bot.storage.migrations import load_migrations
+from bot.storage.schema import load_migrations
 
 
 def database_health(path: Path) -> str | None:

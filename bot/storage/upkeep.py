@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 
-from bot.storage.store import Store
+from bot.storage.sqlite_store import Store
 
 _log = logging.getLogger(__name__)
 

@@ -25,9 +25,9 @@ import random
 import signal
 from collections import defaultdict
 
-from bot.storage import MAX_WILLPOWER, PushRefusal
+from bot.storage.roll_records import PushRefusal
 from cogs.yearzero import NO_ROLL_TO_PUSH
-from rules.yearzero import YzRoll
+from rules.yearzero import MAX_WILLPOWER, YzRoll
 from tests.bot.payloads import slash_payload
 from tests.drills.conftest import PLAYERS, TABLES, click_payload, query, scaled
 from tests.drills.process import BotProcess, answer_of

@@ -14,7 +14,7 @@ from contextlib import closing
 from datetime import UTC, datetime
 
 from bench.purge import EXPIRING_EDITS, LIFETIME, NOW, fill, fill_one_player
-from bot.storage import Database
+from bot.storage.sqlite import Database
 from tests.bot.payloads import slash_payload
 from tests.drills.conftest import PLAYERS, scaled, table_of
 from tests.drills.process import BotProcess, answer_of

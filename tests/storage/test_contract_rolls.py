@@ -10,7 +10,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.storage import PushRefusal, RollState, Storage
+from bot.storage.database import Storage
+from bot.storage.roll_records import PushRefusal, RollState
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
 BIG = 2**63 - 1  # the largest snowflake-sized id both stores must keep exactly
