@@ -110,7 +110,7 @@ def clicks(fake, rolled: dict[FakeUser, Rolled], on_one: int, seed: int) -> list
 
 BUSY = StorageBusy().message
 """The answer when the store's wait ran out inside Discord's 3 s (it can, on a loaded machine): nothing written."""
-STORE_TIMEOUT = re.compile(r"^WARNING bot\.storage\.postgres_pool: Lost the database at .*: TimeoutError$")
+STORE_TIMEOUT = re.compile(r"^WARNING bot\.storage\.postgres: Lost the database at .*: TimeoutError$")
 """What the PostgreSQL store logs with each such answer: expected under load, not a problem of the bot."""
 
 

@@ -33,7 +33,7 @@ async def open_storage(settings: Settings, *, busy_timeout_ms: int = DEFAULT_BUS
 def probe_postgres(url: str) -> None:
     """Connect once and close, before the bot logs in: StorageUnavailable naming the host when it cannot."""
     try:
-        from bot.storage.postgres_pool import PostgresStore
+        from bot.storage.postgres import PostgresStore
     except ImportError as error:
         raise StorageUnavailable("DATABASE_URL", NEEDS_ASYNCPG) from error
 
@@ -48,8 +48,7 @@ def postgres_health(url: str) -> str | None:
     """What `python -m bot healthcheck` asks of PostgreSQL: None when it answers and the bot has migrated it,
     else why not in one line (never the password). Reads only."""
     try:
-        from bot.storage.postgres import load_postgres_migrations, schema_version
-        from bot.storage.postgres_pool import PostgresStore
+        from bot.storage.postgres import PostgresStore, load_postgres_migrations, schema_version
     except ImportError:
         return NEEDS_ASYNCPG
 

@@ -1,10 +1,11 @@
 """The bot's database on a PostgreSQL server (``pip install -e ".[postgres]"``), chosen by DATABASE_URL: for several
-bot processes sharing one database. An asyncpg pool (`postgres_pool.PostgresStore`), migrations at open, and the
-statements written with named parameters (``:guild``, as SQLite reads them) run with numbered ones (``$1``).
+bot processes sharing one database. An asyncpg pool (public API only), its migrations, and the statements written
+with named parameters (``:guild``, as SQLite reads them) run with numbered ones (``$1``).
 
-Each name becomes one number, the same each time it appears (``:id`` twice is ``$1`` twice). A doubled colon
-is a cast (``:ids::bigint[]``) and a colon after a letter or digit is no parameter, so both are left alone;
-a string literal holding a colon before a letter would be read as a name, so such text goes in a parameter.
+Every call takes a connection from the pool for one statement or one transaction and gives it back. When the
+server goes away, the statements of that moment fail with `StorageOffline` (the players' "try again"; a
+transaction that did not commit is rolled back by the server), and the pool opens new connections by itself once
+the server is back: a broken connection is dropped when it is released.
 """
 
 from __future__ import annotations
@@ -12,27 +13,43 @@ from __future__ import annotations
 import functools
 import logging
 import re
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 
 from bot.storage.database import Storage
 from bot.storage.dialects import POSTGRES
 from bot.storage.driver import NO_PARAMS, Params
-from bot.storage.postgres_pool import PostgresStore
+from bot.storage.errors import StorageOffline, StorageUnavailable
 from bot.storage.schema import Migration, check_not_newer, load_migrations, migrations_of
 
 _log = logging.getLogger(__name__)
 
+CONNECT_TIMEOUT = 2.0
+"""Seconds to open one connection or wait for a free one: under Discord's 3-second window for an answer."""
+STATEMENT_TIMEOUT = 2.5
+"""Seconds one statement may take before the player is told to try again."""
+
+OFFLINE = (
+    OSError, TimeoutError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncpg.InternalClientError,
+    asyncpg.exceptions.OperatorInterventionError,
+)
+"""What asyncpg raises when the server cannot be reached, went away mid-statement, or is shutting down: errors of
+the connection, not of the statement (InternalClientError: a transaction's connection cut while a statement runs,
+as tests/storage/test_postgres.py does on purpose; the pool drops that connection when it comes back)."""
+
+# A name not after a colon (a cast, ``::bigint``) nor inside a word ('yz_roll:12'); a string literal holding a
+# colon before a letter would be read as a name, so such text goes in a parameter.
 _NAME = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
 
 
 @functools.cache
 def numbered(sql: str) -> tuple[str, tuple[str, ...]]:
-    """sql with ``$n`` in place of each ``:name``, and the names in the order of their numbers (kept once per
-    statement: the statements are the storage modules' constants, a few dozen)."""
+    """sql with ``$n`` in place of each ``:name`` (the same number each time a name appears), and the names in the
+    order of their numbers (cached: the statements are the storage modules' constants, a few dozen)."""
     names: list[str] = []
 
     def number(match: re.Match[str]) -> str:
@@ -49,8 +66,33 @@ def bound(sql: str, params: Params) -> tuple[str, list[Any]]:
     return text, [params[name] for name in names]
 
 
+def where(url: str) -> str:
+    """The database a URL names, for messages and logs: the URL without its user and password
+    (``postgresql://host:port/name``; for a Unix socket, ``postgresql:///name?host=/socket/directory``)."""
+    parts = urlsplit(url)
+    query = parse_qs(parts.query)
+    name = parts.path.lstrip("/")
+    if parts.hostname is None and query.get("host"):
+        return f"postgresql:///{name}?host={query['host'][0]}"
+    try:
+        port = f":{parts.port}" if parts.port else ""
+    except ValueError:
+        port = ""
+    return f"postgresql://{parts.hostname or 'localhost'}{port}/{name}"
+
+
+@contextmanager
+def offline_as_busy(location: str) -> Iterator[None]:
+    """Turn the server being unreachable into StorageOffline (the players' "try again")."""
+    try:
+        yield
+    except OFFLINE as error:
+        _log.warning("Lost the database at %s: %s", location, type(error).__name__)
+        raise StorageOffline() from error
+
+
 class NamedTransaction:
-    """The statements of one transaction on an asyncpg connection; `connection` for the drivers' own helpers."""
+    """The statements of one transaction on an asyncpg connection."""
 
     __slots__ = ("connection",)
 
@@ -58,53 +100,104 @@ class NamedTransaction:
         self.connection = connection
 
     async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> asyncpg.Record | None:
-        text, args = bound(sql, params)
-        return await self.connection.fetchrow(text, *args)
+        return await self.connection.fetchrow(*_flat(sql, params))
 
     async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> list[asyncpg.Record]:
-        text, args = bound(sql, params)
-        return list(await self.connection.fetch(text, *args))
+        return list(await self.connection.fetch(*_flat(sql, params)))
 
     async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
         text, names = numbered(sql)
         await self.connection.executemany(text, [[row[name] for name in names] for row in rows])
 
 
-class NamedStatements:
-    """A PostgreSQL store as the classes of what is kept see it (`driver.Statements`)."""
+class PostgresStore:
+    """An asyncpg pool and where it leads; its statements take named parameters (`driver.Statements`)."""
 
-    def __init__(self, store: PostgresStore) -> None:
-        self.store = store
+    def __init__(self, pool: asyncpg.Pool, location: str) -> None:
+        self._pool: asyncpg.Pool | None = pool
+        self.location = location
+
+    @classmethod
+    async def connect(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresStore:
+        """Open a pool on url; StorageUnavailable naming the host (not the password) when it cannot."""
+        location = where(url)
+        try:
+            pool = await asyncpg.create_pool(
+                url, min_size=min_size, max_size=max_size, timeout=CONNECT_TIMEOUT, command_timeout=STATEMENT_TIMEOUT
+            )
+        except (*OFFLINE, asyncpg.PostgresError, ValueError) as error:
+            raise StorageUnavailable(location, _reason(error)) from error
+        return cls(pool, location)
 
     @property
     def closed(self) -> bool:
-        return self.store.closed
+        return self._pool is None
+
+    async def close(self) -> None:
+        """Close the pool; closing twice is harmless."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close()
+
+    @asynccontextmanager
+    async def connection(self) -> AsyncIterator[asyncpg.Connection]:
+        """A connection of the pool, to this task alone until the block ends."""
+        if self._pool is None:
+            raise RuntimeError(f"the database at {self.location} is closed")
+        with offline_as_busy(self.location):
+            async with self._pool.acquire(timeout=CONNECT_TIMEOUT) as connection:
+                yield connection
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[NamedTransaction]:
-        async with self.store.transaction() as connection:
+        """A transaction (READ COMMITTED): committed when the block ends, rolled back on any error. Rows are locked
+        by the statements that change them, so racing transactions wait in turn."""
+        async with self.connection() as connection, connection.transaction():
             yield NamedTransaction(connection)
 
-    async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> asyncpg.Record | None:
-        text, args = bound(sql, params)
-        return await self.store.fetch_one(text, *args)
-
     async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> Sequence[asyncpg.Record]:
-        text, args = bound(sql, params)
-        return await self.store.fetch_all(text, *args)
+        """One statement on its own (autocommit): every row."""
+        async with self.connection() as connection:
+            return list(await connection.fetch(*_flat(sql, params)))
 
     write = fetch_all
 
+    async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> asyncpg.Record | None:
+        async with self.connection() as connection:
+            return await connection.fetchrow(*_flat(sql, params))
+
     async def execute(self, sql: str, params: Params = NO_PARAMS) -> int:
-        text, args = bound(sql, params)
-        return await self.store.execute(text, *args)
+        """One statement on its own; how many rows it changed."""
+        async with self.connection() as connection:
+            status = await connection.execute(*_flat(sql, params))
+        return int(status.rsplit(" ", 1)[-1]) if status[-1:].isdigit() else 0
+
+
+def _flat(sql: str, params: Params) -> list[Any]:
+    text, args = bound(sql, params)
+    return [text, *args]
+
+
+def _reason(error: BaseException) -> str:
+    """What went wrong, in words that never hold the URL (and so never its password)."""
+    if isinstance(error, asyncpg.InvalidPasswordError):
+        return "the server refused the user name or password"
+    if isinstance(error, asyncpg.InvalidCatalogNameError):
+        return "the server has no such database (create it first)"
+    if isinstance(error, TimeoutError):
+        return "the server did not answer in time"
+    if isinstance(error, OSError):
+        return f"cannot reach the server ({error.strerror or type(error).__name__})"
+    if isinstance(error, ValueError):
+        return "DATABASE_URL is not a PostgreSQL URL asyncpg can read"
+    return f"the server refused the connection ({type(error).__name__})"
 
 
 class PostgresDatabase(Storage):
     """The open PostgreSQL database: ``await PostgresDatabase.open(url)``; closes with ``await db.close()``."""
 
     def __init__(self, store: PostgresStore) -> None:
-        super().__init__(NamedStatements(store), POSTGRES)
+        super().__init__(store, POSTGRES)
         self.store = store
 
     @classmethod

@@ -1,11 +1,9 @@
-"""Willpower Points per player per server, 0 to 10, as both stores keep them: each change atomic.
+"""Willpower Points per player per server, 0 to 10, each change atomic.
 
-A spend is one statement (it happens only where the points are there, re-checked on the newest row when two
-spends race). A gain and a GM's set need the points before the change as well as after (a gain past 10 is
-lost, and the card says how much), so they read and write inside one transaction, reading the points with the
-dialect's `points_before_change` so that no other change comes between the read and the write (SQLite: its write
-lock is held from BEGIN IMMEDIATE; PostgreSQL: the statement locks the player's row). The push claim gains inside
-its own transaction.
+A spend is one statement (only where the points are there, re-checked on the newest row when two spends race). A
+gain and a GM's set need the points before the change too (a gain past 10 is lost, and the card says how much):
+they read them with the dialect's `points_before_change`, so that no other change comes between the read and the
+write (SQLite holds the write lock from BEGIN IMMEDIATE; PostgreSQL's statement locks the row).
 """
 
 from __future__ import annotations
@@ -20,22 +18,17 @@ from rules.errors import RulesError
 from rules.yearzero import MAX_WILLPOWER, apply_willpower
 
 _CURRENT = "SELECT points FROM willpower WHERE guild_id = :guild AND user_id = :user"
-
 _STORE = """
 INSERT INTO willpower (guild_id, user_id, points) VALUES (:guild, :user, :points)
 ON CONFLICT (guild_id, user_id) DO UPDATE SET points = excluded.points
 """
-
 _SPEND = """
-UPDATE willpower SET points = points - :points
-WHERE guild_id = :guild AND user_id = :user AND points >= :points
+UPDATE willpower SET points = points - :points WHERE guild_id = :guild AND user_id = :user AND points >= :points
 RETURNING points
 """
-
 # A set withdrawn puts the points back only while they are still what it left: a later change built on it.
 _UNSET = """
-UPDATE willpower SET points = :before
-WHERE guild_id = :guild AND user_id = :user AND points = :after
+UPDATE willpower SET points = :before WHERE guild_id = :guild AND user_id = :user AND points = :after
 RETURNING points
 """
 
@@ -77,7 +70,7 @@ def check_whole(name: str, value: int, *, low: int, high: int | None = None) -> 
 
 
 async def points_in(session: Session, before_change: str, guild_id: int, user_id: int) -> int:
-    """The player's Willpower inside session, read with a driver's before_change statement (0 when never set)."""
+    """The player's Willpower inside session, read with the dialect's before_change (0 when never set)."""
     row = await session.fetch_one(before_change, {"guild": guild_id, "user": user_id})
     return int(row["points"]) if row else 0
 
@@ -86,12 +79,6 @@ async def store_in(session: Session, guild_id: int, user_id: int, change: Willpo
     """Write change.after as the player's Willpower inside session; return the change."""
     await session.fetch_all(_STORE, {"guild": guild_id, "user": user_id, "points": change.after})
     return change
-
-
-async def gain_in(session: Session, before_change: str, guild_id: int, user_id: int, points: int) -> WillpowerChange:
-    """Add points inside session; the total stops at 10, and the change says how many were lost past it."""
-    before = await points_in(session, before_change, guild_id, user_id)
-    return await store_in(session, guild_id, user_id, gained(before, points))
 
 
 class Willpower:
@@ -112,14 +99,14 @@ class Willpower:
         """Add points (0 or more); the total stops at 10 and `lost` says how many points went past it."""
         check_whole("Willpower gained", points, low=0)
         async with self._db.transaction() as session:
-            return await gain_in(session, self._before_change, guild_id, user_id, points)
+            before = await points_in(session, self._before_change, guild_id, user_id)
+            return await store_in(session, guild_id, user_id, gained(before, points))
 
     async def spend(
         self, guild_id: int, user_id: int, points: int, *, interaction_id: int | None = None
     ) -> WillpowerChange:
-        """Spend points (1 or more) if the player has them, else NotEnoughWillpower and nothing changes.
-
-        With interaction_id, a repeat of that interaction gets the first one's change back and spends nothing."""
+        """Spend points (1 or more) if the player has them, else NotEnoughWillpower and nothing changes. A repeat
+        of interaction_id gets the first one's change back and spends nothing."""
         check_whole("Willpower to spend", points, low=1)
         params = {"guild": guild_id, "user": user_id, "points": points}
         if interaction_id is None:
@@ -130,8 +117,7 @@ class Willpower:
                     return WillpowerChange(**outcome)
                 rows = await session.fetch_all(_SPEND, params)
                 if rows:
-                    spent = _spent(rows[0], points)
-                    await self._applied.remember(session, interaction_id, spent.as_dict())
+                    await self._applied.remember(session, interaction_id, _spent(rows[0], points).as_dict())
         if not rows:
             raise NotEnoughWillpower(await self.get(guild_id, user_id), points)
         return _spent(rows[0], points)
@@ -163,8 +149,7 @@ class Willpower:
 
     async def withdraw_set(self, guild_id: int, user_id: int, change: WillpowerChange, *, interaction_id: int) -> bool:
         """Take back a set (made by interaction_id) whose answer never reached the player: the points go back to
-        change.before and the interaction is forgotten. Only while nothing changed them since: a later answer
-        showed a total built on this set, which then stays (False)."""
+        change.before and the interaction is forgotten; only while nothing changed them since (False)."""
         params = {"guild": guild_id, "user": user_id, "before": change.before, "after": change.after}
         async with self._db.transaction() as session:
             if not await session.fetch_all(_UNSET, params):

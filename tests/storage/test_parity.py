@@ -6,7 +6,7 @@ from __future__ import annotations
 import inspect
 
 from bot.storage.database import Storage
-from bot.storage.postgres import NamedStatements, PostgresDatabase
+from bot.storage.postgres import PostgresDatabase, PostgresStore
 from bot.storage.sqlite import Database
 from bot.storage.sqlite_store import Store
 
@@ -35,8 +35,9 @@ def test_both_stores_have_the_same_methods_with_the_same_parameters():
 def test_each_thing_kept_is_one_class_on_both_stores():
     """The two databases build what they keep from the same classes: only the statements and dialect differ."""
     sqlite = Database(Store.__new__(Store))
-    postgres = PostgresDatabase(None)  # type: ignore[arg-type]
-    assert isinstance(postgres._statements, NamedStatements)
+    pool = PostgresStore.__new__(PostgresStore)
+    postgres = PostgresDatabase(pool)
+    assert postgres._statements is pool  # the pool takes named statements itself
     for attribute in KEPT:
         assert type(getattr(sqlite, attribute)) is type(getattr(postgres, attribute)), attribute
         assert type(getattr(sqlite, attribute)).__module__.startswith("bot.storage."), attribute

@@ -14,8 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from bot.storage.errors import StorageOffline, StorageUnavailable
-from bot.storage.postgres import PostgresDatabase, load_postgres_migrations
-from bot.storage.postgres_pool import where
+from bot.storage.postgres import PostgresDatabase, load_postgres_migrations, where
 from bot.storage.roll_records import RollState
 from tests.postgres import PostgresServer
 
