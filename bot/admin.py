@@ -15,8 +15,7 @@ from discord import app_commands
 
 from bot.settings import Settings, SettingsError, guild_id_setting
 from bot.storage.errors import StorageError
-from bot.storage.files import check_database_path
-from bot.storage.health import database_health
+from bot.storage.files import check_database_path, database_health
 from bot.storage.opening import postgres_health
 
 EXIT_OK, EXIT_UNHEALTHY = 0, 1

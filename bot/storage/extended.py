@@ -1,4 +1,4 @@
-"""Seven Kingdoms extended tests as both stores keep them: a named task per channel, needing degrees of success,
+"""Seven Kingdoms extended tests: a named task per channel, needing degrees of success,
 and its progress. Each roll counts once, in one transaction with its interaction, and only while the task is
 unfinished: of two rolls racing for the last degrees, the second finds the task finished and counts nothing.
 
@@ -47,40 +47,28 @@ class ExtendedSql:
     """The statements, from how the dialect finds a task by name."""
 
     def __init__(self, dialect: Dialect) -> None:
-        self.key, self.by_name = dialect.task_key, dialect.task_order
-        self.where = f"WHERE guild_id = :guild AND channel_id = :channel AND {dialect.task_named}"
-
-    @property
-    def start(self) -> str:
-        """Start at progress 0, or start over; a restart keeps who first started the task."""
-        return f"""
+        self.where = where = f"WHERE guild_id = :guild AND channel_id = :channel AND {dialect.task_named}"
+        self.by_name = dialect.task_order
+        # Start at progress 0, or start over; a restart keeps who first started the task.
+        self.start = f"""
 INSERT INTO extended_tests (guild_id, channel_id, name, needed, progress, started_by)
 VALUES (:guild, :channel, :name, :needed, 0, :starter)
-ON CONFLICT (guild_id, channel_id, {self.key}) DO UPDATE SET name = excluded.name, needed = excluded.needed,
+ON CONFLICT (guild_id, channel_id, {dialect.task_key}) DO UPDATE SET name = excluded.name, needed = excluded.needed,
     progress = 0, started_by = coalesce(extended_tests.started_by, excluded.started_by)
 RETURNING {_COLUMNS}
 """
-
-    def add(self, *, unfinished: bool) -> str:
-        """Add :degrees; when unfinished, only to a task not complete (two rolls racing for the last degrees cannot
-        both count)."""
-        only = " AND progress < needed" if unfinished else ""
-        return f"UPDATE extended_tests SET progress = progress + :degrees {self.where}{only} RETURNING {_COLUMNS}"
-
-    @property
-    def take_back(self) -> str:
-        """A roll withdrawn that counted toward a task takes its degrees back, whatever counted since (two lost
-        rolls each take back their own), unless a later roll finished the task on top of them (shown complete)."""
-        return f"""
+        self.add = f"UPDATE extended_tests SET progress = progress + :degrees {where} RETURNING {_COLUMNS}"
+        # Only to a task not complete: two rolls racing for the last degrees cannot both count.
+        self.add_unfinished = self.add.replace(" RETURNING", " AND progress < needed RETURNING")
+        # A roll withdrawn takes its degrees back, whatever counted since (two lost rolls each take back their own),
+        # unless a later roll finished the task on top of it (shown complete).
+        self.take_back = f"""
 UPDATE extended_tests SET progress = progress - :added
-{self.where} AND needed = :needed AND progress >= :added AND (progress < needed OR progress = :progress)
+{where} AND needed = :needed AND progress >= :added AND (progress < needed OR progress = :progress)
 RETURNING name
 """
-
-    @property
-    def as_left(self) -> str:
-        """A roll withdrawn that started or restarted its task puts it back only while it is as that roll left it."""
-        return f"{self.where} AND needed = :needed AND progress = :progress"
+        # A roll withdrawn that (re)started its task puts it back only while it is as that roll left it.
+        self.as_left = f"{where} AND needed = :needed AND progress = :progress"
 
 
 def task_name(name: str) -> str:
@@ -136,7 +124,7 @@ class ExtendedTests:
         check_count("Degrees", degrees, low=0)
         tidy = task_name(name)
         params = {"guild": guild_id, "channel": channel_id, "name": tidy, "degrees": degrees}
-        rows = await self._db.write(self._sql.add(unfinished=False), params)
+        rows = await self._db.write(self._sql.add, params)
         if not rows:
             raise NoSuchExtendedTest(tidy)
         return task_from(rows[0])
@@ -160,7 +148,7 @@ class ExtendedTests:
             before = await session.fetch_one(f"SELECT needed, progress FROM extended_tests {self._sql.where}", params)
             if fresh:
                 await session.fetch_all(self._sql.start, params)
-            row = await session.fetch_one(self._sql.add(unfinished=True), params | {"degrees": degrees})
+            row = await session.fetch_one(self._sql.add_unfinished, params | {"degrees": degrees})
             if row is None:
                 raise TaskComplete(tidy) if before else NoSuchExtendedTest(tidy)
             task = task_from(row)

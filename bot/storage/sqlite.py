@@ -1,11 +1,16 @@
 """The bot's database in one SQLite file, through one aiosqlite connection (`sqlite_store.Store`): opened and
 migrated here, its version in ``PRAGMA user_version``. Two processes starting at once are safe: each migration
-re-reads the version inside its write transaction."""
+re-reads the version inside its write transaction.
+
+The file stays small while the bot serves: after a purge, freed pages go back to the file system a step at a
+time and the WAL is truncated. Each step is one short statement, so a player's roll waits for one step at most.
+"""
 
 from __future__ import annotations
 
 import logging
 import os
+import time
 from pathlib import Path
 
 from bot.storage.database import Storage
@@ -13,7 +18,6 @@ from bot.storage.dialects import SQLITE
 from bot.storage.errors import StorageBusy, StorageUnavailable
 from bot.storage.schema import Migration, check_not_newer, load_migrations
 from bot.storage.sqlite_store import DEFAULT_BUSY_TIMEOUT_MS, Store
-from bot.storage.upkeep import reclaim_space, use_incremental_vacuum
 
 _log = logging.getLogger(__name__)
 
@@ -103,3 +107,41 @@ async def _apply(store: Store, migration: Migration) -> None:
             await transaction.fetch_all(statement)
         await transaction.fetch_all(f"PRAGMA user_version = {migration.version:d}")
     _log.info("Applied database migration V%d__%s", migration.version, migration.name)
+
+
+INCREMENTAL = 2
+"""PRAGMA auto_vacuum's value for INCREMENTAL: freed pages are kept on a list until incremental_vacuum."""
+RECLAIM_STEP_PAGES = 256
+"""Pages given back per statement (1 MB at SQLite's default 4 KiB page)."""
+STUCK_STEPS = 3
+"""Steps in a row that give nothing back before the clean-up stops (a file that is not INCREMENTAL gives none)."""
+
+
+async def _pragma(store: Store, name: str) -> int:
+    row = await store.fetch_one(f"PRAGMA {name}")
+    return int(row[0]) if row else 0
+
+
+async def use_incremental_vacuum(store: Store) -> None:
+    """Make the file one that can shrink: auto_vacuum INCREMENTAL. A new database takes it before its first
+    table; an older one needs one VACUUM, done here once (after a purge, when the file holds least)."""
+    if await _pragma(store, "auto_vacuum") == INCREMENTAL:
+        return
+    started = time.monotonic()
+    await store.execute("PRAGMA auto_vacuum = INCREMENTAL")
+    if await _pragma(store, "page_count") > 1:
+        await store.execute("VACUUM")
+    _log.info("The database can now shrink after purges (a one-time VACUUM, %.1f s)", time.monotonic() - started)
+
+
+async def reclaim_space(store: Store, step_pages: int = RECLAIM_STEP_PAGES) -> int:
+    """Give the file's free pages back to the file system, step_pages per statement, then truncate the WAL;
+    return how many pages were given back."""
+    given_back, stuck = 0, 0
+    while stuck < STUCK_STEPS and (free := await _pragma(store, "freelist_count")) > 0:
+        await store.write(f"PRAGMA incremental_vacuum({min(free, int(step_pages)):d})")
+        after = await _pragma(store, "freelist_count")
+        stuck = stuck + 1 if after >= free else 0
+        given_back += max(free - after, 0)
+    await store.fetch_all("PRAGMA wal_checkpoint(TRUNCATE)")
+    return given_back

@@ -96,7 +96,7 @@ class Store:
         await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms):d}")
         await connection.execute("PRAGMA foreign_keys = ON")
         async with self._turn():
-            await connection.execute("PRAGMA auto_vacuum = INCREMENTAL")  # takes effect on a new file (see upkeep)
+            await connection.execute("PRAGMA auto_vacuum = INCREMENTAL")  # takes effect on a new file (see sqlite.py)
             mode = await _wal_mode(connection, busy_timeout_ms / 1000)
         if mode.lower() != "wal":
             _log.warning("SQLite kept journal mode %r for %s instead of WAL", mode, self.path)
