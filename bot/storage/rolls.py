@@ -1,4 +1,4 @@
-"""Year Zero rolls a player may push, as both stores keep them: stored when posted, each push claimed once.
+"""Year Zero rolls a player may push: stored when posted, each push claimed once.
 
 A roll allows 0-3 pushes. It is *pending* until one of: its last push is claimed (*pushed*), its roller keeps it
 (*kept*), the same player rolls again in the same channel (*superseded*), or it is older than the lifetime
@@ -67,12 +67,12 @@ WHERE id = (
 DELETE FROM yz_rolls WHERE id = :id AND state = 'pending' AND pushes_made = 0 AND message_id IS NULL RETURNING id
 """
     # One round of the lookup: the next :round expired rolls in the purge's order (the age index), each flagged
-    # when its message still shows buttons (pending, and the player's newest there: an index seek, not the view).
+    # when its message still shows buttons: pending, and the player's newest there (the max of the player's index,
+    # one seek on both databases; not the view, whose NOT EXISTS PostgreSQL may answer by scanning the player).
     _EXPIRING_ROUND = """
-SELECT roll.id, roll.created_at, roll.state = 'pending' AND roll.message_id IS NOT NULL AND NOT EXISTS (
-    SELECT 1 FROM yz_rolls AS newer
+SELECT roll.id, roll.created_at, roll.state = 'pending' AND roll.message_id IS NOT NULL AND roll.id = (
+    SELECT max(newer.id) FROM yz_rolls AS newer
     WHERE newer.guild_id = roll.guild_id AND newer.channel_id = roll.channel_id AND newer.user_id = roll.user_id
-      AND newer.id > roll.id
 ) AS showing
 FROM yz_rolls AS roll
 WHERE roll.created_at < :oldest AND roll.created_at >= :after_at
@@ -88,8 +88,6 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
         self._dialect = dialect
         self._applied = applied
         self.messages = RollMessages(statements, dialect.set_messages)
-
-    # --- the rolls --------------------------------------------------------------------------------------
 
     async def create(
         self, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime, pushes_allowed: int = 1
@@ -253,8 +251,6 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
             deleted = await self._db.execute(self._PURGE_BATCH, params)
             purged += deleted
         return purged
-
-    # --- reading back ---------------------------------------------------------------------------------
 
     def _seen(self, row: Row | None) -> YearZeroRoll | None:
         """The roll read, with the message noted for it but perhaps not written yet."""
