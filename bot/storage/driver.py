@@ -2,7 +2,7 @@
 (``:guild``), run one at a time (each its own transaction) or inside `transaction()`.
 
 SQLite's `Store` and `Transaction` (bot/storage/sqlite_store.py) offer this as they are (sqlite3 binds ``:name``
-itself); PostgreSQL's `NamedStatements` and `NamedTransaction` (bot/storage/postgres.py) number the names for asyncpg.
+itself); PostgreSQL's `PostgresStore` and `NamedTransaction` (bot/storage/postgres.py) number them for asyncpg.
 """
 
 from __future__ import annotations
