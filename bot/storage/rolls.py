@@ -1,15 +1,11 @@
 """Year Zero rolls a player may push: stored when posted, each push claimed once.
 
-A roll allows 0-3 pushes. It is *pending* until one of: its last push is claimed (*pushed*), its roller keeps it
-(*kept*), the same player rolls again in the same channel (*superseded*), or it is older than the lifetime
-(expired; the purge deletes it). Superseding is read, not written: a roll is superseded when the same player has
-a newer roll in that channel (the view ``yz_roll_states``), so storing a roll is a single INSERT. A push claim
-is one ``UPDATE ... RETURNING`` whose WHERE holds every condition of a pushable roll and a compare-and-set on
-``pushes_made`` (the Nth push is claimed once), in one transaction with the Willpower gain: of any number of
-simultaneous pushes - in one process or several on one database - exactly one wins.
-
-What each database says its own way is in its dialect: the claim and the keep (how "still pushable" is checked
-under its locking), the highest id ever given, and how the Willpower gain reads the points before it. Times are
+A roll allows 0-3 pushes. It is *pending* until its last push is claimed (*pushed*), its roller keeps it
+(*kept*), the player rolls again in that channel (*superseded*: read, not written - a newer roll exists, see the
+view ``yz_roll_states`` - so storing a roll is one INSERT) or it outlives its lifetime (the purge deletes it). A
+claim is one ``UPDATE ... RETURNING`` holding every condition of a pushable roll and a compare-and-set on
+``pushes_made``, in one transaction with the Willpower gain: of simultaneous pushes, in one process or several,
+exactly one wins. How "still pushable" is checked under each database's locking is in its dialect. Times are
 aware datetimes (UTC) in the API and Unix seconds in the database.
 """
 
