@@ -41,13 +41,14 @@ class Sizes:
     startup_runs: int
     odds_runs: int
     purged_rows: int = 1_000_000
+    busy_player_rows: int = 300_000
     bursts: tuple[int, ...] = (1000, 2000)
 
 
 FULL = Sizes(events=2000, warmup=200, interaction_runs=5, concurrency=16, storms=3, startup_runs=9, odds_runs=7)
 QUICK = Sizes(
     events=300, warmup=50, interaction_runs=3, concurrency=16, storms=1, startup_runs=3, odds_runs=3,
-    purged_rows=100_000, bursts=(250, 500),
+    purged_rows=100_000, busy_player_rows=100_000, bursts=(250, 500),
 )
 
 
@@ -62,6 +63,7 @@ def sizes_from(args: argparse.Namespace) -> Sizes:
         startup_runs=args.runs or base.startup_runs,
         odds_runs=args.runs or base.odds_runs,
         purged_rows=base.purged_rows,
+        busy_player_rows=base.busy_player_rows,
         bursts=base.bursts,
     )
 
@@ -73,7 +75,7 @@ def sections(sizes: Sizes) -> dict[str, Callable[[], bool]]:
         "shards": lambda: shardstorm.run(sizes.storms),
         "startup": lambda: startup.run(sizes.startup_runs),
         "odds": lambda: odds.run(sizes.odds_runs),
-        "purge": lambda: purge.run(sizes.purged_rows),
+        "purge": lambda: purge.run_both(sizes.purged_rows, sizes.busy_player_rows),
         "bursts": lambda: bursts.run(sizes.bursts),
         "postgres": lambda: postgres.run(
             sizes.events, sizes.interaction_runs, sizes.storms, sizes.concurrency, sizes.warmup

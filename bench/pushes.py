@@ -46,7 +46,10 @@ from bench.fake import (
 )
 from bench.figures import percentile, verdict
 from bot.render.yearzero import PUSHED_DICE
-from bot.storage import Database, RollState, Storage, StorageBusy
+from bot.storage.database import Storage
+from bot.storage.errors import StorageBusy
+from bot.storage.roll_records import RollState
+from bot.storage.sqlite import Database
 from rules.yearzero.roll import YzRoll
 from tests.fakediscord import FakeUser, Reply, message_text
 
@@ -107,7 +110,7 @@ def clicks(fake, rolled: dict[FakeUser, Rolled], on_one: int, seed: int) -> list
 
 BUSY = StorageBusy().message
 """The answer when the store's wait ran out inside Discord's 3 s (it can, on a loaded machine): nothing written."""
-STORE_TIMEOUT = re.compile(r"^WARNING bot\.storage\.postgres\.pool: Lost the database at .*: TimeoutError$")
+STORE_TIMEOUT = re.compile(r"^WARNING bot\.storage\.postgres: Lost the database at .*: TimeoutError$")
 """What the PostgreSQL store logs with each such answer: expected under load, not a problem of the bot."""
 
 

@@ -34,9 +34,9 @@ from pathlib import Path
 from bench.fake import Answered, BotProcess, answer_one, fake_discord, forget, players
 from bench.figures import percentile, verdict
 from bench.pushes import Storm, check_answers, check_database, clicks, open_store, roll_for, willpower
-from bot.storage import Storage
+from bot.storage.database import Storage
 
-STORE_TIMEOUT = re.compile(r"^WARNING bot\.storage\.postgres\.pool: Lost the database at .*: TimeoutError$")
+STORE_TIMEOUT = re.compile(r"^WARNING bot\.storage\.postgres: Lost the database at .*: TimeoutError$")
 """What the PostgreSQL store logs when a statement's wait runs out (the player is told "busy, try again")."""
 
 LAYOUTS = {"one process, shards 0 and 1": ("0,1/2",), "two processes, one shard each": ("0/2", "1/2")}

@@ -24,7 +24,9 @@ from typing import TYPE_CHECKING, TextIO
 
 from bot.lease import LeaseHeld
 from bot.settings import Settings, SettingsError, load_settings
-from bot.storage import StorageError, check_database_path, probe_database, probe_postgres
+from bot.storage.errors import StorageError
+from bot.storage.files import check_database_path, probe_database
+from bot.storage.opening import probe_postgres
 
 if TYPE_CHECKING:
     from bot.client import RollkeeperBot

@@ -14,9 +14,9 @@ import discord
 from discord import app_commands
 
 from bot.settings import Settings, SettingsError, guild_id_setting
-from bot.storage import check_database_path, postgres_health
 from bot.storage.errors import StorageError
-from bot.storage.health import database_health
+from bot.storage.files import check_database_path, database_health
+from bot.storage.opening import postgres_health
 
 EXIT_OK, EXIT_UNHEALTHY = 0, 1
 

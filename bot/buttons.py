@@ -9,7 +9,7 @@ from typing import Protocol
 import discord
 
 from bot.client import the_bot
-from bot.storage import Storage
+from bot.storage.database import Storage
 from bot.tree import report_error, send_private
 
 

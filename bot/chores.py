@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.roll_endings import mark_expiring
-from bot.storage import Database, Storage, StorageBusy, StorageUnavailable
 from bot.storage.applied import APPLIED_RETENTION
+from bot.storage.database import Storage
+from bot.storage.errors import StorageBusy, StorageUnavailable
+from bot.storage.sqlite import Database
 
 if TYPE_CHECKING:
     from bot.client import RollkeeperBot

@@ -20,14 +20,11 @@ from bot.gateway import drop_malformed_interactions
 from bot.lease import LeaseHeld, ShardLease
 from bot.settings import Settings
 from bot.shards import running_shards
-from bot.storage import (
-    DEFAULT_BUSY_TIMEOUT_MS,
-    Database,
-    Storage,
-    StorageBusy,
-    StorageUnavailable,
-    open_storage,
-)
+from bot.storage.database import Storage
+from bot.storage.errors import StorageBusy, StorageUnavailable
+from bot.storage.opening import open_storage
+from bot.storage.sqlite import Database
+from bot.storage.sqlite_store import DEFAULT_BUSY_TIMEOUT_MS
 from bot.sync import CommandSync, command_definitions_hash, sync_commands
 from bot.tree import RollkeeperTree, send_private
 

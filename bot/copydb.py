@@ -12,7 +12,9 @@ import asyncio
 import sys
 from pathlib import Path
 
-from bot.storage import Database, StorageError, probe_database
+from bot.storage.errors import StorageError
+from bot.storage.files import probe_database
+from bot.storage.sqlite import Database
 
 SQLITE_PREFIX = "sqlite:///"
 

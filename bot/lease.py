@@ -17,7 +17,8 @@ import socket
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
-from bot.storage import Storage, StorageError
+from bot.storage.database import Storage
+from bot.storage.errors import StorageError
 from bot.storage.leases import HeldLease
 
 _log = logging.getLogger(__name__)

@@ -10,7 +10,7 @@ import discord
 
 from bot.render.common import DESCRIPTION, FIELD_VALUE, Tones, clip, plural
 from bot.stats import SYSTEM_NAMES, Tally
-from bot.storage import LogEntry
+from bot.storage.log_records import LogEntry
 from rules.odds_text import percent
 
 EMPTY_PAGE = "No rolls here yet (or none older)."

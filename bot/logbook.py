@@ -18,7 +18,8 @@ import discord
 from bot.answers import fill_in
 from bot.client import the_bot
 from bot.reveal import RevealButton
-from bot.storage import NewEntry, StorageBusy
+from bot.storage.errors import StorageBusy
+from bot.storage.log_records import NewEntry
 from bot.tree import server_channel
 from rules.luck import LuckEvent
 from rules.sevenkingdoms.luck_events import sevenkingdoms_events

@@ -29,8 +29,8 @@ from bot.roll_endings import (
     show_pushed_in_place,
     shown_elsewhere,
 )
-from bot.storage import PushClaim, PushRefusal, RollState, WillpowerChange, YearZeroRoll, refusal_of
-from bot.storage.rolls import push_subject
+from bot.storage.roll_records import PushClaim, PushRefusal, RollState, YearZeroRoll, push_subject, refusal_of
+from bot.storage.willpower import WillpowerChange
 from rules.dice import DiceSource
 from rules.yearzero.odds import pool_odds
 from rules.yearzero.roll import YzRoll, push

@@ -15,7 +15,7 @@ import discord
 from bot.buttons import only_its_roller
 from bot.client import the_bot
 from bot.errors import PlayerError
-from bot.storage import LogEntry, RevealRefusal
+from bot.storage.log_records import LogEntry, RevealRefusal
 from bot.tree import reports_errors
 
 REVEAL_PATTERN = re.compile(r"rk:reveal:(?P<entry>[0-9]{1,19})")

@@ -20,7 +20,7 @@ import discord
 
 from bot.errors import PlayerError
 from bot.render.yearzero import EndedRoll, render_ended
-from bot.storage import PushRefusal, YearZeroRoll
+from bot.storage.roll_records import PushRefusal, YearZeroRoll
 from rules.yearzero.odds import pool_odds
 from rules.yearzero.roll import YzRoll
 

@@ -22,7 +22,7 @@ from discord import app_commands
 from bot.answers import ALREADY_ACKNOWLEDGED, NotAcknowledged
 from bot.errors import PlayerError
 from bot.options import raw_options_problem
-from bot.storage import StorageUnavailable
+from bot.storage.errors import StorageUnavailable
 from bot.text import inert
 from rules.errors import RulesError
 

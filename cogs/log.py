@@ -20,7 +20,7 @@ from bot.client import BotInteraction, RollkeeperBot, the_bot
 from bot.errors import PlayerError
 from bot.log_cards import log_csv, render_log_page
 from bot.reveal import RevealButton
-from bot.storage import LogEntry
+from bot.storage.log_records import LogEntry
 from bot.tree import reports_errors, server_channel
 
 PAGE_SIZE = 10

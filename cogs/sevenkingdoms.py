@@ -19,9 +19,9 @@ from bot.errors import PlayerError
 from bot.logbook import Rolled, answer_roll, deliver_roll, sevenkingdoms_rolled
 from bot.render import sevenkingdoms as render
 from bot.shared_options import Descriptions, Note
-from bot.storage import ExtendedStore, ExtendedTask, NoSuchExtendedTest
 from bot.storage.applied import AlreadyApplied
-from bot.storage.extended import task_name
+from bot.storage.errors import NoSuchExtendedTest
+from bot.storage.extended import ExtendedTask, ExtendedTests, task_name
 from bot.text import inert
 from bot.tree import server_channel
 from cogs.sevenkingdoms_tasks import TASK_BUTTONS, channel_tasks, confirmation, may_clear, task_choices
@@ -115,7 +115,7 @@ class SevenKingdoms(commands.Cog):
         self.bot.remove_dynamic_items(*TASK_BUTTONS)
 
     @property
-    def _extended(self) -> ExtendedStore:
+    def _extended(self) -> ExtendedTests:
         return self.bot.db.extended
 
     @test_group.command(name="basic", description="A basic test against a difficulty: success and degrees")

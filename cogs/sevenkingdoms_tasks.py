@@ -16,7 +16,7 @@ from discord import app_commands
 
 from bot.client import the_bot
 from bot.errors import PlayerError
-from bot.storage import ExtendedTask
+from bot.storage.extended import ExtendedTask
 from bot.text import inert, plain
 from bot.tree import reports_errors, send_private, server_channel
 

@@ -13,9 +13,10 @@ from bot.answers import acknowledge, answer_or_withdraw
 from bot.client import BotInteraction, RollkeeperBot
 from bot.errors import PlayerError
 from bot.shared_options import describe
-from bot.storage import MAX_WILLPOWER, NotEnoughWillpower
+from bot.storage.errors import NotEnoughWillpower
 from bot.text import inert
 from bot.tree import server_channel
+from rules.yearzero.willpower import MAX_WILLPOWER
 
 MAX_NAME_SHOWN = 80
 """A display name is shown cut to this many characters (Discord allows 32 for a nickname, more for others)."""

@@ -24,7 +24,7 @@ from bot.pushing import RollPushes
 from bot.render.yearzero import FirstRollOdds, render_first
 from bot.roll_endings import Ending, mark_ended, read_payload, stored_payload
 from bot.shared_options import Note, describe
-from bot.storage import PushRefusal, RollState
+from bot.storage.roll_records import PushRefusal, RollState
 from bot.tree import reports_errors, server_channel
 from rules.dice import DiceSource, SystemDice
 from rules.yearzero.odds import odds_after_first, pool_odds

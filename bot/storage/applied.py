@@ -2,31 +2,104 @@
 
 Discord may deliver one INTERACTION_CREATE twice (a gateway RESUME replays events; a duplicate delivery). Each
 change a player asks for - a roll, a push, a Willpower spend or set, an extended test's progress - is applied
-together with a row here, in one transaction, keyed by the interaction's id. A repeat finds the row and gets
-the first delivery's outcome back instead of applying again, so what it answers is what the first was told.
+together with a row here, in one transaction, keyed by the interaction's id (`AppliedIn`). A repeat finds the row
+and gets the first delivery's outcome back instead of applying again, so it answers what the first was told.
 
-Rows are kept for `APPLIED_RETENTION` (a RESUME replays minutes, not hours) and then purged with the rolls.
-The outcome is a JSON object (plain numbers and text) so that any driver can keep it as text.
+Rows are kept for `APPLIED_RETENTION` and then purged. The outcome is a JSON object kept as text.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
+import json
+import time
+from datetime import datetime, timedelta
+from typing import Any
 
-from bot.storage.shared.applied import AlreadyApplied, AppliedIn, Outcome, SharedAppliedInteractions
-from bot.storage.store import Store
+from bot.storage.driver import Session, Statements
 
-__all__ = ["APPLIED_RETENTION", "AlreadyApplied", "AppliedInteractions", "Outcome", "applied_in"]
+Outcome = dict[str, Any]
 
 APPLIED_RETENTION = timedelta(hours=24)
 """How long an applied interaction is remembered: far longer than any replay Discord makes."""
 
-applied_in = AppliedIn()
-"""SQLite's write transactions take turns, so a repeat always finds the first delivery's row: nothing to lock."""
+_RECALL = "SELECT outcome FROM applied_interactions WHERE interaction_id = :id"
+_REMEMBER = """
+INSERT INTO applied_interactions (interaction_id, subject, outcome, applied_at)
+VALUES (:id, :subject, :outcome, :now)
+"""
+_LATEST_FOR = """
+SELECT outcome FROM applied_interactions WHERE subject = :subject
+ORDER BY applied_at DESC, interaction_id DESC LIMIT 1
+"""
+_FORGET = "DELETE FROM applied_interactions WHERE interaction_id = :id RETURNING interaction_id"
+_PURGE = "DELETE FROM applied_interactions WHERE applied_at < :before"
 
 
-class AppliedInteractions(SharedAppliedInteractions):
+class AlreadyApplied(Exception):  # noqa: N818 - it is an answer, not an error: the change was made before
+    """The interaction was applied before (a repeat): nothing was changed now; `outcome` is what it applied."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__("this interaction was applied before")
+        self.outcome = outcome
+
+
+def outcome_of(text: str) -> Outcome:
+    """The outcome as stored (JSON text), read back."""
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        raise ValueError(f"an applied interaction's outcome must be a JSON object, not {text!r}")
+    return value
+
+
+class AppliedIn:
+    """The applied interactions inside a change's transaction: recall a repeat, remember, forget.
+
+    ``before_recall``: a statement on ``:id`` run first, so that a second delivery of the same interaction waits
+    for the first to commit (the dialect's; None where transactions already take turns)."""
+
+    def __init__(self, before_recall: str | None) -> None:
+        self._before_recall = before_recall
+
+    async def recalled(self, session: Session, interaction_id: int | None) -> Outcome | None:
+        """The outcome stored for interaction_id inside session, or None (never applied, or no id given)."""
+        if interaction_id is None:
+            return None
+        if self._before_recall is not None:
+            await session.fetch_all(self._before_recall, {"id": interaction_id})
+        row = await session.fetch_one(_RECALL, {"id": interaction_id})
+        return outcome_of(row["outcome"]) if row else None
+
+    async def remember(
+        self, session: Session, interaction_id: int | None, outcome: Outcome, subject: str | None = None
+    ) -> None:
+        """Keep interaction_id's outcome inside session (nothing when no id is given)."""
+        if interaction_id is None:
+            return
+        params = {"id": interaction_id, "subject": subject, "outcome": json.dumps(outcome), "now": time.time()}
+        await session.fetch_all(_REMEMBER, params)
+
+    async def forget(self, session: Session, interaction_id: int) -> bool:
+        """Forget interaction_id inside session (its change is withdrawn: a repeat may apply it anew); False when
+        it was not remembered."""
+        return bool(await session.fetch_all(_FORGET, {"id": interaction_id}))
+
+
+class AppliedInteractions:
     """Read and purge the applied interactions (they are written by the changes themselves)."""
 
-    def __init__(self, store: Store) -> None:
-        super().__init__(store)
+    def __init__(self, statements: Statements) -> None:
+        self._db = statements
+
+    async def outcome(self, interaction_id: int) -> Outcome | None:
+        """What the interaction applied, or None when the store never applied it (or forgot it)."""
+        row = await self._db.fetch_one(_RECALL, {"id": interaction_id})
+        return outcome_of(row["outcome"]) if row else None
+
+    async def latest_for(self, subject: str) -> Outcome | None:
+        """The outcome of the latest interaction applied to subject (e.g. 'yz_roll:12'), or None."""
+        row = await self._db.fetch_one(_LATEST_FOR, {"subject": subject})
+        return outcome_of(row["outcome"]) if row else None
+
+    async def purge(self, before: datetime) -> int:
+        """Forget the interactions applied before `before`; return how many."""
+        return await self._db.execute(_PURGE, {"before": before.timestamp()})

@@ -16,8 +16,8 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage.database import Database
-from bot.storage.postgres.database import PostgresDatabase
+from bot.storage.postgres import PostgresDatabase
+from bot.storage.sqlite import Database
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +80,7 @@ SELECT setval(pg_get_serial_sequence('yz_rolls', 'id'), greatest(
 async def copy_database(source: Database, target: PostgresDatabase) -> dict[str, int]:
     """Copy every table of source into target; return how many rows each table had in source."""
     rows, highest_roll = await _read_all(source)
-    async with target.store.transaction() as connection:
+    async with target.store.connection() as connection, connection.transaction():
         for table in TABLES:
             await _write(connection, table, rows[table.name])
         await connection.execute(_ADVANCE_ROLL_IDS, highest_roll)

@@ -1,86 +1,88 @@
-"""The bot's database: one SQLite file, one connection, and a small class for each thing it keeps."""
+"""The open database, whichever kind: what it keeps (one class per thing, on the driver's statements and its
+dialect), its purge and its closing. `sqlite.Database` and `postgres.PostgresDatabase` open it, say where it is
+and what schema version it has, and may give freed space back after a purge."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
+from abc import ABC, abstractmethod
+from datetime import datetime, timedelta
+from types import TracebackType
+from typing import Self
 
-from bot.storage.applied import AppliedInteractions
-from bot.storage.errors import StorageBusy, StorageUnavailable
+from bot.storage.applied import AppliedIn, AppliedInteractions
+from bot.storage.dialects import Dialect
+from bot.storage.driver import Statements
 from bot.storage.extended import ExtendedTests
 from bot.storage.leases import ShardLeases
 from bot.storage.meta import Meta
-from bot.storage.migrations import Migration, migrate, schema_version
 from bot.storage.roll_log import RollLog
 from bot.storage.rolls import YearZeroRolls
-from bot.storage.shared.database import SharedDatabase
-from bot.storage.store import DEFAULT_BUSY_TIMEOUT_MS, Store
-from bot.storage.upkeep import reclaim_space, use_incremental_vacuum
 from bot.storage.willpower import Willpower
 
-LOCKED_AT_START = "another program kept it locked past the busy timeout"
 
+class Storage(ABC):
+    """What `bot.db` is: ``.rolls``, ``.willpower``, ``.extended``, ``.meta``, ``.applied`` (interactions applied,
+    for answering repeats), ``.leases`` (shards served) and ``.log`` (the roll log); ``async with`` closes it.
 
-class Database(SharedDatabase):
-    """The open database: ``await Database.open(path)``, then ``.rolls``, ``.willpower``, ``.extended``,
-    ``.meta``, ``.applied`` (interactions applied, for answering repeats) ``.leases`` (shards served)
-    and ``.log`` (the roll log).
-
-    Closes with ``await db.close()`` or at the end of ``async with``.
+    Both kinds keep the same guarantees, each in one atomic statement or transaction: a roll is pushed at most once,
+    by its roller only, whatever races; Willpower stays within 0-10; a newer roll supersedes the player's older ones
+    in that channel; an extended test counts each roll once. tests/storage/ runs one contract suite on both.
     """
 
-    def __init__(self, store: Store) -> None:
-        self.store: Store = store
-        self.rolls = YearZeroRolls(store)
-        self.willpower = Willpower(store)
-        self.extended = ExtendedTests(store)
-        self.meta = Meta(store)
-        self.applied = AppliedInteractions(store)
-        self.leases = ShardLeases(store)
-        self.log = RollLog(store)
-
-    @classmethod
-    async def open(
-        cls,
-        path: str | os.PathLike[str],
-        *,
-        busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
-        migrations: list[Migration] | None = None,
-    ) -> Database:
-        """Open (creating if needed) and migrate the database at path.
-
-        Raises StorageUnavailable naming the path when it cannot be opened or stays locked, StorageError when
-        its schema is newer than this code.
-        """
-        try:
-            store = await Store.connect(Path(path), busy_timeout_ms)
-        except StorageBusy as error:
-            raise StorageUnavailable(Path(path).expanduser().absolute(), LOCKED_AT_START) from error
-        try:
-            await migrate(store, migrations)
-        except BaseException as error:
-            await store.close()
-            if isinstance(error, StorageBusy):
-                raise StorageUnavailable(store.path, LOCKED_AT_START) from error
-            raise
-        return cls(store)
+    def __init__(self, statements: Statements, dialect: Dialect) -> None:
+        self._statements = statements
+        applied = AppliedIn(dialect.before_recall)
+        self.rolls = YearZeroRolls(statements, dialect, applied)
+        self.willpower = Willpower(statements, dialect, applied)
+        self.extended = ExtendedTests(statements, dialect, applied)
+        self.meta = Meta(statements)
+        self.applied = AppliedInteractions(statements)
+        self.leases = ShardLeases(statements, dialect.lease_turn)
+        self.log = RollLog(statements, dialect)
 
     @property
-    def path(self) -> Path:
-        return self.store.path
-
-    @property
+    @abstractmethod
     def location(self) -> str:
-        return str(self.store.path)
+        """Where the data is, fit for a log line or an error message (never a password)."""
 
+    @abstractmethod
     async def schema_version(self) -> int:
-        """PRAGMA user_version: the number of the last migration applied."""
-        return await schema_version(self.store)
+        """The number of the last migration applied."""
 
+    async def purge_expired(
+        self, now: datetime, push_lifetime: timedelta, log_retention: timedelta | None = None
+    ) -> int:
+        """Delete what has outlived its use (Year Zero rolls past their lifetime, and roll log entries past
+        log_retention when given) in small batches, then give the freed space back; return how many Year Zero
+        rolls were deleted."""
+        purged = await self.rolls.purge_expired(now, push_lifetime)
+        if log_retention is not None:
+            await self.log.purge_older(now, log_retention)
+        await self._give_space_back()
+        return purged
+
+    @abstractmethod
     async def _give_space_back(self) -> None:
-        """Give the pages a purge freed back to the file system, then truncate the WAL."""
-        await use_incremental_vacuum(self.store)
-        await reclaim_space(self.store)
+        """After a purge, return the space it freed (where the database does not do so by itself)."""
 
     def _writable(self) -> bool:
-        return not self.store.closed and self.store.lost is None
+        """Whether what is still noted can be written before closing."""
+        return not self._statements.closed
+
+    @abstractmethod
+    async def _close(self) -> None:
+        """Close the connection or pool; harmless when already closed."""
+
+    async def close(self) -> None:
+        """Write what is still noted, then close; harmless when already closed."""
+        if self._writable():
+            await self.rolls.flush_messages()
+        await self._close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        await self.close()

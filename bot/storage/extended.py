@@ -1,19 +1,202 @@
-"""Seven Kingdoms extended tests in SQLite (the rest is bot/storage/shared/extended.py): the name column's
-NOCASE collation matches a name whatever its case."""
+"""Seven Kingdoms extended tests: a named task per channel, needing degrees of success,
+and its progress. Each roll counts once, in one transaction with its interaction, and only while the task is
+unfinished: of two rolls racing for the last degrees, the second finds the task finished and counts nothing.
+
+What each database says its own way: how a name finds its task whatever its case (the dialect's task_named).
+"""
 
 from __future__ import annotations
 
-from bot.storage.applied import applied_in
-from bot.storage.shared.extended import ExtendedSql, ExtendedTask, SharedExtendedTests, task_name
-from bot.storage.store import Store, Transaction
+from dataclasses import asdict, dataclass
+from typing import Any
 
-__all__ = ["ExtendedTask", "ExtendedTests", "task_name"]
+from bot.storage.applied import AlreadyApplied, AppliedIn, Outcome
+from bot.storage.dialects import Dialect
+from bot.storage.driver import Row, Statements
+from bot.storage.errors import InvalidValue, NoSuchExtendedTest, TaskComplete
+from rules.sevenkingdoms.extended import MAX_TASK_NAME, is_complete, still_needed
+
+_COLUMNS = "guild_id, channel_id, name, needed, progress, started_by"
 
 
-class ExtendedTests(SharedExtendedTests[Transaction]):
+@dataclass(frozen=True, slots=True)
+class ExtendedTask:
+    """A named task and how far the players have got."""
+
+    guild_id: int
+    channel_id: int
+    name: str
+    needed: int
+    progress: int
+    started_by: int | None = None
+    """The player who first started it (a restart keeps them); None for tasks older than migration V4."""
+
+    @property
+    def complete(self) -> bool:
+        return is_complete(self.needed, self.progress)
+
+    @property
+    def remaining(self) -> int:
+        return still_needed(self.needed, self.progress)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self) | {"complete": self.complete, "remaining": self.remaining}
+
+
+class ExtendedSql:
+    """The statements, from how the dialect finds a task by name."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        self.where = where = f"WHERE guild_id = :guild AND channel_id = :channel AND {dialect.task_named}"
+        self.by_name = dialect.task_order
+        # Start at progress 0, or start over; a restart keeps who first started the task.
+        self.start = f"""
+INSERT INTO extended_tests (guild_id, channel_id, name, needed, progress, started_by)
+VALUES (:guild, :channel, :name, :needed, 0, :starter)
+ON CONFLICT (guild_id, channel_id, {dialect.task_key}) DO UPDATE SET name = excluded.name, needed = excluded.needed,
+    progress = 0, started_by = coalesce(extended_tests.started_by, excluded.started_by)
+RETURNING {_COLUMNS}
+"""
+        self.add = f"UPDATE extended_tests SET progress = progress + :degrees {where} RETURNING {_COLUMNS}"
+        # Only to a task not complete: two rolls racing for the last degrees cannot both count.
+        self.add_unfinished = self.add.replace(" RETURNING", " AND progress < needed RETURNING")
+        # A roll withdrawn takes its degrees back, whatever counted since (two lost rolls each take back their own),
+        # unless a later roll finished the task on top of it (shown complete).
+        self.take_back = f"""
+UPDATE extended_tests SET progress = progress - :added
+{where} AND needed = :needed AND progress >= :added AND (progress < needed OR progress = :progress)
+RETURNING name
+"""
+        # A roll withdrawn that (re)started its task puts it back only while it is as that roll left it.
+        self.as_left = f"{where} AND needed = :needed AND progress = :progress"
+
+
+def task_name(name: str) -> str:
+    """The name as stored: spaces tidied, 1 to 100 characters (names match whatever their case)."""
+    tidy = " ".join(str(name).split())
+    if not tidy:
+        raise InvalidValue("An extended test needs a name.")
+    if len(tidy) > MAX_TASK_NAME:
+        raise InvalidValue(f"An extended test's name can be at most {MAX_TASK_NAME} characters.")
+    return tidy
+
+
+def check_count(name: str, value: int, low: int) -> None:
+    """Refuse anything but a whole number from low that the database can hold."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or value >= 2**31:
+        raise InvalidValue(f"{name} must be a whole number of at least {low}, not {value!r}")
+
+
+def task_from(row: Row) -> ExtendedTask:
+    return ExtendedTask(
+        row["guild_id"], row["channel_id"], row["name"], row["needed"], row["progress"], row["started_by"]
+    )
+
+
+def recorded(task: ExtendedTask, added: int, before: Row | None, *, fresh: bool) -> Outcome:
+    """What an extended roll applied, as its interaction's outcome, for a withdrawal: the task as the roll left
+    it, the degrees added, whether it (re)started the task, and the task's needed and progress as the roll found
+    it (None: the roll started it)."""
+    found = {"needed": before["needed"], "progress": before["progress"]} if before is not None else None
+    return {"task": asdict(task), "added": added, "fresh": fresh, "before": found}
+
+
+class ExtendedTests:
     """Extended tests kept per (guild_id, channel_id, name)."""
 
-    _SQL = ExtendedSql(named="name = :name", key="name", by_name="name")
+    def __init__(self, statements: Statements, dialect: Dialect, applied: AppliedIn) -> None:
+        self._db = statements
+        self._sql = ExtendedSql(dialect)
+        self._applied = applied
 
-    def __init__(self, store: Store) -> None:
-        super().__init__(store, applied_in)
+    async def start(
+        self, guild_id: int, channel_id: int, name: str, needed: int, *, started_by: int | None = None
+    ) -> ExtendedTask:
+        """Start the task at progress 0; a task of the same name in the channel starts over."""
+        check_count("Degrees needed", needed, low=1)
+        params = {
+            "guild": guild_id, "channel": channel_id, "name": task_name(name), "needed": needed, "starter": started_by
+        }
+        return task_from((await self._db.write(self._sql.start, params))[0])
+
+    async def add(self, guild_id: int, channel_id: int, name: str, degrees: int) -> ExtendedTask:
+        """Add degrees (0 or more) to the progress in one statement; NoSuchExtendedTest if not started."""
+        check_count("Degrees", degrees, low=0)
+        tidy = task_name(name)
+        params = {"guild": guild_id, "channel": channel_id, "name": tidy, "degrees": degrees}
+        rows = await self._db.write(self._sql.add, params)
+        if not rows:
+            raise NoSuchExtendedTest(tidy)
+        return task_from(rows[0])
+
+    async def record(
+        self, guild_id: int, channel_id: int, name: str, needed: int, degrees: int, *, fresh: bool,
+        started_by: int | None = None, interaction_id: int | None = None,
+    ) -> ExtendedTask:
+        """Count one roll's degrees in one transaction: (re)start the task first when fresh; return the task as
+        stored. A repeat of interaction_id counts nothing: AlreadyApplied, with the first one's task and degrees.
+
+        An unfinished task only: NoSuchExtendedTest if it is missing, TaskComplete if it finished meanwhile.
+        """
+        check_count("Degrees needed", needed, low=1)
+        check_count("Degrees", degrees, low=0)
+        tidy = task_name(name)
+        params = {"guild": guild_id, "channel": channel_id, "name": tidy, "needed": needed, "starter": started_by}
+        async with self._db.transaction() as session:
+            if (outcome := await self._applied.recalled(session, interaction_id)) is not None:
+                raise AlreadyApplied(outcome)
+            before = await session.fetch_one(f"SELECT needed, progress FROM extended_tests {self._sql.where}", params)
+            if fresh:
+                await session.fetch_all(self._sql.start, params)
+            row = await session.fetch_one(self._sql.add_unfinished, params | {"degrees": degrees})
+            if row is None:
+                raise TaskComplete(tidy) if before else NoSuchExtendedTest(tidy)
+            task = task_from(row)
+            await self._applied.remember(session, interaction_id, recorded(task, degrees, before, fresh=fresh))
+        return task
+
+    async def withdraw(self, interaction_id: int) -> bool:
+        """Take back the roll counted by interaction_id, whose answer never reached the player, and forget the
+        interaction: its degrees come off the task again, or the task it started or restarted is put back as the
+        roll found it. False when it stays: a later roll finished the task on top of it, or built on the
+        (re)started task."""
+        async with self._db.transaction() as session:
+            outcome = await self._applied.recalled(session, interaction_id)
+            if outcome is None or "fresh" not in outcome:  # not applied (or by a version before withdrawals)
+                return False
+            if not await session.fetch_all(*self._putting_back(outcome)):
+                return False
+            await self._applied.forget(session, interaction_id)
+        return True
+
+    async def get(self, guild_id: int, channel_id: int, name: str) -> ExtendedTask | None:
+        """The task, or None if it was never started here (or was cleared)."""
+        params = {"guild": guild_id, "channel": channel_id, "name": task_name(name)}
+        row = await self._db.fetch_one(f"SELECT {_COLUMNS} FROM extended_tests {self._sql.where}", params)
+        return task_from(row) if row else None
+
+    async def in_channel(self, guild_id: int, channel_id: int) -> list[ExtendedTask]:
+        """Every task of the channel, by name (whatever its case)."""
+        sql = f"""
+SELECT {_COLUMNS} FROM extended_tests WHERE guild_id = :guild AND channel_id = :channel ORDER BY {self._sql.by_name}
+"""
+        return [task_from(row) for row in await self._db.fetch_all(sql, {"guild": guild_id, "channel": channel_id})]
+
+    async def clear(self, guild_id: int, channel_id: int, name: str) -> bool:
+        """Forget the task; False if there was none."""
+        params = {"guild": guild_id, "channel": channel_id, "name": task_name(name)}
+        return bool(await self._db.write(f"DELETE FROM extended_tests {self._sql.where} RETURNING name", params))
+
+    def _putting_back(self, outcome: Outcome) -> tuple[str, dict[str, Any]]:
+        """The statement that withdraws the outcome's roll: its degrees taken back, or the task it (re)started put
+        back as the roll found it (deleted if the roll started it) while it is as the roll left it."""
+        left, before = outcome["task"], outcome["before"]
+        params = {"guild": left["guild_id"], "channel": left["channel_id"], "name": left["name"],
+                  "needed": left["needed"], "progress": left["progress"]}
+        if not outcome["fresh"]:
+            return self._sql.take_back, params | {"added": outcome["added"]}
+        if before is None:
+            return f"DELETE FROM extended_tests {self._sql.as_left} RETURNING name", params
+        restore = "UPDATE extended_tests SET needed = :was_needed, progress = :was_progress"
+        was = {"was_needed": before["needed"], "was_progress": before["progress"]}
+        return f"{restore} {self._sql.as_left} RETURNING name", params | was

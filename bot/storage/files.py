@@ -1,4 +1,5 @@
-"""The database file before SQLite opens it (path checks, a probe) and SQLite's errors read for people."""
+"""The database file before SQLite opens it (path checks, a probe, the health check) and SQLite's errors read for
+people."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import time
 from pathlib import Path
 
 from bot.storage.errors import StorageUnavailable
+from bot.storage.schema import load_migrations
 
 _log = logging.getLogger(__name__)
 
@@ -121,3 +123,25 @@ def sqlite_reason(error: sqlite3.Error) -> str:
     if "readonly" in text:
         return f"{text} (the file or its directory is read-only)"
     return text
+
+
+def database_health(path: Path) -> str | None:
+    """What `python -m bot healthcheck` asks of the file: None when it opens read-only and has every migration
+    applied, else why not in one line. Creates nothing (a check must not make the database it checks); a lock held
+    by the running bot is healthy (it is writing)."""
+    if not path.is_file():
+        return f"no database at {path} yet (the bot creates it when it starts)"
+    try:
+        connection = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=1.0)
+    except sqlite3.Error as error:
+        return f"the database {path} does not open: {sqlite_reason(error)}"
+    try:
+        version = int(connection.execute("PRAGMA user_version").fetchone()[0])
+    except sqlite3.Error as error:
+        return None if is_busy(error) else f"the database {path} cannot be read: {sqlite_reason(error)}"
+    finally:
+        connection.close()
+    latest = len(load_migrations())
+    if version != latest:
+        return f"the database {path} is at schema version {version}, not {latest}: the bot has not migrated it"
+    return None

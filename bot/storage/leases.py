@@ -6,8 +6,8 @@ held and is refused (it would otherwise answer every interaction a second time).
 renewing, so its leases expire and the next start takes them over.
 
 Taking and renewing are one transaction for all the shards: a process gets every shard it asked for or none.
-One class for both stores: SQLite's write transactions take turns by themselves; PostgreSQL's `PostgresShardLeases`
-takes a turn first (bot/storage/postgres/leases.py).
+SQLite's write transactions take turns by themselves; on PostgreSQL two processes starting at once could both read
+"nobody holds it", so each transaction first takes the dialect's `lease_turn` (an advisory lock).
 """
 
 from __future__ import annotations
@@ -15,9 +15,8 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
-from bot.storage.shared.statements import Session, Statements
+from bot.storage.driver import Session, Statements
 
 _HELD_BY_OTHERS = """
 SELECT shard_id, owner, expires_at FROM shard_leases
@@ -49,11 +48,14 @@ class HeldLease:
 class ShardLeases:
     """The shard_leases table."""
 
-    def __init__(self, statements: Statements[Any]) -> None:
+    def __init__(self, statements: Statements, turn: str | None) -> None:
         self._db = statements
+        self._turn = turn
 
     async def _take_turn(self, transaction: Session) -> None:
-        """Make the leases change one process at a time: SQLite's write transactions already do."""
+        """Make the leases change one process at a time (the transaction's end releases the turn)."""
+        if self._turn is not None:
+            await transaction.fetch_one(self._turn)
 
     async def take(
         self, shard_ids: Sequence[int], owner: str, now: datetime, ttl: timedelta, *, overrule: Collection[str] = ()

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from bot.storage.shared.statements import Row
+from bot.storage.driver import Row
 
 MAX_READING = 300
 """Characters of a roll's reading kept in the log (a card's title is at most 256)."""

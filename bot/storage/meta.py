@@ -1,11 +1,8 @@
-"""Small facts the bot keeps about itself (key -> text), such as the hash of the last synced commands: one
-class for both stores (PostgreSQL's `PostgresMeta` only numbers its parameters)."""
+"""Small facts the bot keeps about itself (key -> text), such as the hash of the last synced commands."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from bot.storage.shared.statements import Statements
+from bot.storage.driver import Statements
 
 _GET = "SELECT value FROM meta WHERE key = :key"
 
@@ -17,7 +14,7 @@ _DELETE = "DELETE FROM meta WHERE key = :key RETURNING key"
 class Meta:
     """The meta key/value table."""
 
-    def __init__(self, statements: Statements[Any]) -> None:
+    def __init__(self, statements: Statements) -> None:
         self._db = statements
 
     async def get(self, key: str) -> str | None:

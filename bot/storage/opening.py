@@ -1,4 +1,5 @@
-"""Open the store the settings choose: PostgreSQL when DATABASE_URL is set, else the SQLite file."""
+"""Open the store the settings choose: PostgreSQL when DATABASE_URL is set, else the SQLite file; and what the
+command line asks of PostgreSQL before the bot starts (asyncpg is imported only for those who use it)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,14 @@ import asyncio
 import logging
 
 from bot.settings import Settings
-from bot.storage.database import Database
+from bot.storage.database import Storage
 from bot.storage.errors import StorageError, StorageUnavailable
-from bot.storage.interface import Storage
-from bot.storage.store import DEFAULT_BUSY_TIMEOUT_MS
+from bot.storage.sqlite import Database
+from bot.storage.sqlite_store import DEFAULT_BUSY_TIMEOUT_MS
 
 _log = logging.getLogger(__name__)
+
+NEEDS_ASYNCPG = 'PostgreSQL needs asyncpg: pip install -e ".[postgres]"'
 
 
 async def open_storage(settings: Settings, *, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS) -> Storage:
@@ -20,20 +23,17 @@ async def open_storage(settings: Settings, *, busy_timeout_ms: int = DEFAULT_BUS
     if settings.database_url is None:
         storage = await Database.open(settings.database_path, busy_timeout_ms=busy_timeout_ms)
     else:
-        from bot.storage.postgres import PostgresDatabase  # asyncpg only for those who use PostgreSQL
+        from bot.storage.postgres import PostgresDatabase
 
         storage = await PostgresDatabase.open(settings.database_url)
     _log.info("Keeping the game's data in %s", storage.location)
     return storage
 
 
-NEEDS_ASYNCPG = 'PostgreSQL needs asyncpg: pip install -e ".[postgres]"'
-
-
 def probe_postgres(url: str) -> None:
     """Connect once and close, before the bot logs in: StorageUnavailable naming the host when it cannot."""
     try:
-        from bot.storage.postgres.pool import PostgresStore
+        from bot.storage.postgres import PostgresStore
     except ImportError as error:
         raise StorageUnavailable("DATABASE_URL", NEEDS_ASYNCPG) from error
 
@@ -48,9 +48,7 @@ def postgres_health(url: str) -> str | None:
     """What `python -m bot healthcheck` asks of PostgreSQL: None when it answers and the bot has migrated it,
     else why not in one line (never the password). Reads only."""
     try:
-        from bot.storage.postgres import load_postgres_migrations
-        from bot.storage.postgres.migrations import schema_version
-        from bot.storage.postgres.pool import PostgresStore
+        from bot.storage.postgres import PostgresStore, load_postgres_migrations, schema_version
     except ImportError:
         return NEEDS_ASYNCPG
 

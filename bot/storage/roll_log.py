@@ -1,30 +1,192 @@
-"""The roll log in SQLite: one row per roll of every system, public and private (migration V7); the rest is
-bot/storage/shared/roll_log.py, and what an entry is, bot/storage/log_records.py.
+"""The roll log: one row per roll of every system, public and private (what an entry is: log_records.py).
 
-A Year Zero roll's entry takes the id of the stored roll; the triggers of migration V7 keep the two tables' ids
-apart otherwise.
+Writing an entry is one INSERT. A Year Zero roll's entry takes the id of the stored roll (each store keeps the
+two tables' ids apart otherwise), so Push and Reveal name the same number. A private roll keeps its card as
+sent, so Reveal can post the same dice; the reveal is claimed by one conditional UPDATE, so a roll is revealed
+at most once whatever clicks race. Private entries are read only for their roller.
+
+What each database says its own way: a push's update of the entry's JSON extras (the dialect's log_push).
+Times are aware datetimes (UTC) in the API and Unix seconds in the database.
 """
 
 from __future__ import annotations
 
-from bot.storage.log_records import MAX_READING, LogEntry, NewEntry, RevealClaim, RevealRefusal
-from bot.storage.shared.roll_log import SharedRollLog
-from bot.storage.store import Store
+from datetime import datetime, timedelta
+from typing import Any
 
-__all__ = ["MAX_READING", "LogEntry", "NewEntry", "RevealClaim", "RevealRefusal", "RollLog"]
+from bot.storage.dialects import Dialect
+from bot.storage.driver import Session, Statements
+from bot.storage.log_records import (
+    COMPACT,
+    MAX_READING,
+    LogEntry,
+    NewEntry,
+    RevealClaim,
+    RevealRefusal,
+    card_text,
+    entry_from,
+    refusal_for,
+)
+from bot.storage.roll_records import PURGE_BATCH, epoch
 
+_COLUMNS = "id, guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras, private, card, " \
+           "revealed_at"
 
-class RollLog(SharedRollLog):
-    """The roll log of every channel."""
+_WRITTEN = "guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras, private, card, " \
+           "interaction_id"
+_VALUES = ":guild, :channel, :user, :now, :system, :kind, :reading, :events, :extras, :private, :card, :interaction"
 
-    _PUSH = """
-UPDATE roll_log SET reading = :reading, events = trim(events || ' ' || :events),
-    extras = json_set(extras, '$.pushes', :pushes,
-                      '$.willpower', coalesce(json_extract(extras, '$.willpower'), 0) + :willpower,
-                      '$.banes', :banes),
-    card = CASE WHEN private = 1 THEN :card ELSE NULL END
-WHERE id = :id AND coalesce(json_extract(extras, '$.pushes'), 0) < :pushes
+# The entry's id is the database's next, or one given (a Year Zero roll's); a repeated interaction inserts nothing.
+_INSERT = f"INSERT INTO roll_log ({_WRITTEN}) VALUES ({_VALUES}) ON CONFLICT DO NOTHING RETURNING id"
+_INSERT_AS = f"INSERT INTO roll_log (id, {_WRITTEN}) VALUES (:id, {_VALUES}) ON CONFLICT DO NOTHING RETURNING id"
+
+_LOGGED_FOR = "SELECT id FROM roll_log WHERE interaction_id = :interaction"
+
+_UNLOG = "DELETE FROM roll_log WHERE id = :id"
+
+_GET = f"SELECT {_COLUMNS} FROM roll_log WHERE id = :id"
+
+_REVEAL = f"""
+UPDATE roll_log SET revealed_at = :now
+WHERE id = :id AND user_id = :user AND private = 1 AND card IS NOT NULL AND revealed_at IS NULL
+RETURNING {_COLUMNS}
 """
 
-    def __init__(self, store: Store) -> None:
-        super().__init__(store)
+_VISIBLE = "guild_id = :guild AND channel_id = :channel AND (private = 0 OR user_id = :viewer)"
+
+_PAGE = f"SELECT {_COLUMNS} FROM roll_log WHERE {_VISIBLE} AND id < :before ORDER BY id DESC LIMIT :limit"
+
+_PAGE_NEWER = f"SELECT {_COLUMNS} FROM roll_log WHERE {_VISIBLE} AND id > :after ORDER BY id LIMIT :limit"
+
+# The cast tells PostgreSQL the type of a parameter that may be NULL.
+_STATS = f"""
+SELECT {_COLUMNS} FROM roll_log
+WHERE {_VISIBLE} AND created_at >= :since AND (CAST(:user AS bigint) IS NULL OR user_id = :user) ORDER BY id
+"""
+
+_BETWEEN = f"""
+SELECT {_COLUMNS} FROM roll_log
+WHERE guild_id = :guild AND channel_id = :channel AND created_at >= :start AND created_at < :end
+  AND (private = 0 OR revealed_at IS NOT NULL OR user_id = :viewer)
+ORDER BY id
+"""
+
+_PURGE_BATCH = """
+DELETE FROM roll_log WHERE id IN (SELECT id FROM roll_log WHERE created_at < :oldest ORDER BY created_at LIMIT :batch)
+"""
+
+_LARGEST_ID = 2**63 - 1
+
+
+class RollLog:
+    """The roll log of every channel."""
+
+    def __init__(self, statements: Statements, dialect: Dialect) -> None:
+        self._db = statements
+        self._push = dialect.log_push
+
+    async def write(
+        self, entry: NewEntry, now: datetime, *, entry_id: int | None = None, interaction_id: int | None = None
+    ) -> int:
+        """Log a roll in one INSERT and return the entry's id. A Year Zero roll's entry takes its stored roll's id
+        (entry_id), so that Push and Reveal name the same number. A repeat of the interaction that made the entry
+        (interaction_id) changes nothing and gets the first entry's id back."""
+        params = _params(entry, now, entry_id, interaction_id)
+        rows = await self._db.write(_INSERT if entry_id is None else _INSERT_AS, params)
+        if rows:
+            return int(rows[0]["id"])
+        first = await self._db.fetch_one(_LOGGED_FOR, params) if interaction_id is not None else None
+        return int(first["id"]) if first else int(entry_id or 0)
+
+    async def record_push(
+        self, entry_id: int, pushes: int, reading: str, events: str, extras: dict[str, Any],
+        card: dict[str, Any] | None,
+    ) -> bool:
+        """Push number `pushes` of a Year Zero roll, logged once (a repeat, or an older push logged late, changes
+        nothing; False then): its reading and (private) card become the pushed ones, the push's luck events are
+        added to the roll's, extras["willpower"] to its Willpower, and extras["banes"] (the banes showing now)
+        replaces the count."""
+        params = {"id": entry_id, "pushes": pushes, "reading": reading[:MAX_READING], "events": events,
+                  "card": card_text(card), "willpower": int(extras.get("willpower", 0)),
+                  "banes": int(extras.get("banes", 0))}
+        return bool(await self._db.execute(self._push, params))
+
+    async def withdraw(self, entry_id: int) -> bool:
+        """Delete an entry whose roll never reached the player (a private roll is logged before it is shown)."""
+        return bool(await self._db.execute(_UNLOG, {"id": entry_id}))
+
+    async def get(self, entry_id: int) -> LogEntry | None:
+        if not 0 < entry_id <= _LARGEST_ID:
+            return None
+        row = await self._db.fetch_one(_GET, {"id": entry_id})
+        return entry_from(row) if row else None
+
+    async def claim_reveal(self, entry_id: int, user_id: int, now: datetime) -> RevealClaim:
+        """Mark a private entry revealed, at most once and only for its roller; return it with its card."""
+        if not 0 < entry_id <= _LARGEST_ID:
+            return RevealClaim(None, RevealRefusal.UNKNOWN)
+        rows = await self._db.write(_REVEAL, {"id": entry_id, "user": user_id, "now": epoch(now)})
+        if rows:
+            return RevealClaim(entry_from(rows[0]))
+        entry = await self.get(entry_id)
+        return RevealClaim(entry, refusal_for(entry, user_id))
+
+    async def page(
+        self, guild_id: int, channel_id: int, viewer_id: int, *, before: int | None = None,
+        after: int | None = None, limit: int = 10,
+    ) -> list[LogEntry]:
+        """A page of the channel's rolls, newest first: the latest, those older than entry `before`, or those
+        just newer than entry `after`; private ones only the viewer's own."""
+        params = {"guild": guild_id, "channel": channel_id, "viewer": viewer_id, "limit": limit}
+        if after is not None:
+            rows = await self._db.fetch_all(_PAGE_NEWER, params | {"after": after})
+            return [entry_from(row) for row in reversed(rows)]
+        params["before"] = _LARGEST_ID if before is None else before
+        return [entry_from(row) for row in await self._db.fetch_all(_PAGE, params)]
+
+    async def since(
+        self, guild_id: int, channel_id: int, viewer_id: int, since: datetime, *, user_id: int | None = None
+    ) -> list[LogEntry]:
+        """The channel's rolls since a moment, oldest first, of one player or all; private ones only the
+        viewer's own."""
+        params = {"guild": guild_id, "channel": channel_id, "viewer": viewer_id, "since": epoch(since),
+                  "user": user_id}
+        return [entry_from(row) for row in await self._db.fetch_all(_STATS, params)]
+
+    async def between(
+        self, guild_id: int, channel_id: int, viewer_id: int, start: datetime, end: datetime
+    ) -> list[LogEntry]:
+        """The channel's rolls from start (included) to end (excluded), oldest first: public and revealed ones,
+        and the viewer's own private ones."""
+        params = {"guild": guild_id, "channel": channel_id, "viewer": viewer_id, "start": epoch(start),
+                  "end": epoch(end)}
+        return [entry_from(row) for row in await self._db.fetch_all(_BETWEEN, params)]
+
+    async def purge_older(self, now: datetime, keep: timedelta, batch: int = PURGE_BATCH) -> int:
+        """Delete every entry older than keep, `batch` rows per statement (other tasks' statements go between
+        them, as in the Year Zero purge); return how many were deleted."""
+        params, purged, deleted = {"oldest": epoch(now - keep), "batch": batch}, 0, batch
+        while deleted == batch:
+            deleted = await self._db.execute(_PURGE_BATCH, params)
+            purged += deleted
+        return purged
+
+
+async def log_in(session: Session, entry: NewEntry, now: datetime, *, entry_id: int, interaction_id: int) -> None:
+    """Log a roll under entry_id inside session (a pushable Year Zero roll's, in the transaction that stores it)."""
+    await session.fetch_all(_INSERT_AS, _params(entry, now, entry_id, interaction_id))
+
+
+async def unlog_in(session: Session, entry_id: int) -> None:
+    """Delete an entry inside session (a Year Zero roll withdrawn, never shown, in the one that deletes it)."""
+    await session.fetch_all(_UNLOG, {"id": entry_id})
+
+
+def _params(entry: NewEntry, now: datetime, entry_id: int | None, interaction_id: int | None) -> dict[str, Any]:
+    params = {
+        "guild": entry.guild_id, "channel": entry.channel_id, "user": entry.user_id, "now": epoch(now),
+        "system": entry.system, "kind": entry.kind, "reading": entry.reading[:MAX_READING], "events": entry.events,
+        "extras": COMPACT.encode(entry.extras), "private": int(entry.private),
+        "card": card_text(entry.card if entry.private else None), "interaction": interaction_id,
+    }
+    return params if entry_id is None else params | {"id": entry_id}

@@ -1,36 +1,32 @@
 """The messages that show Year Zero rolls: noted as they are sent, written a moment later in batches.
 
 Only the clean-up of a roll's message needs them (taking its buttons off when the roll ends), so a roll's
-answer never waits for this write, and many rolls share one transaction. One class for both stores: a batch is
-one UPDATE per roll in one transaction, which PostgreSQL's subclass makes one UPDATE for the whole batch.
+answer never waits for this write, and a batch of many rolls is one UPDATE (the dialect's set_messages).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
 
+from bot.storage.driver import Statements
 from bot.storage.errors import StorageError
-
-if TYPE_CHECKING:
-    from bot.storage.roll_records import YearZeroRoll
-    from bot.storage.shared.statements import Statements
+from bot.storage.roll_records import YearZeroRoll
 
 _log = logging.getLogger(__name__)
 
 MESSAGE_FLUSH_DELAY = 0.05
 """Seconds between noting a roll's message id and writing it, with the others noted meanwhile."""
 
-_SET_MESSAGE = "UPDATE yz_rolls SET channel_id = :channel, message_id = :message WHERE id = :id"
-
 
 class RollMessages:
     """Message ids of stored rolls, noted but perhaps not written yet."""
 
-    def __init__(self, store: Statements[Any]) -> None:
+    def __init__(self, store: Statements, set_messages: str) -> None:
         self._store = store
+        self._set_messages = set_messages
         self._messages: dict[int, tuple[int, int]] = {}
         """Message ids noted but not yet written: roll id -> (channel id, message id)."""
         self._writing: dict[int, tuple[int, int]] = {}
@@ -40,7 +36,7 @@ class RollMessages:
 
     def note(self, roll_id: int, channel_id: int, message_id: int) -> None:
         """Remember the message that shows a roll, without waiting: written a moment later together with the
-        others noted meanwhile, in one transaction (one commit for many rolls instead of one each).
+        others noted meanwhile, in one statement (one commit for many rolls instead of one each).
 
         Only /push needs it, to take the Push button off the roll's message; reads here see it at once. A crash
         before the write loses no roll, only that clean-up for the rolls of the last moment.
@@ -81,12 +77,8 @@ class RollMessages:
 
     async def _write(self, noted: dict[int, tuple[int, int]]) -> int:
         """Write a batch of noted message ids; return how many rolls got one (a roll purged since gets none)."""
-        rows = [
-            {"id": roll_id, "channel": channel_id, "message": message_id}
-            for roll_id, (channel_id, message_id) in noted.items()
-        ]
-        async with self._store.transaction() as transaction:
-            return await transaction.execute_many(_SET_MESSAGE, rows)
+        rows = [{"id": roll, "channel": channel, "message": message} for roll, (channel, message) in noted.items()]
+        return len(await self._store.write(self._set_messages, {"noted": json.dumps(rows)}))
 
     def seen_in(self, roll: YearZeroRoll) -> YearZeroRoll:
         """The roll with its message id, when that is noted but not written yet (a note is always newer than what

@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
-from bot.storage.shared.statements import Row
-from bot.storage.shared.willpower import WillpowerChange
+from bot.storage.driver import Row
+from bot.storage.willpower import WillpowerChange
 
 PURGE_BATCH = 500
 """Rows deleted per statement by a purge (Year Zero rolls, roll log entries): a few milliseconds of the database

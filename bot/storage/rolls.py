@@ -1,59 +1,288 @@
-"""Year Zero rolls in SQLite: what SQLite says its own way (the rest is bot/storage/shared/rolls.py).
+"""Year Zero rolls a player may push: stored when posted, each push claimed once.
 
-Every statement is one trip to aiosqlite's thread, so storing a roll is one INSERT, and a push claim is four
-trips in a ``BEGIN IMMEDIATE`` transaction: BEGIN, the claim (which also returns the roller's Willpower before
-it), the new Willpower, COMMIT. SQLite's write transactions take turns, so the claim's conditions, read through
-the view ``yz_roll_states`` (migration V3), hold until it commits: of any number of simultaneous pushes - in one
-process or several on one database - exactly one wins.
+A roll allows 0-3 pushes. It is *pending* until its last push is claimed (*pushed*), its roller keeps it
+(*kept*), the player rolls again in that channel (*superseded*: read, not written - a newer roll exists, see the
+view ``yz_roll_states`` - so storing a roll is one INSERT) or it outlives its lifetime (the purge deletes it). A
+claim is one ``UPDATE ... RETURNING`` holding every condition of a pushable roll and a compare-and-set on
+``pushes_made``, in one transaction with the Willpower gain: of simultaneous pushes, in one process or several,
+exactly one wins. How "still pushable" is checked under each database's locking is in its dialect. Times are
+aware datetimes (UTC) in the API and Unix seconds in the database.
 """
 
 from __future__ import annotations
 
-from bot.storage.applied import applied_in
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.storage.applied import AppliedIn
+from bot.storage.dialects import Dialect
+from bot.storage.driver import Row, Session, Statements
+from bot.storage.log_records import NewEntry
+from bot.storage.roll_log import log_in, unlog_in
 from bot.storage.roll_messages import RollMessages
-from bot.storage.roll_records import (  # noqa: F401 (offered here as they always were)
+from bot.storage.roll_records import (
     PURGE_BATCH,
     PushClaim,
     PushRefusal,
-    RollState,
     YearZeroRoll,
     epoch,
     push_subject,
-    refusal_of,
+    refusal_for,
+    roll_from,
+    storable_id,
 )
-from bot.storage.shared.rolls import SharedRolls
-from bot.storage.shared.statements import Row
-from bot.storage.shared.willpower import WillpowerChange, gained, store_in
-from bot.storage.store import Store, Transaction
+from bot.storage.willpower import WillpowerChange, gained, points_in, store_in
 
 
-class YearZeroRolls(SharedRolls[Transaction]):
+class YearZeroRolls:
     """The pushable Year Zero rolls."""
 
-    _CLAIM = """
-UPDATE yz_rolls SET state = CASE WHEN :last THEN 'pushed' ELSE 'pending' END,
-    pushed_payload = :pushed, pushed_at = :now, pushes_made = pushes_made + 1
-WHERE id = :id AND user_id = :user AND created_at >= :oldest
-  AND pushes_made = :made AND pushes_made < pushes_allowed
-  AND (SELECT state FROM yz_roll_states WHERE id = :id) = 'pending'
-RETURNING *, (
-    SELECT points FROM willpower WHERE willpower.guild_id = yz_rolls.guild_id AND willpower.user_id = :user
-) AS willpower_before
-"""
-
-    _KEEP = """
-UPDATE yz_rolls SET state = 'kept'
-WHERE id = :id AND user_id = :user AND created_at >= :oldest
-  AND (SELECT state FROM yz_roll_states WHERE id = :id) = 'pending'
+    _INSERT = """
+INSERT INTO yz_rolls (guild_id, channel_id, user_id, payload, created_at, pushes_allowed)
+VALUES (:guild, :channel, :user, :payload, :now, :allowed)
 RETURNING *
 """
+    _GET = "SELECT * FROM yz_roll_states WHERE id = :id"
+    _LATEST = """
+SELECT * FROM yz_roll_states
+WHERE id = (SELECT max(id) FROM yz_rolls WHERE guild_id = :guild AND channel_id = :channel AND user_id = :user)
+  AND state = 'pending' AND created_at >= :oldest
+"""
+    _SUPERSEDE = """
+UPDATE yz_rolls SET state = 'superseded'
+WHERE guild_id = :guild AND channel_id = :channel AND user_id = :user AND state = 'pending'
+RETURNING *
+"""
+    _SUPERSEDED_BY = """
+SELECT * FROM yz_rolls
+WHERE id = (
+    SELECT max(id) FROM yz_rolls WHERE guild_id = :guild AND channel_id = :channel AND user_id = :user AND id < :newer
+) AND state = 'pending'
+"""
+    _WITHDRAW = """
+DELETE FROM yz_rolls WHERE id = :id AND state = 'pending' AND pushes_made = 0 AND message_id IS NULL RETURNING id
+"""
+    # One round of the lookup: the next :round expired rolls in the purge's order (the age index), each flagged
+    # when its message still shows buttons: pending, and the player's newest there (the max of the player's index,
+    # one seek on both databases; not the view, whose NOT EXISTS PostgreSQL may answer by scanning the player).
+    _EXPIRING_ROUND = """
+SELECT roll.id, roll.created_at, roll.state = 'pending' AND roll.message_id IS NOT NULL AND roll.id = (
+    SELECT max(newer.id) FROM yz_rolls AS newer
+    WHERE newer.guild_id = roll.guild_id AND newer.channel_id = roll.channel_id AND newer.user_id = roll.user_id
+) AS showing
+FROM yz_rolls AS roll
+WHERE roll.created_at < :oldest AND roll.created_at >= :after_at
+  AND (roll.created_at > :after_at OR roll.id > :after_id)
+ORDER BY roll.created_at, roll.id LIMIT :round
+"""
+    _PURGE_BATCH = """
+DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :oldest ORDER BY created_at LIMIT :batch)
+"""
 
-    _HIGHEST_ID = "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'yz_rolls'), 0) AS highest"
+    def __init__(self, statements: Statements, dialect: Dialect, applied: AppliedIn) -> None:
+        self._db = statements
+        self._dialect = dialect
+        self._applied = applied
+        self.messages = RollMessages(statements, dialect.set_messages)
 
-    def __init__(self, store: Store) -> None:
-        super().__init__(store, RollMessages(store), applied_in)
+    async def create(
+        self, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime, pushes_allowed: int = 1
+    ) -> int:
+        """Store a new pending roll allowing that many pushes and return its id; the player's older rolls here are
+        superseded by it."""
+        if not isinstance(payload, str):
+            raise TypeError("payload must be the roll as a JSON string")
+        params = _new_roll(guild_id, channel_id, user_id, payload, now, pushes_allowed)
+        return int((await self._db.write(self._INSERT, params))[0]["id"])
 
-    async def _gain(self, session: Transaction, claimed: Row, user_id: int, points: int) -> WillpowerChange:
-        """The claim read the Willpower before it; the write lock is held, so only the new total is written."""
-        change = gained(claimed["willpower_before"] or 0, points)
-        return await store_in(session, claimed["guild_id"], user_id, change)
+    async def create_for(
+        self, interaction_id: int, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime,
+        pushes_allowed: int = 1, *, log: NewEntry | None = None,
+    ) -> YearZeroRoll:
+        """Store the roll an interaction made, once, and its roll log entry (under the roll's id) in the same
+        transaction: a repeat of that interaction gets the first one's roll back (its payload, not the repeat's)
+        and writes nothing. Otherwise as `create`."""
+        params = _new_roll(guild_id, channel_id, user_id, payload, now, pushes_allowed)
+        async with self._db.transaction() as session:
+            outcome = await self._applied.recalled(session, interaction_id)
+            row = await session.fetch_one(self._GET, {"id": outcome["roll_id"]}) if outcome else None
+            if row is not None:
+                return self.messages.seen_in(roll_from(row))
+            row = await session.fetch_one(self._INSERT, params)
+            if row is None:
+                raise RuntimeError("INSERT ... RETURNING gave no row")
+            if outcome is None:
+                await self._applied.remember(session, interaction_id, {"roll_id": row["id"]})
+            if log is not None:
+                await log_in(session, log, now, entry_id=row["id"], interaction_id=interaction_id)
+        return roll_from(row)
+
+    async def withdraw(self, roll_id: int) -> bool:
+        """Delete a roll whose answer did not reach the player, and its log entry: the roll shown before it is the
+        player's latest again. Only a roll never shown (no message noted for it: a repeated delivery may fail to
+        show a roll its first delivery did) and never pushed; False otherwise."""
+        roll = await self.get(roll_id)
+        if roll is None or roll.message_id is not None:
+            return False
+        async with self._db.transaction() as session:
+            withdrawn = bool(await session.fetch_all(self._WITHDRAW, {"id": roll_id}))
+            if withdrawn:
+                await unlog_in(session, roll_id)
+        return withdrawn
+
+    async def supersede(
+        self, guild_id: int, channel_id: int, user_id: int, *, interaction_id: int | None = None
+    ) -> list[YearZeroRoll]:
+        """Supersede the player's pending rolls here without storing a new one (a roll that cannot be pushed).
+
+        Returns the rolls superseded: their messages may still show buttons. A repeat of interaction_id
+        supersedes nothing: a newer roll must not be superseded by a replayed older one.
+        """
+        params = {"guild": guild_id, "channel": channel_id, "user": user_id}
+        if interaction_id is None:
+            rows = await self._db.write(self._SUPERSEDE, params)
+        else:
+            async with self._db.transaction() as session:
+                if await self._applied.recalled(session, interaction_id) is not None:
+                    return []
+                rows = await session.fetch_all(self._SUPERSEDE, params)
+                await self._applied.remember(session, interaction_id, {"superseded": len(rows)})
+        return [self.messages.seen_in(roll_from(row)) for row in rows]
+
+    def note_message(self, roll_id: int, channel_id: int, message_id: int) -> None:
+        """Remember the message that shows a roll, without waiting (see RollMessages.note)."""
+        self.messages.note(roll_id, channel_id, message_id)
+
+    async def flush_messages(self) -> int:
+        """Write the noted message ids now (see RollMessages.flush); return how many rolls got one."""
+        return await self.messages.flush()
+
+    async def get(self, roll_id: int) -> YearZeroRoll | None:
+        """The stored roll, whatever its state, or None (never stored, or purged)."""
+        if not storable_id(roll_id):
+            return None
+        return self._seen(await self._db.fetch_one(self._GET, {"id": roll_id}))
+
+    async def refusal_for_missing(self, roll_id: int) -> PushRefusal:
+        """Why `get` found no roll with this id: EXPIRED when the id was given once (purged since), else UNKNOWN."""
+        if not storable_id(roll_id):
+            return PushRefusal.UNKNOWN
+        return await self._missing_reason(self._db, roll_id)
+
+    async def latest_pending(
+        self, guild_id: int, channel_id: int, user_id: int, now: datetime, lifetime: timedelta
+    ) -> YearZeroRoll | None:
+        """The player's pushable roll in this channel (newest pending one within its lifetime), or None."""
+        params = {"guild": guild_id, "channel": channel_id, "user": user_id, "oldest": epoch(now - lifetime)}
+        return self._seen(await self._db.fetch_one(self._LATEST, params))
+
+    async def claim_push(
+        self, roll_id: int, user_id: int, pushed_payload: str, willpower_gain: int, now: datetime, lifetime: timedelta,
+        *, pushes_made: int = 0, last: bool = True, interaction_id: int | None = None,
+    ) -> PushClaim:
+        """Claim push number pushes_made + 1 of the roll: store pushed_payload and add the Willpower gain, both or
+        neither, only if the roll still has made exactly pushes_made pushes (so each push is claimed at most once).
+
+        The caller computes the pushed result from the roll as stored and claims with it; ``last`` says no push is
+        left after this one (none allowed, or nothing to reroll), which ends the roll. A refusal changes nothing.
+        A repeat of interaction_id gets the first one's claim back (the roll as stored, the Willpower change then).
+        """
+        if not isinstance(pushed_payload, str):
+            raise TypeError("pushed_payload must be the pushed roll as a JSON string")
+        if not storable_id(roll_id):
+            return PushClaim(None, PushRefusal.UNKNOWN)
+        oldest = epoch(now - lifetime)
+        params = {"id": roll_id, "user": user_id, "pushed": pushed_payload, "now": epoch(now), "oldest": oldest}
+        params |= {"made": pushes_made, "last": bool(last)}
+        async with self._db.transaction() as session:
+            if (outcome := await self._applied.recalled(session, interaction_id)) is not None:
+                return await self._claimed_before(session, roll_id, outcome)
+            row = await session.fetch_one(self._dialect.claim, params)
+            if row is None:
+                return await self._refusal(session, roll_id, user_id, oldest)
+            change = await self._gain(session, row, user_id, willpower_gain)
+            gain = {"willpower": change.as_dict()}
+            await self._applied.remember(session, interaction_id, gain, push_subject(roll_id))
+        return PushClaim(roll_from(row), willpower=change)
+
+    async def keep(self, roll_id: int, user_id: int, now: datetime, lifetime: timedelta) -> PushClaim:
+        """The roller accepts the roll as it lies: it becomes *kept* and can no longer be pushed. Atomic like a
+        push claim (a keep racing a push: one of them wins); the answer is a claim without Willpower."""
+        if not storable_id(roll_id):
+            return PushClaim(None, PushRefusal.UNKNOWN)
+        oldest = epoch(now - lifetime)
+        async with self._db.transaction() as session:
+            row = await session.fetch_one(self._dialect.keep, {"id": roll_id, "user": user_id, "oldest": oldest})
+            if row is None:
+                return await self._refusal(session, roll_id, user_id, oldest)
+        return PushClaim(roll_from(row))
+
+    async def superseded_by(self, newer_id: int, guild_id: int, channel_id: int, user_id: int) -> YearZeroRoll | None:
+        """The player's roll here just before newer_id, if newer_id superseded it while it was pending (its message
+        may still show buttons), or None. Older rolls were superseded by that one, and their messages edited then."""
+        params = {"guild": guild_id, "channel": channel_id, "user": user_id, "newer": newer_id}
+        return self._seen(await self._db.fetch_one(self._SUPERSEDED_BY, params))
+
+    async def expiring(self, now: datetime, lifetime: timedelta, limit: int) -> list[YearZeroRoll]:
+        """Up to limit rolls past their lifetime that were still pushable and have a message (oldest first): the
+        purge takes their buttons off before deleting them. Looked for in rounds of PURGE_BATCH rolls, one short
+        statement each, as the purge deletes them: another task's statement waits for one round, never the scan."""
+        params: dict[str, Any] = {"oldest": epoch(now - lifetime), "round": PURGE_BATCH, "after_at": -1, "after_id": 0}
+        found: list[int] = []
+        while len(found) < limit:
+            rows = await self._db.fetch_all(self._EXPIRING_ROUND, params)
+            found += [row["id"] for row in rows if row["showing"]]
+            if len(rows) < PURGE_BATCH:
+                break
+            params |= {"after_at": rows[-1]["created_at"], "after_id": rows[-1]["id"]}
+        read = [await self._db.fetch_one(self._GET, {"id": roll_id}) for roll_id in found[:limit]]
+        return [roll_from(row) for row in read if row is not None]
+
+    async def purge_expired(self, now: datetime, lifetime: timedelta, batch: int = PURGE_BATCH) -> int:
+        """Delete every roll older than lifetime, whatever its state, `batch` rows per statement (each a short
+        transaction of its own: other statements go between them, so a million rows never hold the database for
+        seconds); return how many."""
+        params, purged, deleted = {"oldest": epoch(now - lifetime), "batch": batch}, 0, batch
+        while deleted == batch:
+            deleted = await self._db.execute(self._PURGE_BATCH, params)
+            purged += deleted
+        return purged
+
+    def _seen(self, row: Row | None) -> YearZeroRoll | None:
+        """The roll read, with the message noted for it but perhaps not written yet."""
+        return self.messages.seen_in(roll_from(row)) if row else None
+
+    async def _gain(self, session: Session, claimed: Row, user_id: int, points: int) -> WillpowerChange:
+        """Add the Willpower the claimed push gains, inside the claim's transaction: from the points the claim read
+        (SQLite), or else read with the dialect's points_before_change (which locks the row on PostgreSQL)."""
+        if self._dialect.claim_reads_points:
+            before = claimed["willpower_before"] or 0
+        else:
+            before = await points_in(session, self._dialect.points_before_change, claimed["guild_id"], user_id)
+        return await store_in(session, claimed["guild_id"], user_id, gained(before, points))
+
+    async def _missing_reason(self, reader: Session | Statements, roll_id: int) -> PushRefusal:
+        """A missing id at or below the highest ever given was purged (expired); any other was never a roll."""
+        highest = await reader.fetch_one(self._dialect.highest_id)
+        return PushRefusal.EXPIRED if highest and 0 < roll_id <= int(highest["highest"]) else PushRefusal.UNKNOWN
+
+    async def _claimed_before(self, session: Session, roll_id: int, outcome: dict[str, Any]) -> PushClaim:
+        """The claim a repeated interaction made the first time, read back."""
+        row = await session.fetch_one(self._GET, {"id": roll_id})
+        if row is None:
+            return PushClaim(None, await self._missing_reason(session, roll_id))
+        return PushClaim(roll_from(row), willpower=WillpowerChange(**outcome["willpower"]))
+
+    async def _refusal(self, session: Session, roll_id: int, user_id: int, oldest: float) -> PushClaim:
+        """Why a claim or keep found nothing to update, read in its own transaction."""
+        row = await session.fetch_one(self._GET, {"id": roll_id})
+        if row is None:
+            return PushClaim(None, await self._missing_reason(session, roll_id))
+        roll = roll_from(row)
+        if roll.user_id != user_id:
+            return PushClaim(roll, PushRefusal.NOT_YOURS)
+        return PushClaim(roll, refusal_for(roll, oldest))
+
+
+def _new_roll(guild: int, channel: int, user: int, payload: str, now: datetime, allowed: int) -> dict[str, Any]:
+    return {"guild": guild, "channel": channel, "user": user, "payload": payload, "now": epoch(now), "allowed": allowed}

@@ -9,7 +9,7 @@ import pytest
 
 from bot.client import EXTENSIONS, RollkeeperBot
 from bot.settings import Settings, load_settings
-from bot.storage import DEFAULT_BUSY_TIMEOUT_MS
+from bot.storage.sqlite_store import DEFAULT_BUSY_TIMEOUT_MS
 from tests.fakediscord import GUILD_READY_TIMEOUT
 
 TOKEN = "fake-token.for-tests.only"

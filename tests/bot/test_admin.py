@@ -13,7 +13,8 @@ import pytest
 
 from bot.admin import clear_guild_commands, healthcheck
 from bot.settings import Settings
-from bot.storage import Database, load_migrations
+from bot.storage.schema import load_migrations
+from bot.storage.sqlite import Database
 from tests.bot.conftest import TOKEN
 
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 import pytest
 
 from bot.render.yearzero import PUSHED_DICE
-from bot.storage import RevealRefusal
+from bot.storage.log_records import RevealRefusal
 from cogs.log import NEEDS_MANAGE_SERVER
 from cogs.stats import GM_ONLY
 from rules.heroic.odds import odds_for_heroic

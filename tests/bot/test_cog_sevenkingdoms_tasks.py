@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.storage import load_migrations
+from bot.storage.schema import load_migrations
 from tests.bot.embeds import give_faces
 from tests.bot.test_cog_sevenkingdoms import GENERAL, GUILD, TAVERN
 from tests.fakediscord import ALICE, BOB, GM, MEMBER_PERMISSIONS, FakeUser

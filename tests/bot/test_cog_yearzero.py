@@ -20,7 +20,8 @@ from bot.client import STALE_BUTTON
 from bot.render.common import LEFT_OUT
 from bot.render.yearzero import PUSHED_DICE
 from bot.roll_endings import Ending
-from bot.storage import Database, PushRefusal
+from bot.storage.roll_records import PushRefusal
+from bot.storage.sqlite import Database
 from cogs.yearzero import NO_ROLL_TO_PUSH, KeepButton, PushButton, push_view, read_payload
 from rules.dice import FixedDice
 from rules.yearzero.roll import push

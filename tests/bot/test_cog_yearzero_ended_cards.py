@@ -11,7 +11,7 @@ import pytest
 
 from bot.render.yearzero import NO_COST, PUSHED_DICE
 from bot.roll_endings import Ending, ended_card
-from bot.storage import RollState, YearZeroRoll
+from bot.storage.roll_records import RollState, YearZeroRoll
 from rules import odds_text
 from rules.dice import FixedDice
 from rules.yearzero.odds import odds_after_first

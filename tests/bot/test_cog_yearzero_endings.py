@@ -12,7 +12,7 @@ import pytest
 
 from bot.render.yearzero import PUSHED_DICE
 from bot.roll_endings import EXPIRING_EDITS, Ending
-from bot.storage import PushRefusal
+from bot.storage.roll_records import PushRefusal
 from cogs.yearzero import NO_ROLL_TO_PUSH
 from tests.bot.embeds import assert_ended_as, field
 from tests.bot.payloads import click_payload

@@ -11,8 +11,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.render.yearzero import PUSHED_DICE
-from bot.storage import PushRefusal, RollState
 from bot.storage.postgres import PostgresDatabase
+from bot.storage.roll_records import PushRefusal, RollState
 from cogs.yearzero import NO_ROLL_TO_PUSH, read_payload
 from rules.yearzero.roll import push
 from tests.bot.embeds import field

@@ -13,7 +13,7 @@ import pytest
 
 from bot.log_cards import CSV_HEADERS, log_csv, spreadsheet_safe
 from bot.stats import per_system, sparkline, tally
-from bot.storage import LogEntry
+from bot.storage.log_records import LogEntry
 from rules.hex.odds import odds_for_test
 from rules.luck import LuckEvent
 from rules.sevenkingdoms.odds import odds_for_test as sk_odds

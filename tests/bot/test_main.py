@@ -25,7 +25,8 @@ from discord.ext import commands
 from bot.__main__ import configure_logging, serve
 from bot.client import RollkeeperBot
 from bot.settings import Settings
-from bot.storage import Database, NewEntry
+from bot.storage.log_records import NewEntry
+from bot.storage.sqlite import Database
 from bot.sync import CommandSync, command_definitions_hash
 
 SECRET = "MTIzNDU2.secret-token-for-tests.do-not-log"

@@ -12,8 +12,9 @@ import pytest
 
 from bot.client import RollkeeperBot
 from bot.lease import LeaseHeld, is_gone, new_owner
-from bot.storage import Database, load_migrations
 from bot.storage.applied import AlreadyApplied
+from bot.storage.schema import load_migrations
+from bot.storage.sqlite import Database
 from tests.bot.conftest import TOKEN
 from tests.fakediscord import GUILD_READY_TIMEOUT
 

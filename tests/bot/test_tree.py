@@ -13,7 +13,7 @@ import pytest
 from discord import app_commands
 
 from bot.errors import PlayerError
-from bot.storage import NotEnoughWillpower, StorageBusy, StorageUnavailable
+from bot.storage.errors import NotEnoughWillpower, StorageBusy, StorageUnavailable
 from bot.tree import DATABASE_LOST, GENERIC_MESSAGE, RollkeeperTree, player_message, report_error, reports_errors
 from rules.errors import CannotPush, InvalidInput
 

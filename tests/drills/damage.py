@@ -6,7 +6,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from bot.storage import Database
+from bot.storage.sqlite import Database
 
 PLAYERS_STORED = 5000
 GUILD = 1

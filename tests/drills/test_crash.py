@@ -25,9 +25,10 @@ import random
 import signal
 from collections import defaultdict
 
-from bot.storage import MAX_WILLPOWER, PushRefusal
+from bot.storage.roll_records import PushRefusal
 from cogs.yearzero import NO_ROLL_TO_PUSH
 from rules.yearzero.roll import YzRoll
+from rules.yearzero.willpower import MAX_WILLPOWER
 from tests.bot.payloads import slash_payload
 from tests.drills.conftest import PLAYERS, TABLES, click_payload, query, scaled
 from tests.drills.process import BotProcess, answer_of

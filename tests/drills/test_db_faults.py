@@ -24,9 +24,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import DEFAULT_BUSY_TIMEOUT_MS, MAX_WILLPOWER, Database, NotEnoughWillpower, StorageBusy
+from bot.storage.errors import NotEnoughWillpower, StorageBusy
 from bot.storage.roll_messages import MESSAGE_FLUSH_DELAY
+from bot.storage.sqlite import Database
+from bot.storage.sqlite_store import DEFAULT_BUSY_TIMEOUT_MS
 from rules.yearzero.roll import YzRoll
+from rules.yearzero.willpower import MAX_WILLPOWER
 from tests.bot.test_main import SECRET, assert_clean_refusal, run_bot
 from tests.drills.conftest import PLAYERS, dump_database, query, table_of
 from tests.drills.process import ROOT, BotProcess

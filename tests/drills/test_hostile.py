@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.storage import PushRefusal
+from bot.storage.roll_records import PushRefusal
 from tests.drills.conftest import PLAYERS, SCALE, LogWatch, click_payload, dump_database, scaled, table_of
 from tests.drills.crafted import crafted_click, crafted_command, unknown_command
 from tests.drills.reading import PUSH_PREFIX, answered_once, is_pushed_roll, private_text, push_button_roll

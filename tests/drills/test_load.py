@@ -21,9 +21,10 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from bot.storage import MAX_WILLPOWER, PushRefusal
+from bot.storage.roll_records import PushRefusal
 from cogs.yearzero import NO_ROLL_TO_PUSH
 from rules.yearzero.roll import YzRoll
+from rules.yearzero.willpower import MAX_WILLPOWER
 from tests.drills.conftest import PLAYERS, query, scaled, table_of
 from tests.drills.reading import (
     EPHEMERAL,

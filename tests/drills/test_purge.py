@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from contextlib import closing
 from datetime import UTC, datetime
 
-from bench.purge import LIFETIME, NOW, fill
-from bot.storage import Database
+from bench.purge import EXPIRING_EDITS, LIFETIME, NOW, fill, fill_one_player
+from bot.storage.sqlite import Database
 from tests.bot.payloads import slash_payload
 from tests.drills.conftest import PLAYERS, scaled, table_of
 from tests.drills.process import BotProcess, answer_of
@@ -66,3 +67,30 @@ async def test_a_statement_waits_for_one_batch_of_the_purge_not_all_of_it(tmp_pa
         await db.rolls.create(1, 2, 3, "{}", NOW)  # queued behind at most one batch of the purge's
         assert not purge.done(), "the roll waited for the whole purge"
         assert await purge == 20_000
+
+
+BUSY_PLAYER_ROLLS = scaled(100_000)
+WAIT_LIMIT = 0.050
+
+
+async def test_no_roll_waits_over_50_ms_behind_the_purge_of_one_busy_players_rolls(tmp_path):
+    """Issue 18: one player's expired rolls, each with its message. The chore's lookup of the rolls about to
+    expire (to mark their messages ended) and the purge behind it hold the store a round at a time."""
+    path = tmp_path / "rollkeeper.sqlite3"
+    await fill_one_player(path, BUSY_PLAYER_ROLLS)
+    async with await Database.open(path) as db:
+        waits: list[float] = []
+
+        async def purge() -> int:
+            await db.rolls.expiring(NOW, LIFETIME, EXPIRING_EDITS)
+            return await db.purge_expired(NOW, LIFETIME)
+
+        purging = asyncio.create_task(purge())
+        while not purging.done():
+            started = time.perf_counter()
+            await db.rolls.create(4, 5, 6, "{}", NOW)
+            waits.append(time.perf_counter() - started)
+            await asyncio.sleep(0.005)
+        assert await purging == BUSY_PLAYER_ROLLS
+    longest = max(waits)
+    assert len(waits) > 5 and longest <= WAIT_LIMIT, f"roll {waits.index(longest)} waited {longest:.3f} s"

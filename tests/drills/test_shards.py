@@ -21,9 +21,12 @@ from collections import Counter, defaultdict
 import pytest
 
 from bot.shards import ShardPlan
-from bot.storage import MAX_WILLPOWER, PushRefusal, RollState, Storage, open_storage
+from bot.storage.database import Storage
+from bot.storage.opening import open_storage
+from bot.storage.roll_records import PushRefusal, RollState
 from cogs.yearzero import NO_ROLL_TO_PUSH
 from rules.yearzero.roll import YzRoll
+from rules.yearzero.willpower import MAX_WILLPOWER
 from tests.bot.payloads import slash_payload
 from tests.bot.sharding import interactions_seen, shard_bot
 from tests.drills.conftest import PLAYERS, TABLES, click_payload, scaled

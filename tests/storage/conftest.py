@@ -6,8 +6,10 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from bot.storage import Database, Storage, load_migrations
+from bot.storage.database import Storage
 from bot.storage.postgres import PostgresDatabase, load_postgres_migrations
+from bot.storage.schema import load_migrations
+from bot.storage.sqlite import Database
 
 Opener = Callable[[], Awaitable[Storage]]
 

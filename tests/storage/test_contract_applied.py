@@ -9,7 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.storage import AlreadyApplied, Storage
+from bot.storage.applied import AlreadyApplied
+from bot.storage.database import Storage
 
 G, C, U = 1111, 2222, 3333
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)

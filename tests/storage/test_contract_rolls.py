@@ -10,7 +10,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.storage import PushRefusal, RollState, Storage
+from bot.storage.database import Storage
+from bot.storage.roll_records import PURGE_BATCH, PushRefusal, RollState
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
 BIG = 2**63 - 1  # the largest snowflake-sized id both stores must keep exactly
@@ -213,6 +214,19 @@ async def test_the_roll_just_before_a_new_one_and_the_rolls_expiring_with_a_mess
     await db.rolls.flush_messages()
     # `older` was superseded by being older; `lonely` expired pending with its buttons still showing
     assert [roll.id for roll in await db.rolls.expiring(NOW, LIFETIME, 10)] == [lonely]
+
+
+async def test_the_expiring_lookup_walks_past_a_busy_players_rolls_a_round_at_a_time(db: Storage):
+    """Issue 18: the lookup reads PURGE_BATCH rolls per statement; a roll still showing its buttons behind one
+    player's many superseded rolls is found in a later round, and the busy player's newest is found too."""
+    busy = [await db.rolls.create(G, C, U, FIRST, NOW - LIFETIME * 2) for _ in range(PURGE_BATCH + 20)]
+    lonely = await db.rolls.create(G, C + 1, OTHER, FIRST, NOW - LIFETIME * 2)
+    for roll_id in busy:
+        db.rolls.note_message(roll_id, C, 10_000 + roll_id)
+    db.rolls.note_message(lonely, C + 1, 9)
+    await db.rolls.flush_messages()
+    assert [roll.id for roll in await db.rolls.expiring(NOW, LIFETIME, 10)] == [busy[-1], lonely]
+    assert [roll.id for roll in await db.rolls.expiring(NOW, LIFETIME, 1)] == [busy[-1]]
 
 
 async def test_the_purge_deletes_in_batches_until_nothing_expired_is_left(db: Storage):

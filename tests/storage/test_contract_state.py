@@ -6,7 +6,8 @@ import asyncio
 
 import pytest
 
-from bot.storage import InvalidValue, NoSuchExtendedTest, NotEnoughWillpower, Storage, TaskComplete
+from bot.storage.database import Storage
+from bot.storage.errors import InvalidValue, NoSuchExtendedTest, NotEnoughWillpower, TaskComplete
 
 G, C, U = 1111, 2222, 3333
 
@@ -184,8 +185,9 @@ async def test_stores_opened_at_once_migrate_the_database_once(open_db, migratio
 
 async def test_a_database_newer_than_the_code_is_refused_by_name(db, kind, tmp_path, request, migrations):
     """An older rollkeeper started on a database a newer one migrated: a clear error, nothing changed."""
-    from bot.storage import Database, StorageError
+    from bot.storage.errors import StorageError
     from bot.storage.postgres import PostgresDatabase
+    from bot.storage.sqlite import Database
 
     older = migrations[:-1] if len(migrations) > 1 else []
     with pytest.raises(StorageError, match="newer than this rollkeeper knows"):

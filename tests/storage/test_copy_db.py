@@ -9,9 +9,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.storage import Database, PushRefusal, RollState
 from bot.storage.copying import copy_database
 from bot.storage.postgres import PostgresDatabase
+from bot.storage.roll_records import PushRefusal, RollState
+from bot.storage.sqlite import Database
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)

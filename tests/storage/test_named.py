@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.storage.postgres.named import bound, numbered
+from bot.storage.postgres import bound, numbered
 
 
 def test_each_name_gets_one_number_in_the_order_it_first_appears():

@@ -13,8 +13,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from bot.storage import RollState, StorageOffline, StorageUnavailable
+from bot.storage.errors import StorageOffline, StorageUnavailable
 from bot.storage.postgres import PostgresDatabase, load_postgres_migrations, where
+from bot.storage.roll_records import RollState
 from tests.postgres import PostgresServer
 
 G, C, U = 1111, 2222, 3333
@@ -183,7 +184,8 @@ def test_without_asyncpg_sqlite_needs_nothing_more_and_postgresql_says_what_to_i
     script = (
         "import sys; sys.modules['asyncpg'] = None\n"  # as if the postgres extra were not installed
         "import bot.client, bot.__main__, cogs.yearzero\n"
-        "from bot.storage import StorageUnavailable, probe_postgres\n"
+        "from bot.storage.errors import StorageUnavailable\n"
+        "from bot.storage.opening import probe_postgres\n"
         "try:\n"
         f"    probe_postgres('postgresql://bot:{PASSWORD}@127.0.0.1/rolls')\n"
         "except StorageUnavailable as error:\n"

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Database, PushRefusal, RollState, load_migrations
+from bot.storage.roll_records import PushRefusal, RollState
+from bot.storage.schema import load_migrations
+from bot.storage.sqlite import Database
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)

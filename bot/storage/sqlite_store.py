@@ -1,16 +1,14 @@
 """The one SQLite connection the bot uses, through aiosqlite's public API, and the only way to reach it.
 
-Every statement runs on aiosqlite's worker thread, so the event loop never waits for SQLite: not for a slow
-disk, a checkpoint, a large purge, nor another program's lock (SQLite's own ``busy_timeout`` waits on that
-thread). Each call to aiosqlite is one trip to that thread, so the statements are written to need few: a
-single write is one statement in autocommit mode (``RETURNING`` gives back what it wrote), and only what must
-change two things at once (a push claim and its Willpower gain) takes a ``BEGIN IMMEDIATE`` transaction.
+Every statement runs on aiosqlite's worker thread, so the event loop never waits for SQLite (a slow disk, a
+checkpoint, a large purge, another program's lock). Each call is one trip to that thread, so the statements need
+few: a single write is one autocommit statement (``RETURNING`` gives back what it wrote), and only what must
+change two things at once takes a ``BEGIN IMMEDIATE`` transaction.
 
-Tasks of this process take turns through one lock: a transaction never interleaves with another task's
-statements, and a read never sees a transaction half done. When a statement gives up on another program's
-lock, the tasks that were already waiting for their turn give up at once too (`StorageBusy`, nothing tried):
-else each would wait its own busy timeout in turn, and the players at the back of the queue would get their
-"try again" long after Discord's 3-second window closed ("This interaction failed").
+Tasks take turns through one lock: a transaction never interleaves with another task's statements. When a
+statement gives up on another program's lock, the tasks already waiting give up at once too (`StorageBusy`):
+else each would wait its own busy timeout in turn, and the last players' "try again" would come after Discord's
+3-second window closed.
 """
 
 from __future__ import annotations
@@ -31,15 +29,14 @@ from bot.storage.errors import StorageBusy, StorageUnavailable
 from bot.storage.files import RESTORE, check_database_path, file_identity, is_busy, is_corrupt, sqlite_reason
 
 DEFAULT_BUSY_TIMEOUT_MS = 2000
-"""How long a statement waits for another connection's lock before giving up (PRAGMA busy_timeout).
-
-Under Discord's 3-second window for the first answer: a roll is stored before it is answered, so a write that
-waits longer would leave the player with "This interaction failed" instead of our "try again" message."""
+"""How long a statement waits for another connection's lock (PRAGMA busy_timeout): under Discord's 3-second
+window, since a roll is stored before it is answered."""
 
 Params = Mapping[str, Any] | Iterable[Any]
 Row = sqlite3.Row
 
 _log = logging.getLogger(__name__)
+
 
 class Transaction:
     """The statements of one write transaction; only valid inside `Store.transaction()`."""
@@ -50,31 +47,16 @@ class Transaction:
         self._connection = connection
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
-        """Run one statement and return every row (``RETURNING`` rows too)."""
         return list(await self._connection.execute_fetchall(sql, params))
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
-        """Run one statement and return its first row, or None."""
         rows = await self.fetch_all(sql, params)
         return rows[0] if rows else None
 
     async def execute_many(self, sql: str, rows: Iterable[Params]) -> int:
-        """Run one statement once per set of parameters, in one trip; return how many rows they changed."""
+        """Run one statement per set of parameters, in one trip; return how many rows they changed."""
         cursor = await self._connection.executemany(sql, rows)
         return cursor.rowcount
-
-
-async def _wal_mode(connection: aiosqlite.Connection, patience: float) -> list[Row]:
-    """Switch to WAL, trying again for up to `patience` seconds while another connection holds the file: when
-    several open a new file at once, SQLite may answer "database is locked" at once, without its busy timeout."""
-    deadline = time.monotonic() + patience
-    while True:
-        try:
-            return list(await connection.execute_fetchall("PRAGMA journal_mode = WAL"))
-        except sqlite3.OperationalError as error:
-            if not is_busy(error) or time.monotonic() >= deadline:
-                raise
-        await asyncio.sleep(0.05)
 
 
 class Store:
@@ -84,8 +66,7 @@ class Store:
         self.path = path
         self._connection: aiosqlite.Connection | None = connection
         self._lock = asyncio.Lock()
-        self._gave_up_at = -math.inf
-        """When (time.monotonic) a statement last gave up on another program's lock."""
+        self._gave_up_at = -math.inf  # when (time.monotonic) a statement last gave up on another program's lock
         self._identity = file_identity(path)
         self.lost: StorageUnavailable | None = None
         """Why the database can no longer be used (its file deleted, replaced or damaged), once that is seen."""
@@ -115,10 +96,10 @@ class Store:
         await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms):d}")
         await connection.execute("PRAGMA foreign_keys = ON")
         async with self._turn():
-            await connection.execute("PRAGMA auto_vacuum = INCREMENTAL")  # takes effect on a new file (see upkeep)
-            rows = await _wal_mode(connection, busy_timeout_ms / 1000)
-        if rows[0][0].lower() != "wal":
-            _log.warning("SQLite kept journal mode %r for %s instead of WAL", rows[0][0], self.path)
+            await connection.execute("PRAGMA auto_vacuum = INCREMENTAL")  # takes effect on a new file (see sqlite.py)
+            mode = await _wal_mode(connection, busy_timeout_ms / 1000)
+        if mode.lower() != "wal":
+            _log.warning("SQLite kept journal mode %r for %s instead of WAL", mode, self.path)
         await connection.execute("PRAGMA synchronous = NORMAL")
 
     async def close(self) -> None:
@@ -133,14 +114,13 @@ class Store:
         return self._connection is None
 
     async def set_trace_callback(self, callback: Callable[[str], object]) -> None:
-        """Have SQLite call callback with each statement this connection runs: for tests, and for an operator
-        who wants to see what the bot asks of its database."""
+        """Have SQLite call callback with each statement this connection runs (for tests, and for an operator)."""
         async with self._turn() as connection:
             await connection.set_trace_callback(callback)
 
     def check_file(self) -> None:
-        """Raise StorageUnavailable (once lost, always) when the file at path is not the one this connection has
-        open: deleted, or replaced by another. Writing on would go into a file no one will open again."""
+        """StorageUnavailable (once lost, always) when the file at path is no longer the one this connection has
+        open, deleted or replaced: writing on would go into a file no one will open again."""
         if self.lost is not None:
             raise StorageUnavailable(self.path, self.lost.reason)
         identity = file_identity(self.path)
@@ -177,19 +157,13 @@ class Store:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
-        """A write transaction: BEGIN IMMEDIATE, the body, COMMIT; ROLLBACK on any error or cancellation.
-
-        The write lock is taken first, so every read in the body sees what the commit will build on. A lock
-        held elsewhere past the busy timeout raises StorageBusy before anything is written.
-        """
+        """BEGIN IMMEDIATE (the write lock first, so every read in the body sees what the commit builds on; held
+        elsewhere past the busy timeout: StorageBusy, nothing written), the body, COMMIT; ROLLBACK on any error
+        or cancellation."""
         async with self._turn() as connection:
             await connection.execute("BEGIN IMMEDIATE")
             try:
                 yield Transaction(connection)
-            except BaseException:
-                await asyncio.shield(self._rollback(connection))
-                raise
-            try:
                 await connection.commit()
             except BaseException:
                 await asyncio.shield(self._rollback(connection))
@@ -203,23 +177,35 @@ class Store:
             _log.error("Rollback failed on %s", self.path, exc_info=error)
 
     async def write(self, sql: str, params: Params = ()) -> list[Row]:
-        """Run one write statement as a transaction of its own (autocommit), in one trip; return its
-        ``RETURNING`` rows. A single statement, its triggers included, is atomic in SQLite by itself."""
+        """One write statement as a transaction of its own (autocommit; atomic, its triggers included), in one
+        trip; its ``RETURNING`` rows."""
         async with self._turn() as connection:
             return list(await connection.execute_fetchall(sql, params))
 
     async def execute(self, sql: str, params: Params = ()) -> int:
-        """Run one write statement as a transaction of its own; return how many rows it changed (two trips:
-        the statement, then closing its cursor - for statements that change too many rows to return them)."""
+        """One write statement as a transaction of its own; how many rows it changed (two trips: the statement,
+        then closing its cursor - for statements that change too many rows to return them)."""
         async with self._turn() as connection, connection.execute(sql, params) as cursor:
             return cursor.rowcount
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
-        """Run one read statement outside any transaction and return every row."""
+        """One read statement outside any transaction: every row."""
         async with self._turn() as connection:
             return list(await connection.execute_fetchall(sql, params))
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
-        """Run one read statement outside any transaction and return its first row, or None."""
         rows = await self.fetch_all(sql, params)
         return rows[0] if rows else None
+
+
+async def _wal_mode(connection: aiosqlite.Connection, patience: float) -> str:
+    """Switch to WAL, trying again for up to `patience` seconds: when several open a new file at once, SQLite may
+    answer "database is locked" at once, without its busy timeout."""
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            return str(list(await connection.execute_fetchall("PRAGMA journal_mode = WAL"))[0][0])
+        except sqlite3.OperationalError as error:
+            if not is_busy(error) or time.monotonic() >= deadline:
+                raise
+        await asyncio.sleep(0.05)

@@ -11,8 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Database, InvalidValue, PushRefusal, RollState, StorageBusy, load_migrations
+from bot.storage.errors import InvalidValue, StorageBusy
 from bot.storage.roll_messages import MESSAGE_FLUSH_DELAY
+from bot.storage.roll_records import PushRefusal, RollState
+from bot.storage.schema import load_migrations
+from bot.storage.sqlite import Database
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
@@ -105,7 +108,7 @@ async def test_latest_pending_ignores_pushed_and_expired_rolls(db: Database):
 
 
 def test_naive_datetimes_are_refused():
-    from bot.storage.rolls import epoch
+    from bot.storage.roll_records import epoch
 
     with pytest.raises(ValueError, match="aware"):
         epoch(datetime(2025, 1, 1))
@@ -200,7 +203,7 @@ async def test_two_connections_on_one_file_claim_once(tmp_path: Path):
 _CHILD = """
 import asyncio, json, sys
 from datetime import datetime, timedelta
-from bot.storage import Database
+from bot.storage.sqlite import Database
 
 async def main(path, user_ids):
     async with await Database.open(path, busy_timeout_ms=10000) as db:

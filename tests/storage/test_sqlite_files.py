@@ -9,8 +9,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.storage import Database, StorageUnavailable
+from bot.storage.errors import StorageUnavailable
 from bot.storage.files import quick_check
+from bot.storage.sqlite import Database
 
 
 def big_file(path) -> None:

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from bot.settings import DEFAULT_ROLL_LOG_DAYS, SettingsError, load_settings
-from bot.storage import Database, NewEntry, RevealRefusal, load_migrations
+from bot.storage.log_records import NewEntry, RevealRefusal
+from bot.storage.schema import load_migrations
+from bot.storage.sqlite import Database
 
 G, C, ALICE, BOB = 1111, 2222, 7, 8
 NOW = datetime(2026, 11, 29, 20, 0, tzinfo=UTC)

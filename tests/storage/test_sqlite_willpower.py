@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.errors import PlayerError
-from bot.storage import Database, InvalidValue, NotEnoughWillpower
+from bot.storage.errors import InvalidValue, NotEnoughWillpower
+from bot.storage.sqlite import Database
 
 G, U = 1111, 3333
 

@@ -1,14 +1,12 @@
-"""Numbered schema migrations: ``bot/migrations/V<n>__<what>.sql``, applied in order, one transaction each.
-
-The database's version is ``PRAGMA user_version``: the number of the last migration applied. A migration file
-holds plain statements (no BEGIN or COMMIT: the runner wraps each file in one transaction together with the
-new user_version, so a failure leaves the database at the previous version). Numbers start at 1 and have no
-gaps. Two processes starting at once are safe: each migration re-reads the version inside its transaction.
+"""Numbered schema migrations: ``bot/storage/migrations/<database>/V<n>__<what>.sql``, applied in order at
+start, each in one transaction together with the record of its number (SQLite's ``PRAGMA user_version``,
+PostgreSQL's ``schema_migrations``), so a failure leaves the database at the previous version. A file holds plain
+statements (no BEGIN or COMMIT). Numbers start at 1 and have no gaps; a deployed database records them, so a file
+once released never changes: a change is a new file.
 """
 
 from __future__ import annotations
 
-import logging
 import re
 import sqlite3
 from dataclasses import dataclass
@@ -16,9 +14,6 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 
 from bot.storage.errors import StorageError
-from bot.storage.store import Store
-
-_log = logging.getLogger(__name__)
 
 _FILE_NAME = re.compile(r"V(?P<version>[0-9]+)__(?P<name>[A-Za-z0-9_]+)\.sql")
 
@@ -52,9 +47,14 @@ def _has_code(sql: str) -> bool:
     return any(line.strip(" \t;") for line in lines)
 
 
+def migrations_of(database: str) -> Traversable:
+    """The directory of one database's migrations: "sqlite" or "postgres"."""
+    return resources.files("bot.storage").joinpath("migrations", database)
+
+
 def load_migrations(directory: Traversable | None = None) -> list[Migration]:
-    """Read every V<n>__<name>.sql in directory (default: the bot's own), sorted and checked for gaps."""
-    directory = directory or resources.files("bot").joinpath("migrations")
+    """Read every V<n>__<name>.sql in directory (default: SQLite's), sorted and checked for gaps."""
+    directory = directory or migrations_of("sqlite")
     found = []
     for entry in directory.iterdir():
         match = _FILE_NAME.fullmatch(entry.name)
@@ -74,31 +74,3 @@ def check_not_newer(location: object, current: int, known: int) -> None:
             f"The database at {location} has schema version {current}, newer than this rollkeeper knows "
             f"({known}); run a newer rollkeeper or restore a backup."
         )
-
-
-async def schema_version(store: Store) -> int:
-    """The number of the last migration applied to the database (0 for a new one)."""
-    row = await store.fetch_one("PRAGMA user_version")
-    return int(row[0]) if row else 0
-
-
-async def migrate(store: Store, migrations: list[Migration] | None = None) -> int:
-    """Apply every migration newer than the database, each in its own transaction; return the new version."""
-    migrations = load_migrations() if migrations is None else migrations
-    known = len(migrations)
-    current = await schema_version(store)
-    check_not_newer(store.path, current, known)
-    for migration in migrations[current:]:
-        await _apply(store, migration)
-    return known
-
-
-async def _apply(store: Store, migration: Migration) -> None:
-    async with store.transaction() as transaction:
-        row = await transaction.fetch_one("PRAGMA user_version")
-        if row is not None and int(row[0]) >= migration.version:
-            return  # another process applied it first
-        for statement in migration.statements():
-            await transaction.fetch_all(statement)
-        await transaction.fetch_all(f"PRAGMA user_version = {migration.version:d}")
-    _log.info("Applied database migration V%d__%s", migration.version, migration.name)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Database
+from bot.storage.sqlite import Database
 
 G, C, ALICE, BOB = 1111, 2222, 3333, 4444
 

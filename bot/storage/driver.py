@@ -1,8 +1,8 @@
-"""What the shared storage code needs of a driver: statements with named parameters (``:name``), run one at a
-time (each its own transaction) or inside `transaction()`.
+"""The driver seam: what the classes of what is kept need of a database. Statements with named parameters
+(``:guild``), run one at a time (each its own transaction) or inside `transaction()`.
 
-SQLite's `Store` and `Transaction` offer this as they are (sqlite3 binds ``:name`` itself); PostgreSQL's
-`NamedStatements` and `NamedTransaction` number the names for asyncpg (`bot.storage.postgres.named`).
+SQLite's `Store` and `Transaction` (bot/storage/sqlite_store.py) offer this as they are (sqlite3 binds ``:name``
+itself); PostgreSQL's `PostgresStore` and `NamedTransaction` (bot/storage/postgres.py) number them for asyncpg.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from types import MappingProxyType
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 Params = Mapping[str, Any]
 NO_PARAMS: Params = MappingProxyType({})
@@ -32,18 +32,13 @@ class Session(Protocol):
     async def execute_many(self, sql: str, rows: Iterable[Params], /) -> object: ...
 
 
-SessionT = TypeVar("SessionT", bound=Session)
-"""A driver's kind of session, in the classes written against `Statements`."""
-_Session_co = TypeVar("_Session_co", bound=Session, covariant=True)
-
-
-class Statements(Protocol[_Session_co]):
-    """A store: single statements, each a transaction of its own, and transactions of several."""
+class Statements(Protocol):
+    """A database: single statements, each a transaction of its own, and transactions of several."""
 
     @property
     def closed(self) -> bool: ...
 
-    def transaction(self) -> AbstractAsyncContextManager[_Session_co]: ...
+    def transaction(self) -> AbstractAsyncContextManager[Session]: ...
 
     async def fetch_one(self, sql: str, params: Params = ..., /) -> Row | None: ...
 

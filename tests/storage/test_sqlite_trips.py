@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Database, NewEntry, StorageBusy
+from bot.storage.errors import StorageBusy
+from bot.storage.log_records import NewEntry
+from bot.storage.sqlite import Database
 
 G, C = 1111, 2222
 NOW = datetime(2026, 11, 29, 20, 0, tzinfo=UTC)

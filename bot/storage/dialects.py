@@ -1,0 +1,140 @@
+"""What SQLite and PostgreSQL say differently, side by side: every other statement is written once, in the class
+of what it keeps. Both read named parameters (``:id``; PostgreSQL's are numbered by bot/storage/postgres.py).
+
+The claim's locking is the one real difference. SQLite's write transactions take turns (BEGIN IMMEDIATE holds the
+write lock from the start), so a claim may read "still pushable" through the view yz_roll_states and read the
+roller's Willpower in the same statement. PostgreSQL runs transactions at once (READ COMMITTED): a claim is one
+UPDATE whose WHERE holds every condition, with a compare-and-set on pushes_made, so a racing claim waits for the
+row lock, re-reads the committed row and matches nothing; the roller's Willpower row is then locked before the
+gain, and a repeated interaction, or a change of the shard leases, first takes an advisory lock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    """The statements one database says its own way."""
+
+    name: str
+    claim: str
+    """Claim push :made + 1 of roll :id by :user if still pushable (newer than :oldest, pending, the player's latest
+    there): store :pushed at :now, end it when :last; RETURNING the roll (and, on SQLite, willpower_before)."""
+    keep: str
+    """Mark roll :id kept if :user may still push it (the claim's conditions without a push count); RETURNING it."""
+    highest_id: str
+    """One row, ``highest``: the highest roll id ever given (0 before the first)."""
+    points_before_change: str
+    """One row, ``points``, for :guild's :user (or none), read so that no other change comes between it and the
+    end of the transaction: what a gain or a set builds on."""
+    claim_reads_points: bool
+    """True when the claim's row holds willpower_before (the write lock is held already): no statement needed."""
+    refund: str
+    """Give :points back to :guild's :user, at most :most (a spend withdrawn)."""
+    task_named: str
+    """Matches an extended test's name :name whatever its case."""
+    task_key: str
+    """The name column(s) of extended_tests' unique key."""
+    task_order: str
+    """Orders a channel's extended tests by name."""
+    log_push: str
+    """Log push :pushes of entry :id unless one as late is: :reading, :card (kept only when private), :events added
+    to the entry's, :willpower added to extras' and :banes in place of extras'."""
+    set_messages: str
+    """Write :noted (JSON: a list of {id, channel, message}) as the rolls' messages; RETURNING each roll's id."""
+    before_recall: str | None
+    """Run on :id before an applied interaction is looked for, so that a second delivery waits for the first."""
+    lease_turn: str | None
+    """Run first in a transaction that changes the shard leases, so that they change one process at a time."""
+
+
+_SQLITE_PENDING = "created_at >= :oldest AND (SELECT state FROM yz_roll_states WHERE id = :id) = 'pending'"
+
+SQLITE = Dialect(
+    name="SQLite",
+    claim=f"""
+UPDATE yz_rolls SET state = CASE WHEN :last THEN 'pushed' ELSE 'pending' END,
+    pushed_payload = :pushed, pushed_at = :now, pushes_made = pushes_made + 1
+WHERE id = :id AND user_id = :user AND pushes_made = :made AND pushes_made < pushes_allowed AND {_SQLITE_PENDING}
+RETURNING *, (
+    SELECT points FROM willpower WHERE willpower.guild_id = yz_rolls.guild_id AND willpower.user_id = :user
+) AS willpower_before
+""",
+    keep=f"UPDATE yz_rolls SET state = 'kept' WHERE id = :id AND user_id = :user AND {_SQLITE_PENDING} RETURNING *",
+    highest_id="SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'yz_rolls'), 0) AS highest",
+    points_before_change="SELECT points FROM willpower WHERE guild_id = :guild AND user_id = :user",
+    claim_reads_points=True,
+    refund="UPDATE willpower SET points = min(points + :points, :most) WHERE guild_id = :guild AND user_id = :user",
+    task_named="name = :name",  # the name column's NOCASE collation
+    task_key="name",
+    task_order="name",
+    log_push="""
+UPDATE roll_log SET reading = :reading, events = trim(events || ' ' || :events),
+    extras = json_set(extras, '$.pushes', :pushes,
+                      '$.willpower', coalesce(json_extract(extras, '$.willpower'), 0) + :willpower,
+                      '$.banes', :banes),
+    card = CASE WHEN private = 1 THEN :card ELSE NULL END
+WHERE id = :id AND coalesce(json_extract(extras, '$.pushes'), 0) < :pushes
+""",
+    set_messages="""
+UPDATE yz_rolls SET channel_id = noted.channel, message_id = noted.message
+FROM (SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.channel') AS channel,
+             json_extract(value, '$.message') AS message FROM json_each(:noted)) AS noted
+WHERE yz_rolls.id = noted.id
+RETURNING yz_rolls.id
+""",
+    before_recall=None,
+    lease_turn=None,
+)
+
+_POSTGRES_PUSHABLE = """
+roll.id = :id AND roll.user_id = :user AND roll.created_at >= :oldest AND roll.state = 'pending'
+  AND NOT EXISTS (
+      SELECT 1 FROM yz_rolls AS newer
+      WHERE newer.guild_id = roll.guild_id AND newer.channel_id = roll.channel_id
+        AND newer.user_id = roll.user_id AND newer.id > roll.id
+  )
+"""
+
+POSTGRES = Dialect(
+    name="PostgreSQL",
+    claim=f"""
+UPDATE yz_rolls AS roll SET state = CASE WHEN :last THEN 'pushed' ELSE 'pending' END,
+    pushed_payload = :pushed, pushed_at = :now, pushes_made = roll.pushes_made + 1
+WHERE {_POSTGRES_PUSHABLE} AND roll.pushes_made = :made AND roll.pushes_made < roll.pushes_allowed
+RETURNING roll.*
+""",
+    keep=f"UPDATE yz_rolls AS roll SET state = 'kept' WHERE {_POSTGRES_PUSHABLE} RETURNING roll.*",
+    highest_id="SELECT coalesce(pg_sequence_last_value(pg_get_serial_sequence('yz_rolls', 'id')), 0) AS highest",
+    # Creates the row at 0 if missing, and locks it until the transaction ends.
+    points_before_change="""
+INSERT INTO willpower (guild_id, user_id, points) VALUES (:guild, :user, 0)
+ON CONFLICT (guild_id, user_id) DO UPDATE SET points = willpower.points
+RETURNING points
+""",
+    claim_reads_points=False,
+    refund="UPDATE willpower SET points = least(points + :points, :most) WHERE guild_id = :guild AND user_id = :user",
+    task_named="name_key = lower(:name)",  # name_key: the name in lower case (migration V1)
+    task_key="name_key",
+    task_order="name_key, name",
+    log_push="""
+UPDATE roll_log SET reading = :reading, events = trim(events || ' ' || :events),
+    extras = (extras::jsonb || jsonb_build_object(
+        'pushes', CAST(:pushes AS int),
+        'willpower', coalesce((extras::jsonb ->> 'willpower')::int, 0) + :willpower,
+        'banes', CAST(:banes AS int)))::text,
+    card = CASE WHEN private = 1 THEN :card ELSE NULL END
+WHERE id = :id AND coalesce((extras::jsonb ->> 'pushes')::int, 0) < :pushes
+""",
+    set_messages="""
+UPDATE yz_rolls SET channel_id = noted.channel, message_id = noted.message
+FROM jsonb_to_recordset(CAST(:noted AS jsonb)) AS noted (id bigint, channel bigint, message bigint)
+WHERE yz_rolls.id = noted.id
+RETURNING yz_rolls.id
+""",
+    before_recall="SELECT pg_advisory_xact_lock(:id)",
+    # ('roll', 1): the two-key form, apart from the other advisory locks' key space.
+    lease_turn=f"SELECT pg_advisory_xact_lock({0x726F6C6C}, 1)",
+)

@@ -1,0 +1,282 @@
+"""The bot's database on a PostgreSQL server (``pip install -e ".[postgres]"``), chosen by DATABASE_URL: for several
+bot processes sharing one database. An asyncpg pool (public API only), its migrations, and the statements written
+with named parameters (``:guild``, as SQLite reads them) run with numbered ones (``$1``).
+
+Every call takes a connection from the pool for one statement or one transaction and gives it back. When the
+server goes away, the statements of that moment fail with `StorageOffline` (the players' "try again"; a
+transaction that did not commit is rolled back by the server), and the pool opens new connections by itself once
+the server is back: a broken connection is dropped when it is released.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import asyncpg
+
+from bot.storage.database import Storage
+from bot.storage.dialects import POSTGRES
+from bot.storage.driver import NO_PARAMS, Params
+from bot.storage.errors import StorageOffline, StorageUnavailable
+from bot.storage.schema import Migration, check_not_newer, load_migrations, migrations_of
+
+_log = logging.getLogger(__name__)
+
+CONNECT_TIMEOUT = 2.0
+"""Seconds to open one connection or wait for a free one: under Discord's 3-second window for an answer."""
+STATEMENT_TIMEOUT = 2.5
+"""Seconds one statement may take before the player is told to try again."""
+
+OFFLINE = (
+    OSError, TimeoutError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncpg.InternalClientError,
+    asyncpg.exceptions.OperatorInterventionError,
+)
+"""What asyncpg raises when the server cannot be reached, went away mid-statement, or is shutting down: errors of
+the connection, not of the statement (InternalClientError: a transaction's connection cut while a statement runs,
+as tests/storage/test_postgres.py does on purpose; the pool drops that connection when it comes back)."""
+
+# A name not after a colon (a cast, ``::bigint``) nor inside a word ('yz_roll:12'); a string literal holding a
+# colon before a letter would be read as a name, so such text goes in a parameter.
+_NAME = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
+
+
+@functools.cache
+def numbered(sql: str) -> tuple[str, tuple[str, ...]]:
+    """sql with ``$n`` in place of each ``:name`` (the same number each time a name appears), and the names in the
+    order of their numbers (cached: the statements are the storage modules' constants, a few dozen)."""
+    names: list[str] = []
+
+    def number(match: re.Match[str]) -> str:
+        if match[1] not in names:
+            names.append(match[1])
+        return f"${names.index(match[1]) + 1}"
+
+    return _NAME.sub(number, sql), tuple(names)
+
+
+def bound(sql: str, params: Params) -> tuple[str, list[Any]]:
+    """The numbered statement and its arguments in number order (KeyError names a parameter not given)."""
+    text, names = numbered(sql)
+    return text, [params[name] for name in names]
+
+
+def where(url: str) -> str:
+    """The database a URL names, for messages and logs: the URL without its user and password
+    (``postgresql://host:port/name``; for a Unix socket, ``postgresql:///name?host=/socket/directory``)."""
+    parts = urlsplit(url)
+    query = parse_qs(parts.query)
+    name = parts.path.lstrip("/")
+    if parts.hostname is None and query.get("host"):
+        return f"postgresql:///{name}?host={query['host'][0]}"
+    try:
+        port = f":{parts.port}" if parts.port else ""
+    except ValueError:
+        port = ""
+    return f"postgresql://{parts.hostname or 'localhost'}{port}/{name}"
+
+
+@contextmanager
+def offline_as_busy(location: str) -> Iterator[None]:
+    """Turn the server being unreachable into StorageOffline (the players' "try again")."""
+    try:
+        yield
+    except OFFLINE as error:
+        _log.warning("Lost the database at %s: %s", location, type(error).__name__)
+        raise StorageOffline() from error
+
+
+class NamedTransaction:
+    """The statements of one transaction on an asyncpg connection."""
+
+    __slots__ = ("connection",)
+
+    def __init__(self, connection: asyncpg.Connection) -> None:
+        self.connection = connection
+
+    async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> asyncpg.Record | None:
+        return await self.connection.fetchrow(*_flat(sql, params))
+
+    async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> list[asyncpg.Record]:
+        return list(await self.connection.fetch(*_flat(sql, params)))
+
+    async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
+        text, names = numbered(sql)
+        await self.connection.executemany(text, [[row[name] for name in names] for row in rows])
+
+
+class PostgresStore:
+    """An asyncpg pool and where it leads; its statements take named parameters (`driver.Statements`)."""
+
+    def __init__(self, pool: asyncpg.Pool, location: str) -> None:
+        self._pool: asyncpg.Pool | None = pool
+        self.location = location
+
+    @classmethod
+    async def connect(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresStore:
+        """Open a pool on url; StorageUnavailable naming the host (not the password) when it cannot."""
+        location = where(url)
+        try:
+            pool = await asyncpg.create_pool(
+                url, min_size=min_size, max_size=max_size, timeout=CONNECT_TIMEOUT, command_timeout=STATEMENT_TIMEOUT
+            )
+        except (*OFFLINE, asyncpg.PostgresError, ValueError) as error:
+            raise StorageUnavailable(location, _reason(error)) from error
+        return cls(pool, location)
+
+    @property
+    def closed(self) -> bool:
+        return self._pool is None
+
+    async def close(self) -> None:
+        """Close the pool; closing twice is harmless."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close()
+
+    @asynccontextmanager
+    async def connection(self) -> AsyncIterator[asyncpg.Connection]:
+        """A connection of the pool, to this task alone until the block ends."""
+        if self._pool is None:
+            raise RuntimeError(f"the database at {self.location} is closed")
+        with offline_as_busy(self.location):
+            async with self._pool.acquire(timeout=CONNECT_TIMEOUT) as connection:
+                yield connection
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[NamedTransaction]:
+        """A transaction (READ COMMITTED): committed when the block ends, rolled back on any error. Rows are locked
+        by the statements that change them, so racing transactions wait in turn."""
+        async with self.connection() as connection, connection.transaction():
+            yield NamedTransaction(connection)
+
+    async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> Sequence[asyncpg.Record]:
+        """One statement on its own (autocommit): every row."""
+        async with self.connection() as connection:
+            return list(await connection.fetch(*_flat(sql, params)))
+
+    write = fetch_all
+
+    async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> asyncpg.Record | None:
+        async with self.connection() as connection:
+            return await connection.fetchrow(*_flat(sql, params))
+
+    async def execute(self, sql: str, params: Params = NO_PARAMS) -> int:
+        """One statement on its own; how many rows it changed."""
+        async with self.connection() as connection:
+            status = await connection.execute(*_flat(sql, params))
+        return int(status.rsplit(" ", 1)[-1]) if status[-1:].isdigit() else 0
+
+
+def _flat(sql: str, params: Params) -> list[Any]:
+    text, args = bound(sql, params)
+    return [text, *args]
+
+
+def _reason(error: BaseException) -> str:
+    """What went wrong, in words that never hold the URL (and so never its password)."""
+    if isinstance(error, asyncpg.InvalidPasswordError):
+        return "the server refused the user name or password"
+    if isinstance(error, asyncpg.InvalidCatalogNameError):
+        return "the server has no such database (create it first)"
+    if isinstance(error, TimeoutError):
+        return "the server did not answer in time"
+    if isinstance(error, OSError):
+        return f"cannot reach the server ({error.strerror or type(error).__name__})"
+    if isinstance(error, ValueError):
+        return "DATABASE_URL is not a PostgreSQL URL asyncpg can read"
+    return f"the server refused the connection ({type(error).__name__})"
+
+
+class PostgresDatabase(Storage):
+    """The open PostgreSQL database: ``await PostgresDatabase.open(url)``; closes with ``await db.close()``."""
+
+    def __init__(self, store: PostgresStore) -> None:
+        super().__init__(store, POSTGRES)
+        self.store = store
+
+    @classmethod
+    async def open(
+        cls, url: str, *, migrations: list[Migration] | None = None, max_connections: int = 10
+    ) -> PostgresDatabase:
+        """Connect to url and migrate; StorageUnavailable naming the host (never the password) when the server
+        cannot be reached, StorageError when its schema is newer than this code."""
+        store = await PostgresStore.connect(url, max_size=max_connections)
+        try:
+            await migrate(store, migrations)
+        except BaseException:
+            await store.close()
+            raise
+        return cls(store)
+
+    @property
+    def location(self) -> str:
+        return self.store.location
+
+    async def schema_version(self) -> int:
+        """The number of the last migration applied."""
+        return await schema_version(self.store)
+
+    async def _give_space_back(self) -> None:
+        """Nothing to do: PostgreSQL's autovacuum gives the space a purge freed back by itself."""
+
+    async def _close(self) -> None:
+        await self.store.close()
+
+
+MIGRATION_LOCK = 0x726F6C6C6B656570
+"""The advisory lock key held while migrating ('rollkeep' in ASCII): one process at a time."""
+MIGRATION_TIMEOUT = 600.0
+"""Seconds a migration statement (or the wait for another process's migrations) may take: far longer than a
+player's statement, since a migration may rewrite a large table once."""
+
+_TRACKING = """
+CREATE TABLE IF NOT EXISTS schema_migrations (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+)
+"""
+
+
+def load_postgres_migrations() -> list[Migration]:
+    """The bot's PostgreSQL migrations, sorted and checked for gaps."""
+    return load_migrations(migrations_of("postgres"))
+
+
+async def schema_version(store: PostgresStore) -> int:
+    """The number of the last migration applied (0 for a new database)."""
+    async with store.connection() as connection:
+        return await _applied(connection)
+
+
+async def _applied(connection: asyncpg.Connection) -> int:
+    if not await connection.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL"):
+        return 0
+    return int(await connection.fetchval("SELECT coalesce(max(version), 0) FROM schema_migrations"))
+
+
+async def migrate(store: PostgresStore, migrations: list[Migration] | None = None) -> int:
+    """Apply every migration newer than the database, each in one transaction with its row in schema_migrations,
+    under a session-level advisory lock (processes starting at once take turns); return the new version."""
+    migrations = load_postgres_migrations() if migrations is None else migrations
+    async with store.connection() as connection:
+        await connection.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK, timeout=MIGRATION_TIMEOUT)
+        try:
+            await connection.execute(_TRACKING)
+            current = await _applied(connection)
+            check_not_newer(store.location, current, len(migrations))
+            for migration in migrations[current:]:
+                async with connection.transaction():
+                    await connection.execute(migration.sql, timeout=MIGRATION_TIMEOUT)
+                    record = "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)"
+                    await connection.execute(record, migration.version, migration.name)
+                _log.info("Applied PostgreSQL migration V%d__%s", migration.version, migration.name)
+        finally:
+            await connection.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+    return len(migrations)
