@@ -45,8 +45,8 @@ from bench.fake import (
     table_of,
 )
 from bench.figures import percentile, verdict
-from bot.render.yearzero import PUSHED_DICE
 from bot.storage import Database, RollState, Storage, StorageBusy
+from cogs.yearzero.card import PUSHED_DICE
 from rules.yearzero import YzRoll
 from tests.fakediscord import FakeUser, Reply, message_text
 

@@ -1,7 +1,8 @@
 """The bot itself: start-up in `setup_hook`, the interactions in hand, shards and their lease, a clean close.
 
-Command sync lives in bot.sync (CommandSync and command_definitions_hash stay importable from here too) and the
-periodic chores (purge, database-file watch) in bot.chores, with their timings."""
+Command sync lives in bot.app.sync and the periodic chores (purge, database-file watch) in bot.app.chores, with
+their timings. The features (cogs/<feature>/, loaded by name from EXTENSIONS) see the bot as
+bot.interactions.rollkeeper.Rollkeeper and never import this module."""
 
 from __future__ import annotations
 
@@ -15,9 +16,12 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.chores import Chores, purge_expired_rolls
-from bot.gateway import drop_malformed_interactions
-from bot.lease import LeaseHeld, ShardLease
+from bot.app.chores import Chores, purge_expired_rolls
+from bot.app.shard_lease import LeaseHeld, ShardLease
+from bot.app.sync import CommandSync, sync_commands
+from bot.interactions.gateway import drop_malformed_interactions
+from bot.interactions.rollkeeper import PurgeHook, Rollkeeper
+from bot.interactions.tree import RollkeeperTree, send_private
 from bot.settings import Settings
 from bot.shards import running_shards
 from bot.storage import (
@@ -28,21 +32,14 @@ from bot.storage import (
     StorageUnavailable,
     open_storage,
 )
-from bot.sync import CommandSync, command_definitions_hash, sync_commands
-from bot.tree import RollkeeperTree, send_private
 
 _log = logging.getLogger(__name__)
 
-__all__ = [
-    "EXTENSIONS", "IDENTIFY_SPACING", "RESTARTING", "STALE_BUTTON", "BotInteraction", "CommandSync", "RollkeeperBot",
-    "command_definitions_hash", "the_bot",
-]
-
-EXTENSIONS = (
-    "cogs.hex", "cogs.yearzero", "cogs.heroic", "cogs.sevenkingdoms", "cogs.willpower", "cogs.help", "cogs.log",
-    "cogs.stats",
+EXTENSIONS = tuple(
+    f"cogs.{feature}.cog" for feature in ("hex", "yearzero", "heroic", "sevenkingdoms", "willpower", "help", "log")
 )
-"""The cogs loaded at start-up, in this order; a missing one stops the start."""
+"""The features loaded at start-up, in this order: each cogs/<feature>/cog.py's ``setup``; a missing one stops
+the start."""
 
 INVITE_PERMISSIONS = discord.Permissions(send_messages=True, embed_links=True)
 INVITE_SCOPES = ("bot", "applications.commands")
@@ -89,7 +86,8 @@ class RollkeeperBot(commands.AutoShardedBot):
         self._identify_spacing = identify_spacing
         self._button_patterns: dict[type[discord.ui.DynamicItem[Any]], re.Pattern[str]] = {}
         self._db: Storage | None = None
-        self._chores = Chores(self)
+        self._purge_hooks: list[PurgeHook] = []
+        self._chores = Chores(self.purge_expired_rolls)
         self.first_purge_done = asyncio.Event()
         """Set once the purge that starts with the bot has run (it runs behind the start, not before it)."""
         self.lost_database: StorageUnavailable | None = None
@@ -210,7 +208,7 @@ class RollkeeperBot(commands.AutoShardedBot):
         except StorageBusy as error:  # for whoever runs the bot, not the players' "try again": which file, why
             reason = "another program kept it locked past the busy timeout"
             raise StorageUnavailable(self.db.location, reason) from error
-        self._chores.start(self._db)
+        self._chores.start(self._db, self.first_purge_done)
 
     def _database_lost(self, error: StorageUnavailable) -> None:
         """Stop the bot (once) when its database can no longer be used; serve() then exits with this error."""
@@ -239,13 +237,22 @@ class RollkeeperBot(commands.AutoShardedBot):
         )
         await self._lease.take()
 
+    def add_purge_hook(self, hook: PurgeHook) -> None:
+        """Run hook before each purge of expired rolls (a feature's chore: Year Zero marks expiring rolls ended)."""
+        self._purge_hooks.append(hook)
+
+    def remove_purge_hook(self, hook: PurgeHook) -> None:
+        if hook in self._purge_hooks:
+            self._purge_hooks.remove(hook)
+
     async def purge_expired_rolls(self) -> int:
-        """Purge the expired rolls, old applied interactions and roll log entries now (see bot.chores)."""
-        return await purge_expired_rolls(self)
+        """Run the features' purge hooks, then purge the expired rolls, old applied interactions and roll log
+        entries now (see bot.app.chores)."""
+        return await purge_expired_rolls(self.db, self.settings, self.now(), tuple(self._purge_hooks))
 
     async def sync_commands(self) -> CommandSync:
-        """Sync the commands as bot.sync says (to GUILD_ID, or globally when changed; one process only)."""
-        return await sync_commands(self)
+        """Sync the commands as bot.app.sync says (to GUILD_ID, or globally when changed; one process only)."""
+        return await sync_commands(self.tree, self.settings, self.db, self.application_id)
 
     async def on_ready(self) -> None:
         if not self._invite_logged:
@@ -289,12 +296,6 @@ class RollkeeperBot(commands.AutoShardedBot):
             await asyncio.wait(busy, timeout=grace)
 
 
-BotInteraction = discord.Interaction[RollkeeperBot]
-"""An interaction whose ``client`` is this bot (``interaction.client.db`` is typed): for slash commands."""
-
-
-def the_bot(interaction: discord.Interaction) -> RollkeeperBot:
-    """The bot that received interaction, typed as such (a button's interaction is typed for any client)."""
-    if not isinstance(interaction.client, RollkeeperBot):
-        raise TypeError(f"rollkeeper's buttons need a RollkeeperBot, not {type(interaction.client).__name__}")
-    return interaction.client
+def as_seen_by_features(bot: RollkeeperBot) -> Rollkeeper:
+    """The bot as its features' ``setup`` receive it (the type checker proves the bot has all they use)."""
+    return bot

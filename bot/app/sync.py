@@ -9,13 +9,15 @@ import hashlib
 import json
 import logging
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import Any
 
 import discord
 from discord import app_commands
 
-if TYPE_CHECKING:
-    from bot.client import RollkeeperBot
+from bot.settings import Settings
+from bot.storage import Storage
+
+Tree = app_commands.CommandTree[Any]
 
 _log = logging.getLogger(__name__)
 
@@ -30,7 +32,7 @@ class CommandSync(StrEnum):
     FAILED = "failed"
 
 
-def command_definitions_hash(tree: app_commands.CommandTree) -> str:
+def command_definitions_hash(tree: Tree) -> str:
     """SHA-256 of the global command definitions as Discord receives them, independent of order."""
     definitions = [command.to_dict(tree) for command in tree.get_commands()]
     definitions.sort(key=lambda definition: (definition.get("type", 1), definition["name"]))
@@ -38,39 +40,40 @@ def command_definitions_hash(tree: app_commands.CommandTree) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-async def sync_commands(bot: RollkeeperBot) -> CommandSync:
-    """Sync bot's commands to GUILD_ID when set (instant); else globally, only if the definitions changed since.
+async def sync_commands(tree: Tree, settings: Settings, db: Storage, application_id: int | None) -> CommandSync:
+    """Sync tree's commands to GUILD_ID when set (instant); else globally, only if the definitions changed since
+    (their hash kept in db's meta, per application_id).
 
     Only one process syncs: by default the one running shard 0 (SYNC_COMMANDS says otherwise)."""
-    plan = bot.settings.shards
+    plan = settings.shards
     if not plan.syncs_commands:
         why = "SYNC_COMMANDS is false" if plan.sync_commands is False else "the process running shard 0 does"
         _log.info("Not syncing the slash commands: %s", why)
         return CommandSync.NOT_THIS_PROCESS
     try:
-        if bot.settings.guild_id is not None:
-            return await _sync_guild(bot, bot.settings.guild_id)
-        return await _sync_global(bot)
+        if settings.guild_id is not None:
+            return await _sync_guild(tree, settings.guild_id)
+        return await _sync_global(tree, db, application_id)
     except discord.HTTPException as error:
         _log.error("Could not sync the slash commands with Discord: %s", error)
         return CommandSync.FAILED
 
 
-async def _sync_guild(bot: RollkeeperBot, guild_id: int) -> CommandSync:
+async def _sync_guild(tree: Tree, guild_id: int) -> CommandSync:
     guild = discord.Object(id=guild_id)
-    bot.tree.copy_global_to(guild=guild)
-    synced = await bot.tree.sync(guild=guild)
+    tree.copy_global_to(guild=guild)
+    synced = await tree.sync(guild=guild)
     _log.info("Synced %d commands to server %d (GUILD_ID)", len(synced), guild_id)
     return CommandSync.GUILD
 
 
-async def _sync_global(bot: RollkeeperBot) -> CommandSync:
-    digest = command_definitions_hash(bot.tree)
-    key = f"commands_hash:{bot.application_id}"
-    if await bot.db.meta.get(key) == digest:
+async def _sync_global(tree: Tree, db: Storage, application_id: int | None) -> CommandSync:
+    digest = command_definitions_hash(tree)
+    key = f"commands_hash:{application_id}"
+    if await db.meta.get(key) == digest:
         _log.info("Slash commands unchanged since the last sync; not syncing")
         return CommandSync.UNCHANGED
-    synced = await bot.tree.sync()
-    await bot.db.meta.set(key, digest)
+    synced = await tree.sync()
+    await db.meta.set(key, digest)
     _log.info("Synced %d commands globally (Discord may take a while to show changes)", len(synced))
     return CommandSync.GLOBAL

@@ -2,8 +2,7 @@
 descriptions, and ``Descriptions``, the one way a cog describes its options (``app_commands.describe``, never
 docstrings).
 
-Not to be confused with ``bot.options``, which checks the raw options an interaction carries against whatever the
-commands declared.
+raw_options.py beside it checks the raw options an interaction carries against whatever the commands declared.
 """
 
 from __future__ import annotations

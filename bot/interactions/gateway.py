@@ -33,9 +33,9 @@ def drop_malformed_interactions(client: discord.Client) -> None:
     DEP: discord.py 2.7 offers no public hook that runs before an event is parsed (``on_socket_raw_receive`` is
     dispatched as a task, after the parse), so this wraps the connection state's parser table
     (the connection state's ``parsers``), the table the gateway reads its parsers from.
-    tests/bot/test_gateway.py pins it: an upgrade that moves the table fails there first.
+    tests/bot/interactions/test_gateway.py pins it: an upgrade that moves the table fails there first.
     """
-    parsers: dict[str, Callable[[Any], None]] = client._connection.parsers  # DEP: pinned by tests/bot/test_gateway.py
+    parsers: dict[str, Callable[[Any], None]] = client._connection.parsers  # DEP: pinned by test_gateway.py
     parse = parsers[INTERACTION_CREATE]
 
     def parse_or_drop(data: Any) -> None:

@@ -9,25 +9,19 @@ Year Zero push updates its entry with `record_push`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import discord
 
-from bot.answers import fill_in
-from bot.client import the_bot
-from bot.reveal import RevealButton
+from bot.interactions.answers import fill_in
+from bot.interactions.private_rolls import Buttons, roll_view
+from bot.interactions.rollkeeper import rollkeeper
+from bot.interactions.tree import server_channel
 from bot.storage import NewEntry, StorageBusy
-from bot.tree import server_channel
 from rules.luck import LuckEvent
-from rules.luck_events import sevenkingdoms_events, yearzero_first_events, yearzero_push_events
-from rules.sevenkingdoms import SkTest
-from rules.sevenkingdoms_odds import SkTestOdds
-from rules.yearzero import YzRoll
-from rules.yearzero_odds import YzOdds
 
-Buttons = Callable[[int], Sequence[discord.ui.Item[Any]]]
 T = TypeVar("T")
 
 _log = logging.getLogger(__name__)
@@ -47,26 +41,6 @@ class Rolled:
         return " ".join(event.as_text() for event in self.events)
 
 
-def sevenkingdoms_rolled(test: SkTest, odds: SkTestOdds, *, kind: str | None = None) -> Rolled:
-    """A Seven Kingdoms basic, conflict or extended roll: its event, and degrees against the expected ones."""
-    extras: dict[str, Any] = {}
-    if test.rolled and odds.expected_degrees is not None:
-        extras = {"degrees": test.degrees, "expected_degrees": str(odds.expected_degrees)}
-    return Rolled("sevenkingdoms", kind or test.kind, sevenkingdoms_events(test, odds), extras)
-
-
-def yearzero_rolled(roll: YzRoll, odds: YzOdds) -> Rolled:
-    """A Year Zero first roll: its event; no push, no Willpower, no bane taken yet."""
-    return Rolled("yearzero", "roll", yearzero_first_events(roll, odds), {"pushes": 0, "willpower": 0, "banes": 0})
-
-
-def yearzero_push_rolled(first: YzRoll, pushed: YzRoll, willpower_gained: int) -> Rolled:
-    """A Year Zero push: its event (when the roll had no success yet), the Willpower it gained and the banes
-    showing after it (the log adds the push and the Willpower to the roll's, and keeps the latest banes)."""
-    extras = {"willpower": willpower_gained, "banes": pushed.base_banes + pushed.gear_banes}
-    return Rolled("yearzero", "roll", yearzero_push_events(first, pushed), extras)
-
-
 def reading_of(embed: discord.Embed) -> str:
     """The card's short reading for the log: its title (the outcome) and the line below it (system and pool),
     unless that line is the player's note."""
@@ -78,22 +52,6 @@ def reading_of(embed: discord.Embed) -> str:
 def card_of(embed: discord.Embed) -> dict[str, Any]:
     """The card as sent, as the log keeps it for Reveal."""
     return dict(embed.to_dict())
-
-
-def roll_view(entry_id: int, private: bool, buttons: Buttons | None = None) -> discord.ui.View | None:
-    """The buttons of a roll's message (its own, then Reveal when private), or None when it has none.
-
-    Clicks are taken by the DynamicItems registered at start-up, so the view is stopped at once."""
-    items = list(buttons(entry_id)) if buttons else []
-    if private:
-        items.append(RevealButton(entry_id))
-    if not items:
-        return None
-    view = discord.ui.View(timeout=None)
-    for item in items:
-        view.add_item(item)
-    view.stop()
-    return view
 
 
 def new_entry(interaction: discord.Interaction, embed: discord.Embed, rolled: Rolled, private: bool) -> NewEntry:
@@ -108,7 +66,7 @@ def new_entry(interaction: discord.Interaction, embed: discord.Embed, rolled: Ro
 async def answer_roll(interaction: discord.Interaction, embed: discord.Embed, rolled: Rolled, *, private: bool) -> None:
     """Send a roll's card and log it. A private roll is logged first, for its Reveal button to name the entry;
     a public one once answered, so that its answer waits for no write."""
-    bot = the_bot(interaction)
+    bot = rollkeeper(interaction)
     entry, now = new_entry(interaction, embed, rolled, private), bot.now()
     if not private:
         await interaction.response.send_message(embed=embed)
@@ -122,12 +80,12 @@ async def deliver_roll(
     interaction: discord.Interaction, embed: discord.Embed, rolled: Rolled, *, private: bool,
     entry_id: int | None = None, buttons: Buttons | None = None, logged: bool = False,
 ) -> discord.InteractionMessage | None:
-    """For a command acknowledged before it stored anything (bot.answers): fill in its answer with the roll's
+    """For a command acknowledged before it stored anything (answers.py): fill in its answer with the roll's
     card and log the roll; the message, or None if it never arrived. A pushable Year Zero roll passes its stored
     id as entry_id, logged=True (its entry was stored with it, under the same id) and its own buttons; a private
     roll gets Reveal. A private roll is logged before it is shown (the button names the entry), a public one once
     shown; a roll never shown is not logged."""
-    bot = the_bot(interaction)
+    bot = rollkeeper(interaction)
     entry, now = new_entry(interaction, embed, rolled, private), bot.now()
     if private and not logged:
         entry_id = await bot.db.log.write(entry, now, entry_id=entry_id, interaction_id=interaction.id)
@@ -162,5 +120,5 @@ async def record_push(
     """Log push number `pushes` of a Year Zero roll on its entry, once (a repeated delivery changes nothing): the
     pushed card (kept for Reveal when private), its luck events, the push and the Willpower it gained."""
     card = card_of(embed) if private else None
-    log = the_bot(interaction).db.log
+    log = rollkeeper(interaction).db.log
     await _logged_late(log.record_push(entry_id, pushes, reading_of(embed), rolled.events_text, rolled.extras, card))

@@ -8,9 +8,9 @@ from typing import Protocol
 
 import discord
 
-from bot.client import the_bot
+from bot.interactions.rollkeeper import rollkeeper
+from bot.interactions.tree import report_error, send_private
 from bot.storage import Storage
-from bot.tree import report_error, send_private
 
 
 class Rolled(Protocol):
@@ -25,7 +25,7 @@ async def only_its_roller(
 ) -> bool:
     """Refuse a click while the bot drains (it is restarting), and privately anyone but the roller of the record
     `read` finds (none found: the callback answers that); a failing read is answered like any other failure."""
-    bot = the_bot(interaction)
+    bot = rollkeeper(interaction)
     if await bot.refuse_if_draining(interaction):
         return False
     bot.hold_interaction()

@@ -19,9 +19,9 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.answers import ALREADY_ACKNOWLEDGED, NotAcknowledged
 from bot.errors import PlayerError
-from bot.options import raw_options_problem
+from bot.interactions.answers import ALREADY_ACKNOWLEDGED, NotAcknowledged
+from bot.interactions.raw_options import raw_options_problem
 from bot.storage import StorageUnavailable
 from bot.text import inert
 from rules.errors import RulesError

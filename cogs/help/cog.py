@@ -14,11 +14,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import BotInteraction, RollkeeperBot, the_bot
-from bot.help_pages import COMMANDS_KEY, PAGES, HelpPage
+from bot.interactions.common_options import describe
+from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
+from bot.interactions.tree import reports_errors
 from bot.render.common import Tones
-from bot.shared_options import describe
-from bot.tree import reports_errors
+from cogs.help.pages import COMMANDS_KEY, PAGES, HelpPage
 
 HELP_PATTERN = re.compile(r"rk:help:(?P<asker>[0-9]{1,19})")
 
@@ -71,12 +71,12 @@ class HelpMenu(discord.ui.DynamicItem[discord.ui.Select], template=HELP_PATTERN)
         return cls(int(match["asker"]))
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        the_bot(interaction).hold_interaction()
+        rollkeeper(interaction).hold_interaction()
         return True
 
     @reports_errors
     async def callback(self, interaction: discord.Interaction) -> None:
-        pages = all_pages(the_bot(interaction).tree)
+        pages = all_pages(rollkeeper(interaction).tree)
         key = self.item.values[0] if self.item.values else pages[0].key
         if interaction.user.id == self.asker_id:
             view = page_view(pages, key, self.asker_id)
@@ -93,7 +93,7 @@ _PLACEHOLDER = discord.SelectOption(label="Help", value="start")
 class Help(commands.Cog):
     """/help, and the menu that turns its pages."""
 
-    def __init__(self, bot: RollkeeperBot) -> None:
+    def __init__(self, bot: Rollkeeper) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
@@ -105,11 +105,11 @@ class Help(commands.Cog):
     @app_commands.command(name="help", description="How to use rollkeeper: the commands, the dice and the rulings")
     @app_commands.guild_only()
     @describe(public="Show the help to everyone in the channel (by default only you see it)")
-    async def help(self, interaction: BotInteraction, public: bool = False) -> None:
+    async def help(self, interaction: discord.Interaction, public: bool = False) -> None:
         pages = all_pages(self.bot.tree)
         view = page_view(pages, pages[0].key, interaction.user.id)
         await interaction.response.send_message(embed=page_embed(pages, pages[0].key), view=view, ephemeral=not public)
 
 
-async def setup(bot: RollkeeperBot) -> None:
+async def setup(bot: Rollkeeper) -> None:
     await bot.add_cog(Help(bot))

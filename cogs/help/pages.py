@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.render.common import BANE_MARK, SUCCESS_MARK, Tones, token
-from bot.render.sevenkingdoms import COMPLICATION_MARK
+from bot.render.common import BANE_MARK, COMPLICATION_MARK, SUCCESS_MARK, Tones, token
 
 
 @dataclass(frozen=True, slots=True)

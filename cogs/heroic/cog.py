@@ -3,7 +3,7 @@
 The target is one of a named difficulty (``/heroic difficulty``), a TN (``/heroic tn``), or the opposing Skill
 (``/heroic versus``): a sub-command each, so the one option it needs is marked required.
 The cog rolls with ``rules.heroic``, takes the exact odds from
-``rules.heroic_odds`` and answers with ``bot.render.heroic``'s embed.
+``rules.heroic_odds`` and answers with ``cogs.heroic.card``'s embed.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.logbook import Rolled, answer_roll
-from bot.render import heroic as render
-from bot.shared_options import NOTE, PRIVATE, Descriptions, Note
+from bot.interactions.common_options import NOTE, PRIVATE, Descriptions, Note
+from bot.interactions.logbook import Rolled, answer_roll
+from bot.interactions.rollkeeper import Rollkeeper
+from cogs.heroic import card as render
 from rules.dice import DiceSource, SystemDice
 from rules.heroic import DAMAGE_MAX, SKILL_MAX, TN_MAX, TN_MIN, Difficulty, Kind, Variant, roll_heroic
 from rules.heroic_odds import odds_for_heroic
@@ -74,7 +75,7 @@ class Heroic(commands.Cog):
         guild_only=True, allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
 
-    def __init__(self, bot: commands.Bot, dice: DiceSource | None = None) -> None:
+    def __init__(self, bot: Rollkeeper, dice: DiceSource | None = None) -> None:
         self.bot = bot
         self.dice: DiceSource = dice or SystemDice()
 
@@ -120,5 +121,5 @@ class Heroic(commands.Cog):
         await answer_roll(interaction, embed, rolled, private=private)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: Rollkeeper) -> None:
     await bot.add_cog(Heroic(bot))

@@ -1,7 +1,7 @@
 """``/hex test|contest|cast|plain``: HEX rolls from the AEGIS options.
 
 Each command builds the pool, asks ``rules.hex_odds`` for the exact odds and ``rules.hex`` for the roll,
-and answers with ``bot.render.hex``'s embed. A rules error (a Specialty above its Skill, a voluntary
+and answers with ``cogs.hex.card``'s embed. A rules error (a Specialty above its Skill, a voluntary
 nullified pool) is raised and answered privately by the tree.
 """
 
@@ -11,9 +11,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.logbook import Rolled, answer_roll
-from bot.render import hex as render
-from bot.shared_options import Descriptions, Note
+from bot.interactions.common_options import Descriptions, Note
+from bot.interactions.logbook import Rolled, answer_roll
+from bot.interactions.rollkeeper import Rollkeeper
+from cogs.hex import card as render
 from rules.dice import DiceSource, SystemDice
 from rules.hex import MAX_DV, MAX_POOL, MAX_RISK, HexPool, roll_cast, roll_contest, roll_plain, roll_test
 from rules.hex_odds import odds_for_cast, odds_for_contest, odds_for_plain, odds_for_test
@@ -53,7 +54,7 @@ class Hex(commands.Cog):
         allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
 
-    def __init__(self, bot: commands.Bot, dice: DiceSource | None = None) -> None:
+    def __init__(self, bot: Rollkeeper, dice: DiceSource | None = None) -> None:
         self.bot = bot
         self.dice: DiceSource = dice or SystemDice()
 
@@ -120,5 +121,5 @@ class Hex(commands.Cog):
         await self._answer(interaction, embed, private, Rolled("hex", "plain"))
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: Rollkeeper) -> None:
     await bot.add_cog(Hex(bot))

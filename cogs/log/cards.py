@@ -9,8 +9,8 @@ from collections.abc import Sequence
 import discord
 
 from bot.render.common import DESCRIPTION, FIELD_VALUE, Tones, clip, plural
-from bot.stats import SYSTEM_NAMES, Tally
 from bot.storage import LogEntry
+from cogs.log.tallies import SYSTEM_NAMES, Tally
 from rules.odds_text import percent
 
 EMPTY_PAGE = "No rolls here yet (or none older)."

@@ -2,7 +2,7 @@
 
 The log is answered privately: each reader sees the channel's public rolls and their own private ones. The
 page buttons name the entry the next page starts from (``rk:log:older:<id>``), so they work after a restart.
-The cog also registers the Reveal button of private rolls (bot.reveal).
+The cog also registers the Reveal button of private rolls (cogs.log.reveal).
 """
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import BotInteraction, RollkeeperBot, the_bot
 from bot.errors import PlayerError
-from bot.log_cards import log_csv, render_log_page
-from bot.reveal import RevealButton
+from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
+from bot.interactions.tree import reports_errors, server_channel
 from bot.storage import LogEntry
-from bot.tree import reports_errors, server_channel
+from cogs.log.cards import log_csv, render_log_page
+from cogs.log.reveal import RevealButton
+from cogs.log.stats import Stats
 
 PAGE_SIZE = 10
 PAGE_PATTERN = re.compile(r"rk:log:(?P<direction>older|newer):(?P<entry>[0-9]{1,19})")
@@ -71,7 +72,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_PATTER
         return cls(match["direction"], int(match["entry"]))
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        the_bot(interaction).hold_interaction()
+        rollkeeper(interaction).hold_interaction()
         return True
 
     @reports_errors
@@ -89,7 +90,7 @@ async def log_page(
     """The page of the log the reader asked for, newest first, with Newer and Older buttons, each disabled when
     nothing lies that way. A page emptied since its button was drawn (its rolls purged) gives way to the latest."""
     guild_id, channel_id = server_channel(interaction)
-    log = the_bot(interaction).db.log
+    log = rollkeeper(interaction).db.log
     ask = functools.partial(log.page, guild_id, channel_id, interaction.user.id, limit=PAGE_SIZE + 1)
     entries = await ask(before=before, after=after)
     if not entries and (before, after) != (None, None):
@@ -121,7 +122,7 @@ class RollLogCog(commands.Cog, name="RollLog"):
         allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
 
-    def __init__(self, bot: RollkeeperBot) -> None:
+    def __init__(self, bot: Rollkeeper) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
@@ -131,7 +132,7 @@ class RollLogCog(commands.Cog, name="RollLog"):
         self.bot.remove_dynamic_items(RevealButton, PageButton)
 
     @log_group.command(name="show", description="The last rolls of this channel, newest first (only you see it)")
-    async def show(self, interaction: BotInteraction) -> None:
+    async def show(self, interaction: discord.Interaction) -> None:
         embed, view = await log_page(interaction)
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
@@ -140,7 +141,7 @@ class RollLogCog(commands.Cog, name="RollLog"):
         start="First day, YYYY-MM-DD (UTC); default 29 days before the end",
         end="Last day, YYYY-MM-DD (UTC); default today",
     )
-    async def export(self, interaction: BotInteraction, start: str | None = None, end: str | None = None) -> None:
+    async def export(self, interaction: discord.Interaction, start: str | None = None, end: str | None = None) -> None:
         if not interaction.permissions.manage_guild:
             raise PlayerError(NEEDS_MANAGE_SERVER)
         guild_id, channel_id = server_channel(interaction)
@@ -154,5 +155,6 @@ class RollLogCog(commands.Cog, name="RollLog"):
         )
 
 
-async def setup(bot: RollkeeperBot) -> None:
+async def setup(bot: Rollkeeper) -> None:
     await bot.add_cog(RollLogCog(bot))
+    await bot.add_cog(Stats(bot))

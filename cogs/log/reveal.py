@@ -2,7 +2,9 @@
 
 The button's custom_id names the roll's log entry (``rk:reveal:<id>``); the entry keeps the card as it was sent,
 so the revealed card shows the same dice, never a new roll. The reveal is claimed in the store by one
-conditional UPDATE, so it happens once whatever clicks race, and it works after a restart (DynamicItem).
+conditional UPDATE, so it happens once whatever clicks race, and it works after a restart (DynamicItem). Every
+private roll's message gets the button from the logbook (bot/interactions/logbook.py); this feature takes its
+clicks.
 """
 
 from __future__ import annotations
@@ -12,38 +14,14 @@ from datetime import datetime
 
 import discord
 
-from bot.buttons import only_its_roller
-from bot.client import the_bot
 from bot.errors import PlayerError
+from bot.interactions.private_rolls import REVEAL_PATTERN, reveal_button
+from bot.interactions.roller import only_its_roller
+from bot.interactions.rollkeeper import rollkeeper
+from bot.interactions.tree import reports_errors
 from bot.storage import LogEntry, RevealRefusal
-from bot.tree import reports_errors
 
-REVEAL_PATTERN = re.compile(r"rk:reveal:(?P<entry>[0-9]{1,19})")
 MAX_DESCRIPTION = 4096
-
-
-def reveal_custom_id(entry_id: int) -> str:
-    """The custom_id of a roll's Reveal button: REVEAL_PATTERN with the log entry's id."""
-    return f"rk:reveal:{entry_id}"
-
-
-def _buttons(message: discord.Message) -> list[discord.Button]:
-    rows = [row for row in message.components if isinstance(row, discord.ActionRow)]
-    return [item for row in rows for item in row.children if isinstance(item, discord.Button)]
-
-
-def reveal_on(message: discord.Message | None) -> int | None:
-    """The log entry that a message's Reveal button names, or None when the message carries no Reveal button."""
-    for button in _buttons(message) if message is not None else []:
-        found = REVEAL_PATTERN.fullmatch(button.custom_id or "")
-        if found is not None:
-            return int(found["entry"])
-    return None
-
-
-def still_to_reveal(entry: LogEntry | None) -> bool:
-    """True while a logged roll can still be revealed: it is kept, private and not revealed yet."""
-    return entry is not None and entry.private and entry.revealed_at is None
 
 
 def revealed_line(rolled_at: datetime) -> str:
@@ -71,10 +49,7 @@ class RevealButton(discord.ui.DynamicItem[discord.ui.Button], template=REVEAL_PA
     """The template again, for the bot to tell clicks it takes from stale ones (see RollkeeperBot)."""
 
     def __init__(self, entry_id: int) -> None:
-        button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
-            label="Reveal", emoji="👁️", style=discord.ButtonStyle.secondary, custom_id=reveal_custom_id(entry_id)
-        )
-        super().__init__(button)
+        super().__init__(reveal_button(entry_id))
         self.entry_id = entry_id
 
     @classmethod
@@ -88,7 +63,7 @@ class RevealButton(discord.ui.DynamicItem[discord.ui.Button], template=REVEAL_PA
 
     @reports_errors
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot = the_bot(interaction)
+        bot = rollkeeper(interaction)
         claim = await bot.db.log.claim_reveal(self.entry_id, interaction.user.id, bot.now())
         if claim.refusal is not None or claim.entry is None:
             raise PlayerError((claim.refusal or RevealRefusal.UNKNOWN).message)

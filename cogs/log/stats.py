@@ -13,12 +13,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import BotInteraction, RollkeeperBot
 from bot.errors import PlayerError
-from bot.log_cards import render_stats
-from bot.stats import events_of, per_system, sparkline, tally
+from bot.interactions.rollkeeper import Rollkeeper
+from bot.interactions.tree import server_channel
 from bot.text import inert
-from bot.tree import server_channel
+from cogs.log.cards import render_stats
+from cogs.log.tallies import events_of, per_system, sparkline, tally
 
 DEFAULT_HOURS = 24
 MAX_HOURS = 24 * 366
@@ -39,7 +39,7 @@ class Stats(commands.Cog):
         allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
 
-    def __init__(self, bot: RollkeeperBot) -> None:
+    def __init__(self, bot: Rollkeeper) -> None:
         self.bot = bot
 
     @app_commands.command(name="stats", description="Your luck from the exact odds of your rolls in this channel")
@@ -50,7 +50,7 @@ class Stats(commands.Cog):
         since="Hours to look back, e.g. 3 (default: since the session started, else 24 hours)",
     )
     async def stats(
-        self, interaction: BotInteraction, player: discord.User | None = None, everyone: bool = False,
+        self, interaction: discord.Interaction, player: discord.User | None = None, everyone: bool = False,
         since: app_commands.Range[int, 1, MAX_HOURS] | None = None,
     ) -> None:
         """Rolls, successes, expected successes, luck percentile and 'at least this good', per system."""
@@ -80,11 +80,7 @@ class Stats(commands.Cog):
 
     @session_group.command(name="start", description="Game masters: start a session here (/stats counts from now)")
     @app_commands.checks.has_permissions(manage_guild=True)
-    async def start(self, interaction: BotInteraction) -> None:
+    async def start(self, interaction: discord.Interaction) -> None:
         guild_id, channel_id = server_channel(interaction)
         await self.bot.db.meta.set(session_key(guild_id, channel_id), self.bot.now().isoformat())
         await interaction.response.send_message(SESSION_STARTED)
-
-
-async def setup(bot: RollkeeperBot) -> None:
-    await bot.add_cog(Stats(bot))

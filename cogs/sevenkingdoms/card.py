@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 
 import discord
 
-from bot.render.common import DESCRIPTION, Card, Tone, Tones, embed, plural, token, tokens
+from bot.render.common import COMPLICATION_MARK, DESCRIPTION, Card, Tone, Tones, embed, plural, token, tokens
 from bot.render.odds import sk_test_odds, sk_tie_odds, sk_win_chances
 from bot.text import inert
 from rules.dice import Die, Fate
@@ -29,9 +29,6 @@ def pool_text(pool: SkPool) -> str:
     if pool.injuries:
         extras.append(plural(pool.injuries, "injury", "injuries"))
     return f"{text} ({', '.join(extras)})" if extras else text
-
-
-COMPLICATION_MARK = "⚠"
 
 
 def dice_line(dice: tuple[Die, ...], failed: bool = False) -> str:

@@ -10,21 +10,23 @@ so a refused roll changes nothing.
 
 from __future__ import annotations
 
+import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answers import acknowledge, withdraw
-from bot.client import BotInteraction, RollkeeperBot
 from bot.errors import PlayerError
-from bot.logbook import Rolled, answer_roll, deliver_roll, sevenkingdoms_rolled
-from bot.render import sevenkingdoms as render
-from bot.shared_options import Descriptions, Note
+from bot.interactions.answers import acknowledge, withdraw
+from bot.interactions.common_options import Descriptions, Note
+from bot.interactions.logbook import Rolled, answer_roll, deliver_roll
+from bot.interactions.rollkeeper import Rollkeeper
+from bot.interactions.tree import server_channel
 from bot.storage import ExtendedStore, ExtendedTask, NoSuchExtendedTest
 from bot.storage.applied import AlreadyApplied
 from bot.storage.extended import task_name
 from bot.text import inert
-from bot.tree import server_channel
-from cogs.sevenkingdoms_tasks import TASK_BUTTONS, channel_tasks, confirmation, may_clear, task_choices
+from cogs.sevenkingdoms import card as render
+from cogs.sevenkingdoms.logged import sevenkingdoms_rolled
+from cogs.sevenkingdoms.tasks import TASK_BUTTONS, channel_tasks, confirmation, may_clear, task_choices
 from rules.dice import DiceSource, SystemDice
 from rules.sevenkingdoms import (
     DIFFICULTIES,
@@ -104,7 +106,7 @@ class SevenKingdoms(commands.Cog):
         allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
 
-    def __init__(self, bot: RollkeeperBot, dice: DiceSource | None = None) -> None:
+    def __init__(self, bot: Rollkeeper, dice: DiceSource | None = None) -> None:
         self.bot = bot
         self.dice: DiceSource = dice or SystemDice()
 
@@ -121,7 +123,7 @@ class SevenKingdoms(commands.Cog):
     @test_group.command(name="basic", description="A basic test against a difficulty: success and degrees")
     @describe(*POOL, *LAST, difficulty="A named difficulty (like Hard) or a number, 0-60")
     async def basic(
-        self, interaction: BotInteraction, difficulty: DifficultyText, rank: Rank | None = None,
+        self, interaction: discord.Interaction, difficulty: DifficultyText, rank: Rank | None = None,
         bonus: Rank | None = None, pool: Notation | None = None, discard: Discard | None = None, wounds: Rank = 0,
         pool_penalty: Rank = 0, injuries: Rank = 0, aid: bool = False, private: bool = False,
         note: Note | None = None,
@@ -136,14 +138,14 @@ class SevenKingdoms(commands.Cog):
         await answer_roll(interaction, embed, sevenkingdoms_rolled(test, odds), private=private)
 
     @basic.autocomplete("difficulty")
-    async def _difficulties(self, interaction: BotInteraction, typed: str) -> list[app_commands.Choice[str]]:
+    async def _difficulties(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
         """The named difficulties matching what the player typed; a number typed comes first."""
         return difficulty_suggestions(typed)
 
     @test_group.command(name="conflict", description="A conflict test against the defender's Defense")
     @describe(*POOL, *LAST, defense="The defender's Defense, 0-60: the difficulty (no minimum rank)")
     async def conflict(
-        self, interaction: BotInteraction, defense: Target, rank: Rank | None = None,
+        self, interaction: discord.Interaction, defense: Target, rank: Rank | None = None,
         bonus: Rank | None = None, pool: Notation | None = None, discard: Discard | None = None,
         wounds: Rank = 0, pool_penalty: Rank = 0, injuries: Rank = 0, aid: bool = False,
         private: bool = False, note: Note | None = None,
@@ -162,7 +164,7 @@ class SevenKingdoms(commands.Cog):
         participants="Names and pools, separated by commas: Jaime 5D+2B, Brienne 4D+1B (2 to 25 of them)",
     )
     async def competition(
-        self, interaction: BotInteraction, participants: app_commands.Range[str, 3, 2000],
+        self, interaction: discord.Interaction, participants: app_commands.Range[str, 3, 2000],
         private: bool = False, note: Note | None = None,
     ) -> None:
         entrants = parse_participants(participants)
@@ -183,10 +185,10 @@ class SevenKingdoms(commands.Cog):
         restart="Start the task over at 0 (with a new `needed`, or the old one)",
     )
     async def extended(
-        self, interaction: BotInteraction, task: TaskName, difficulty: DifficultyText, needed: Needed | None = None,
-        restart: bool = False, rank: Rank | None = None, bonus: Rank | None = None, pool: Notation | None = None,
-        discard: Discard | None = None, wounds: Rank = 0, pool_penalty: Rank = 0, injuries: Rank = 0,
-        aid: bool = False, private: bool = False, note: Note | None = None,
+        self, interaction: discord.Interaction, task: TaskName, difficulty: DifficultyText,
+        needed: Needed | None = None, restart: bool = False, rank: Rank | None = None, bonus: Rank | None = None,
+        pool: Notation | None = None, discard: Discard | None = None, wounds: Rank = 0, pool_penalty: Rank = 0,
+        injuries: Rank = 0, aid: bool = False, private: bool = False, note: Note | None = None,
     ) -> None:
         guild_id, channel_id = server_channel(interaction)
         name = task_name(task)
@@ -212,7 +214,7 @@ class SevenKingdoms(commands.Cog):
             await withdraw(interaction, "/test extended", lambda: self._extended.withdraw(interaction.id))
 
     async def _save(
-        self, interaction: BotInteraction, guild_id: int, channel_id: int, before: ExtendedProgress, added: int, *,
+        self, interaction: discord.Interaction, guild_id: int, channel_id: int, before: ExtendedProgress, added: int, *,
         fresh: bool,
     ) -> ExtendedTask:
         """Start the task at 0 when it is new or restarted and add this roll's degrees, in one transaction (once
@@ -224,7 +226,7 @@ class SevenKingdoms(commands.Cog):
 
     @test_group.command(name="progress", description="Show the extended tests of this channel and their progress")
     @describe("private")
-    async def progress(self, interaction: BotInteraction, private: bool = False) -> None:
+    async def progress(self, interaction: discord.Interaction, private: bool = False) -> None:
         guild_id, channel_id = server_channel(interaction)
         tasks = await self._extended.in_channel(guild_id, channel_id)
         embed = render.render_tasks([(task.name, task.progress, task.needed) for task in tasks], None)
@@ -234,7 +236,7 @@ class SevenKingdoms(commands.Cog):
         name="clear", description="Forget an extended test of this channel (its starter or Manage Server; asks first)"
     )
     @describe(task="The name of the task to forget")
-    async def clear(self, interaction: BotInteraction, task: TaskName) -> None:
+    async def clear(self, interaction: discord.Interaction, task: TaskName) -> None:
         guild_id, channel_id = server_channel(interaction)
         name = task_name(task)
         stored = await self._extended.get(guild_id, channel_id, name)
@@ -245,18 +247,20 @@ class SevenKingdoms(commands.Cog):
         await interaction.response.send_message(question, view=buttons, ephemeral=True)
 
     @extended.autocomplete("task")
-    async def _open_tasks(self, interaction: BotInteraction, typed: str) -> list[app_commands.Choice[str]]:
+    async def _open_tasks(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
         """The channel's tasks still going, as the player types a task's name."""
         tasks = await channel_tasks(interaction)
         return task_choices([task for task in tasks if not task.complete], typed)
 
     @extended.autocomplete("difficulty")
-    async def _extended_difficulties(self, interaction: BotInteraction, typed: str) -> list[app_commands.Choice[str]]:
+    async def _extended_difficulties(
+        self, interaction: discord.Interaction, typed: str
+    ) -> list[app_commands.Choice[str]]:
         """As for /test basic: the named difficulties matching what the player typed, a number typed first."""
         return difficulty_suggestions(typed)
 
     @clear.autocomplete("task")
-    async def _all_tasks(self, interaction: BotInteraction, typed: str) -> list[app_commands.Choice[str]]:
+    async def _all_tasks(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
         """Every task of the channel, complete ones too, as the player types a task's name."""
         return task_choices(await channel_tasks(interaction), typed)
 
@@ -284,5 +288,5 @@ def _progress_before(name: str, stored: ExtendedTask | None, needed: int | None,
     return ExtendedProgress(stored.name if stored is not None else name, needed)
 
 
-async def setup(bot: RollkeeperBot) -> None:
+async def setup(bot: Rollkeeper) -> None:
     await bot.add_cog(SevenKingdoms(bot))

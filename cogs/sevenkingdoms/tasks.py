@@ -14,11 +14,11 @@ import re
 import discord
 from discord import app_commands
 
-from bot.client import the_bot
 from bot.errors import PlayerError
+from bot.interactions.rollkeeper import rollkeeper
+from bot.interactions.tree import reports_errors, send_private, server_channel
 from bot.storage import ExtendedTask
 from bot.text import inert, plain
-from bot.tree import reports_errors, send_private, server_channel
 
 MAX_CHOICES = 25
 """Discord shows at most 25 autocomplete choices."""
@@ -43,7 +43,7 @@ async def channel_tasks(interaction: discord.Interaction) -> list[ExtendedTask]:
     autocomplete from a DM: discord.py would only log what an autocomplete raises, and answer nothing)."""
     if interaction.guild_id is None or interaction.channel_id is None:
         return []
-    return await the_bot(interaction).db.extended.in_channel(interaction.guild_id, interaction.channel_id)
+    return await rollkeeper(interaction).db.extended.in_channel(interaction.guild_id, interaction.channel_id)
 
 
 def may_clear(task: ExtendedTask, interaction: discord.Interaction) -> None:
@@ -77,12 +77,12 @@ def confirmation(task: ExtendedTask, asker_id: int) -> tuple[str, discord.ui.Vie
 
 async def _task_named_by(interaction: discord.Interaction, digest: str) -> ExtendedTask | None:
     guild_id, channel_id = server_channel(interaction)
-    tasks = await the_bot(interaction).db.extended.in_channel(guild_id, channel_id)
+    tasks = await rollkeeper(interaction).db.extended.in_channel(guild_id, channel_id)
     return next((task for task in tasks if task_digest(task.name) == digest), None)
 
 
 async def _is_asker(interaction: discord.Interaction, asker_id: int) -> bool:
-    the_bot(interaction).hold_interaction()
+    rollkeeper(interaction).hold_interaction()
     if interaction.user.id != asker_id:
         await send_private(interaction, NOT_YOUR_QUESTION)
         return False
@@ -125,7 +125,7 @@ class ClearTaskButton(discord.ui.DynamicItem[discord.ui.Button], template=CLEAR_
 async def _forget(interaction: discord.Interaction, task: ExtendedTask) -> bool:
     """Delete the task; False when another click or command was first."""
     guild_id, channel_id = server_channel(interaction)
-    return await the_bot(interaction).db.extended.clear(guild_id, channel_id, task.name)
+    return await rollkeeper(interaction).db.extended.clear(guild_id, channel_id, task.name)
 
 
 class KeepTaskButton(discord.ui.DynamicItem[discord.ui.Button], template=KEEP_PATTERN):

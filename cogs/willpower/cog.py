@@ -1,5 +1,5 @@
 """/willpower: each player's Willpower Points in this server, 0-10, each change atomic in the store and
-withdrawn if its answer never reaches the player (bot.answers)."""
+withdrawn if its answer never reaches the player (bot.interactions.answers)."""
 
 from __future__ import annotations
 
@@ -9,20 +9,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.answers import acknowledge, answer_or_withdraw
-from bot.client import BotInteraction, RollkeeperBot
 from bot.errors import PlayerError
-from bot.shared_options import describe
+from bot.interactions.answers import acknowledge, answer_or_withdraw
+from bot.interactions.common_options import describe
+from bot.interactions.rollkeeper import Rollkeeper
+from bot.interactions.tree import server_channel
 from bot.storage import MAX_WILLPOWER, NotEnoughWillpower
 from bot.text import inert
-from bot.tree import server_channel
 
 MAX_NAME_SHOWN = 80
 """A display name is shown cut to this many characters (Discord allows 32 for a nickname, more for others)."""
 ONLY_YOUR_OWN = "You can see only your own Willpower; a game master (Manage Server) can see anyone's."
 
 
-def _is_game_master(interaction: BotInteraction) -> bool:
+def _is_game_master(interaction: discord.Interaction) -> bool:
     permissions = getattr(interaction, "permissions", None)
     return bool(permissions and permissions.manage_guild)
 
@@ -31,13 +31,13 @@ def _is_game_master(interaction: BotInteraction) -> bool:
 class WillpowerCommands(commands.GroupCog, group_name="willpower"):
     """See, spend or set Willpower Points (Year Zero)."""
 
-    def __init__(self, bot: RollkeeperBot) -> None:
+    def __init__(self, bot: Rollkeeper) -> None:
         self.bot = bot
         super().__init__()
 
     @app_commands.command(name="show")
     @describe(player="Whose Willpower to see (game masters only; default yourself).")
-    async def show(self, interaction: BotInteraction, player: discord.Member | None = None) -> None:
+    async def show(self, interaction: discord.Interaction, player: discord.Member | None = None) -> None:
         """See your Willpower Points (a game master may look at anyone's)."""
         who = player or interaction.user
         if who.id != interaction.user.id and not _is_game_master(interaction):
@@ -51,7 +51,7 @@ class WillpowerCommands(commands.GroupCog, group_name="willpower"):
     @app_commands.command(name="spend")
     @describe(points="How many Willpower Points to spend (1-10).")
     async def spend(
-        self, interaction: BotInteraction, points: app_commands.Range[int, 1, MAX_WILLPOWER] = 1
+        self, interaction: discord.Interaction, points: app_commands.Range[int, 1, MAX_WILLPOWER] = 1
     ) -> None:
         """Spend your Willpower Points, for a talent say."""
         guild_id = server_channel(interaction)[0]
@@ -71,7 +71,7 @@ class WillpowerSetting(commands.Cog):
     top-level commands only: members without Manage Server do not see it (a server's admins can change that
     under Integrations), while every player keeps /willpower show and spend. The bot still checks itself."""
 
-    def __init__(self, bot: RollkeeperBot) -> None:
+    def __init__(self, bot: Rollkeeper) -> None:
         self.bot = bot
 
     @app_commands.command(name="willpower-set")
@@ -80,7 +80,7 @@ class WillpowerSetting(commands.Cog):
     @app_commands.checks.has_permissions(manage_guild=True)
     @describe(player="The player whose Willpower to set.", points="Their new Willpower (0-10).")
     async def set_points(
-        self, interaction: BotInteraction, player: discord.Member,
+        self, interaction: discord.Interaction, player: discord.Member,
         points: app_commands.Range[int, 0, MAX_WILLPOWER],
     ) -> None:
         """Set a player's Willpower Points (game masters: Manage Server)."""
@@ -96,6 +96,6 @@ class WillpowerSetting(commands.Cog):
         await answer_or_withdraw(interaction, "/willpower-set", unset, content=text)
 
 
-async def setup(bot: RollkeeperBot) -> None:
+async def setup(bot: Rollkeeper) -> None:
     await bot.add_cog(WillpowerCommands(bot))
     await bot.add_cog(WillpowerSetting(bot))

@@ -2,8 +2,9 @@
 
 A pushable roll is stored before it is shown; its buttons' custom_ids name the stored roll (``rk:yz:push:<id>``,
 ``rk:yz:keep:<id>``), so they work after a restart. What a push or a keep does, each at most once whatever arrives
-at once, is in bot/pushing.py. When a roll stops being pushable, its message says so and loses its buttons
-(bot/roll_endings.py); a click on a message whose edit failed repairs it.
+at once, is in pushing.py beside this module. When a roll stops being pushable, its message says so and loses its
+buttons (endings.py; before each purge, the cog has the bot mark expiring rolls so); a click on a message whose
+edit failed repairs it.
 """
 
 from __future__ import annotations
@@ -15,22 +16,22 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import logbook
-from bot.answers import acknowledge, withdraw
-from bot.buttons import only_its_roller
-from bot.client import BotInteraction, RollkeeperBot, the_bot
 from bot.errors import PlayerError
-from bot.pushing import RollPushes
-from bot.render.yearzero import FirstRollOdds, render_first
-from bot.roll_endings import Ending, mark_ended, read_payload, stored_payload
-from bot.shared_options import Note, describe
+from bot.interactions import logbook
+from bot.interactions.answers import acknowledge, withdraw
+from bot.interactions.common_options import Note, describe
+from bot.interactions.logbook import Rolled
+from bot.interactions.roller import only_its_roller
+from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
+from bot.interactions.tree import reports_errors, server_channel
 from bot.storage import PushRefusal, RollState
-from bot.tree import reports_errors, server_channel
+from cogs.yearzero.card import FirstRollOdds, render_first
+from cogs.yearzero.endings import Ending, mark_ended, mark_expiring, read_payload, stored_payload
+from cogs.yearzero.pushing import RollPushes
 from rules.dice import DiceSource, SystemDice
+from rules.luck_events import yearzero_first_events
 from rules.yearzero import YzRoll, roll_yz
-from rules.yearzero_odds import odds_after_first, pool_odds
-
-__all__ = ["KeepButton", "PushButton", "YearZero", "push_view", "read_payload", "stored_payload"]
+from rules.yearzero_odds import YzOdds, odds_after_first, pool_odds
 
 PUSH_PATTERN = re.compile(r"rk:yz:push:(?P<roll>[0-9]{1,19})")
 KEEP_PATTERN = re.compile(r"rk:yz:keep:(?P<roll>[0-9]{1,19})")
@@ -57,7 +58,7 @@ def push_view(roll_id: int) -> discord.ui.View:
 
 
 def push_buttons(roll_id: int) -> list[discord.ui.Item[Any]]:
-    """A pushable roll's own buttons: Push and Keep (bot.logbook adds Reveal to a private roll's)."""
+    """A pushable roll's own buttons: Push and Keep (bot.interactions.logbook adds Reveal to a private roll's)."""
     return [PushButton(roll_id), KeepButton(roll_id)]
 
 
@@ -67,7 +68,7 @@ async def roller_only(interaction: discord.Interaction, roll_id: int) -> bool:
 
 
 def _cog(interaction: discord.Interaction) -> YearZero:
-    cog = the_bot(interaction).get_cog(YearZero.__cog_name__)
+    cog = rollkeeper(interaction).get_cog(YearZero.__cog_name__)
     if not isinstance(cog, YearZero):
         raise RuntimeError("the Year Zero cog is not loaded, yet its button was clicked")
     return cog
@@ -88,8 +89,6 @@ class PushButton(discord.ui.DynamicItem[discord.ui.Button], template=PUSH_PATTER
     async def from_custom_id(cls, interaction, item, match: re.Match[str]) -> PushButton:
         return cls(int(match["roll"]))
 
-    # discord.py types a button's interaction as Interaction[ClientT] for any client: an override may not narrow
-    # it to BotInteraction, so these ask for the bot by its type instead (`the_bot`).
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         return await roller_only(interaction, self.roll_id)
 
@@ -124,16 +123,22 @@ class KeepButton(discord.ui.DynamicItem[discord.ui.Button], template=KEEP_PATTER
 class YearZero(commands.Cog):
     """Year Zero Engine rolls, Forbidden Lands flavour."""
 
-    def __init__(self, bot: RollkeeperBot, dice: DiceSource | None = None) -> None:
+    def __init__(self, bot: Rollkeeper, dice: DiceSource | None = None) -> None:
         self.bot = bot
         self.dice: DiceSource = dice or SystemDice()
         self.pushes = RollPushes(bot, push_buttons)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(PushButton, KeepButton)
+        self.bot.add_purge_hook(self.mark_expiring)
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(PushButton, KeepButton)
+        self.bot.remove_purge_hook(self.mark_expiring)
+
+    async def mark_expiring(self) -> int:
+        """Before a purge: mark the messages of a few rolls that expired while pushable (endings.mark_expiring)."""
+        return await mark_expiring(self.bot)
 
     @app_commands.command(name="yz")
     @app_commands.guild_only()
@@ -150,7 +155,7 @@ class YearZero(commands.Cog):
     )
     async def yz(
         self,
-        interaction: BotInteraction,
+        interaction: discord.Interaction,
         attribute: app_commands.Range[int, 0, 10],
         skill: app_commands.Range[int, 0, 10] = 0,
         gear: app_commands.Range[int, 0, 10] = 0,
@@ -172,13 +177,13 @@ class YearZero(commands.Cog):
             if not first:  # a repeat: the first delivery shows and logs its own dice; rolling again would change them
                 return
             embed = _first_card(interaction, roll, note)
-            rolled = logbook.yearzero_rolled(roll, pool_odds(roll))
+            rolled = yearzero_rolled(roll, pool_odds(roll))
             if await logbook.deliver_roll(interaction, embed, rolled, private=private):
                 for older in await self.bot.db.rolls.supersede(*where, interaction_id=interaction.id):
                     await mark_ended(self.bot, older, Ending.SUPERSEDED)
             return
         payload, embed = stored_payload(roll, note, private), _first_card(interaction, roll, note)
-        rolled = logbook.yearzero_rolled(roll, pool_odds(roll))
+        rolled = yearzero_rolled(roll, pool_odds(roll))
         entry = logbook.new_entry(interaction, embed, rolled, private)
         stored = await self.bot.db.rolls.create_for(  # the roll and its log entry (same id), one transaction
             interaction.id, *where, payload, self.bot.now(), pushes, log=entry
@@ -187,7 +192,7 @@ class YearZero(commands.Cog):
             return
         if stored.payload != payload:  # a repeated interaction shows the roll the first one stored
             roll, note, private = read_payload(stored)
-            embed, rolled = _first_card(interaction, roll, note), logbook.yearzero_rolled(roll, pool_odds(roll))
+            embed, rolled = _first_card(interaction, roll, note), yearzero_rolled(roll, pool_odds(roll))
         answer = await logbook.deliver_roll(  # with Reveal when private
             interaction, embed, rolled, private=private, entry_id=stored.id, buttons=push_buttons, logged=True
         )
@@ -202,7 +207,7 @@ class YearZero(commands.Cog):
 
     @app_commands.command(name="push")
     @app_commands.guild_only()
-    async def push_latest(self, interaction: BotInteraction) -> None:
+    async def push_latest(self, interaction: discord.Interaction) -> None:
         """Push your latest Year Zero roll in this channel: reroll every die that shows neither 6 nor 1."""
         guild_id, channel_id = server_channel(interaction)
         stored = await self.bot.db.rolls.latest_pending(
@@ -218,5 +223,10 @@ def _first_card(interaction: discord.Interaction, roll: YzRoll, note: str | None
     return render_first(roll, odds, roller=interaction.user, note=note)
 
 
-async def setup(bot: RollkeeperBot) -> None:
+def yearzero_rolled(roll: YzRoll, odds: YzOdds) -> Rolled:
+    """What the log keeps of a Year Zero first roll: its event; no push, no Willpower, no bane taken yet."""
+    return Rolled("yearzero", "roll", yearzero_first_events(roll, odds), {"pushes": 0, "willpower": 0, "banes": 0})
+
+
+async def setup(bot: Rollkeeper) -> None:
     await bot.add_cog(YearZero(bot))

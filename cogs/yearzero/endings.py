@@ -13,19 +13,18 @@ from __future__ import annotations
 import json
 import logging
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import aiohttp
 import discord
 
 from bot.errors import PlayerError
-from bot.render.yearzero import EndedRoll, render_ended
+from bot.interactions.private_rolls import reveal_on, roll_view, still_to_reveal
+from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
 from bot.storage import PushRefusal, YearZeroRoll
+from cogs.yearzero.card import EndedRoll, render_ended
 from rules.yearzero import YzRoll
 from rules.yearzero_odds import pool_odds
-
-if TYPE_CHECKING:
-    from bot.client import RollkeeperBot
 
 _log = logging.getLogger(__name__)
 
@@ -100,7 +99,7 @@ def _ended_message(embed: discord.Embed | None, ending: Ending) -> dict:
     return {"embed": embed, "content": None} if embed is not None else {"content": ending.value}
 
 
-async def edit_ended(bot: RollkeeperBot, stored: YearZeroRoll, ending: Ending, result_id: int | None) -> bool:
+async def edit_ended(bot: Rollkeeper, stored: YearZeroRoll, ending: Ending, result_id: int | None) -> bool:
     """Say why on the message, redraw its card ended and take its buttons off; False (logged) when Discord refused
     or could not."""
     if stored.message_id is None:
@@ -112,7 +111,7 @@ async def edit_ended(bot: RollkeeperBot, stored: YearZeroRoll, ending: Ending, r
     return await _edit_message(bot, stored, stored.message_id, doing, view=None, **message)
 
 
-async def _edit_message(bot: RollkeeperBot, stored: YearZeroRoll, message_id: int, doing: str, **edit: Any) -> bool:
+async def _edit_message(bot: Rollkeeper, stored: YearZeroRoll, message_id: int, doing: str, **edit: Any) -> bool:
     """Edit the stored roll's own message, message_id; False, logged saying what it was `doing`, when Discord
     refused or could not."""
     channel = bot.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id)
@@ -124,7 +123,7 @@ async def _edit_message(bot: RollkeeperBot, stored: YearZeroRoll, message_id: in
     return True
 
 
-async def mark_ended(bot: RollkeeperBot, stored: YearZeroRoll, ending: Ending, result_id: int | None = None) -> bool:
+async def mark_ended(bot: Rollkeeper, stored: YearZeroRoll, ending: Ending, result_id: int | None = None) -> bool:
     """Edit the message of a roll that ended, when it has a public one; result_id is the message /push showed the
     pushed roll in."""
     if stored.message_id is None or is_private(stored):
@@ -133,7 +132,7 @@ async def mark_ended(bot: RollkeeperBot, stored: YearZeroRoll, ending: Ending, r
 
 
 async def show_pushed_in_place(
-    bot: RollkeeperBot, stored: YearZeroRoll, embed: discord.Embed, view: discord.ui.View | None
+    bot: Rollkeeper, stored: YearZeroRoll, embed: discord.Embed, view: discord.ui.View | None
 ) -> bool:
     """/push's answer never arrived: show the pushed roll on the roll's own message instead (a public one), with
     its buttons while pushes are left. False (logged) when that edit fails too: the message keeps its Push button,
@@ -143,7 +142,7 @@ async def show_pushed_in_place(
     return await _edit_message(bot, stored, stored.message_id, "show its push", embed=embed, view=view, content=None)
 
 
-async def mark_expiring(bot: RollkeeperBot) -> int:
+async def mark_expiring(bot: Rollkeeper) -> int:
     """Before the purge: edit the messages of up to EXPIRING_EDITS rolls that expired while pushable."""
     rolls = await bot.db.rolls.expiring(bot.now(), bot.settings.push_lifetime, EXPIRING_EDITS)
     edited = 0
@@ -196,14 +195,10 @@ async def show_ended(interaction: discord.Interaction, ending: Ending, stored: Y
 async def reveal_left(interaction: discord.Interaction, stored: YearZeroRoll | None) -> discord.ui.View | None:
     """The buttons an ended roll's message keeps: Reveal, for a private roll its roller has not revealed yet (a
     purged roll's private message keeps the Reveal it carries while the log entry it names is unrevealed)."""
-    from bot.client import the_bot  # here: bot.client imports this module
-    from bot.logbook import roll_view
-    from bot.reveal import reveal_on, still_to_reveal
-
     if stored is not None and not is_private(stored):
         return None
     entry_id = stored.id if stored is not None else reveal_on(interaction.message)
-    if entry_id is None or not still_to_reveal(await the_bot(interaction).db.log.get(entry_id)):
+    if entry_id is None or not still_to_reveal(await rollkeeper(interaction).db.log.get(entry_id)):
         return None
     return roll_view(entry_id, True)
 

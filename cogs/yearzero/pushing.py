@@ -1,9 +1,9 @@
 """Pushing and keeping a stored Year Zero roll, for its roller: what the Push and Keep buttons and /push do
-(cogs/yearzero.py holds the buttons and the commands).
+(cogs/yearzero/cog.py holds the buttons and the commands).
 
 Each push is claimed with one atomic statement (a compare-and-set on the pushes made) together with the Willpower
 gain, so the Nth push of a roll happens at most once whatever arrives at once. A click on a message that no longer
-shows what is stored is answered by bringing it back to the stored roll (bot/roll_endings.py).
+shows what is stored is answered by bringing it back to the stored roll (cogs/yearzero/endings.py).
 """
 
 from __future__ import annotations
@@ -12,12 +12,16 @@ from typing import Any
 
 import discord
 
-from bot import logbook
-from bot.answers import acknowledge, deliver, fill_in
-from bot.client import RollkeeperBot
 from bot.errors import PlayerError
-from bot.render.yearzero import PushedRoll, render_pushed
-from bot.roll_endings import (
+from bot.interactions import logbook
+from bot.interactions.answers import acknowledge, deliver, fill_in
+from bot.interactions.logbook import Rolled
+from bot.interactions.private_rolls import Buttons, roll_view
+from bot.interactions.rollkeeper import Rollkeeper
+from bot.storage import PushClaim, PushRefusal, RollState, WillpowerChange, YearZeroRoll, refusal_of
+from bot.storage.rolls import push_subject
+from cogs.yearzero.card import PushedRoll, render_pushed
+from cogs.yearzero.endings import (
     Ending,
     is_private,
     mark_ended,
@@ -29,9 +33,8 @@ from bot.roll_endings import (
     show_pushed_in_place,
     shown_elsewhere,
 )
-from bot.storage import PushClaim, PushRefusal, RollState, WillpowerChange, YearZeroRoll, refusal_of
-from bot.storage.rolls import push_subject
 from rules.dice import DiceSource
+from rules.luck_events import yearzero_push_events
 from rules.yearzero import YzRoll, push
 from rules.yearzero_odds import pool_odds
 
@@ -42,7 +45,7 @@ _PUSHED_SINCE = {PushRefusal.ALREADY_PUSHED, PushRefusal.NO_PUSHES_LEFT, PushRef
 class RollPushes:
     """Pushes and keeps of the rolls the bot stored; `buttons` gives a roll's Push and Keep buttons."""
 
-    def __init__(self, bot: RollkeeperBot, buttons: logbook.Buttons) -> None:
+    def __init__(self, bot: Rollkeeper, buttons: Buttons) -> None:
         self.bot = bot
         self.buttons = buttons
 
@@ -61,7 +64,7 @@ class RollPushes:
         if claim is None or claim.roll is None or claim.willpower is None:
             return
         embed, pushes_left = pushed_answer(interaction, claim.roll, claim.willpower)  # as stored (a repeat: first's)
-        view = logbook.roll_view(roll_id, private, self.buttons if pushes_left else None)  # Reveal if private
+        view = roll_view(roll_id, private, self.buttons if pushes_left else None)  # Reveal if private
         what = f"push of roll {roll_id}"
         if edit_in_place:
             await deliver(lambda: interaction.edit_original_response(embed=embed, view=view), what)
@@ -72,7 +75,7 @@ class RollPushes:
             else:  # the roll now shows in the answer
                 self.bot.db.rolls.note_message(roll_id, stored.channel_id, answer.id)
                 await mark_ended(self.bot, stored, Ending.PUSHED, answer.id)
-        logged = logbook.yearzero_push_rolled(latest, pushed, claim.willpower.gained)
+        logged = yearzero_push_rolled(latest, pushed, claim.willpower.gained)
         await logbook.record_push(interaction, roll_id, claim.roll.pushes_made, embed, logged, private)  # once answered
 
     async def keep(self, interaction: discord.Interaction, roll_id: int) -> None:
@@ -131,7 +134,7 @@ class RollPushes:
             return False
         await acknowledge(interaction)
         embed, pushes_left = pushed_answer(interaction, roll, WillpowerChange(**outcome["willpower"]))
-        view = logbook.roll_view(roll.id, is_private(roll), self.buttons if pushes_left else None)  # Reveal too
+        view = roll_view(roll.id, is_private(roll), self.buttons if pushes_left else None)  # Reveal too
         await deliver(lambda: interaction.edit_original_response(embed=embed, view=view), f"push of roll {roll.id}")
         return True
 
@@ -160,3 +163,11 @@ def pushed_answer(
 
 def _with(view: discord.ui.View | None) -> dict[str, Any]:
     return {"view": view} if view is not None else {}
+
+
+def yearzero_push_rolled(first: YzRoll, pushed: YzRoll, willpower_gained: int) -> Rolled:
+    """What the log keeps of a Year Zero push: its event (when the roll had no success yet), the Willpower it gained
+    and the banes showing after it (the log adds the push and the Willpower to the roll's, and keeps the latest
+    banes)."""
+    extras = {"willpower": willpower_gained, "banes": pushed.base_banes + pushed.gear_banes}
+    return Rolled("yearzero", "roll", yearzero_push_events(first, pushed), extras)

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.render import heroic as render_heroic
-from bot.render import hex as render_hex
-from bot.render import sevenkingdoms as render_sk
-from bot.render import yearzero as render_yz
 from bot.render.common import Tone, Tones
-from bot.roll_endings import Ending, ending_line
+from cogs.heroic import card as render_heroic
+from cogs.hex import card as render_hex
+from cogs.sevenkingdoms import card as render_sk
+from cogs.yearzero import card as render_yz
+from cogs.yearzero.endings import Ending, ending_line
 from rules import heroic, hex, sevenkingdoms, yearzero
 from rules.dice import FixedDice
 from rules.heroic_odds import odds_for_heroic

@@ -8,7 +8,7 @@ import pytest
 from bot.render import common
 from bot.render.common import DARK_EMBED, LIGHT_EMBED, Tones
 from tests.bot.cards import CARD_KINDS
-from tests.bot.test_render import public_renderers
+from tests.cogs.test_render import public_renderers
 
 MIN_CONTRAST = 3.0
 
@@ -101,7 +101,7 @@ def test_the_bot_and_the_command_line_write_odds_alike(argv, card, capsys):
     assert footer in printed
 
 
-ALL_COGS = ("cogs.hex", "cogs.heroic", "cogs.sevenkingdoms", "cogs.yearzero", "cogs.willpower")
+ALL_COGS = ("cogs.hex.cog", "cogs.heroic.cog", "cogs.sevenkingdoms.cog", "cogs.yearzero.cog", "cogs.willpower.cog")
 SENT = [  # (command, options, cog, faces, the tone of the card, its buttons)
     ("hex test", {"attribute": 2}, "Hex", [6, 2], Tones.SUCCESS, []),
     ("hex contest", {"attribute": 1, "opposing": 1}, "Hex", [2, 6], Tones.FAILURE, []),

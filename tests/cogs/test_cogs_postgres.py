@@ -19,7 +19,7 @@ def public(reply) -> str:
 
 
 async def test_willpower_on_postgresql_is_set_spent_and_never_below_zero(postgres_url, start_bot, fake_discord):
-    bot = await start_bot(extensions=("cogs.willpower",), DATABASE_URL=postgres_url)
+    bot = await start_bot(extensions=("cogs.willpower.cog",), DATABASE_URL=postgres_url)
     await fake_discord.slash("willpower-set", {"player": ALICE, "points": 5}, user=GM)
     replies = await asyncio.gather(*(fake_discord.slash("willpower spend") for _ in range(12)))
     spent = [reply for reply in replies if not reply.ephemeral and reply.content]
@@ -39,7 +39,7 @@ async def extended(fake_discord, bot, faces: list[int], **options) -> dict:
 async def test_an_extended_test_on_postgresql_keeps_its_progress_across_a_restart(
     postgres_url, start_bot, fake_discord
 ):
-    cogs = ("cogs.sevenkingdoms",)
+    cogs = ("cogs.sevenkingdoms.cog",)
     bot = await start_bot(extensions=cogs, DATABASE_URL=postgres_url)
     first = await extended(fake_discord, bot, [2, 2, 1], task="Forge a blade", needed=5, rank=3, difficulty="Easy")
     assert field(first, "Progress") == "**Forge a blade**: ▰▱▱▱▱ 1/5 — 4 to go"

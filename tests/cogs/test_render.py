@@ -12,15 +12,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bot.render
-from bot.render import heroic as render_heroic
-from bot.render import hex as render_hex
-from bot.render import sevenkingdoms as render_sk
-from bot.render import yearzero as render_yz
-from bot.render.common import EMBED_TOTAL, LEFT_OUT, SUCCESS_MARK, Card, Tones, embed, percent
+import cogs
+from bot.render.common import EMBED_TOTAL, LEFT_OUT, SUCCESS_MARK, Card, Tones, embed
+from cogs.heroic import card as render_heroic
+from cogs.hex import card as render_hex
+from cogs.sevenkingdoms import card as render_sk
+from cogs.yearzero import card as render_yz
 from rules import heroic, hex, sevenkingdoms, yearzero
 from rules.dice import FixedDice, SeededDice
 from rules.heroic_odds import odds_for_heroic
 from rules.hex_odds import odds_for_cast, odds_for_contest, odds_for_test
+from rules.odds_text import percent
 from rules.sevenkingdoms_competition import parse_participants, roll_competition
 from rules.sevenkingdoms_odds import competition_odds
 from rules.sevenkingdoms_odds import odds_for_test as sk_odds
@@ -209,13 +211,21 @@ def test_an_embed_is_shrunk_exactly_when_discord_would_refuse_it(fields, value_l
 
 
 def public_renderers() -> dict[str, list]:
-    """Every public render_* function of bot/render, by module."""
+    """Every public render_* function of bot/render and of each feature's cards (cogs/<feature>/card.py), by
+    module (a feature's card by the feature's name)."""
     found: dict[str, list] = {}
-    for module_info in pkgutil.iter_modules(bot.render.__path__):
-        module = importlib.import_module(f"bot.render.{module_info.name}")
+    places = [(f"bot.render.{info.name}", info.name) for info in pkgutil.iter_modules(bot.render.__path__)]
+    places += [(f"cogs.{info.name}.card", info.name) for info in pkgutil.iter_modules(cogs.__path__) if info.ispkg]
+    for module_name, key in places:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as missing:  # a feature without cards of its own
+            if missing.name != module_name:
+                raise
+            continue
         for name, function in inspect.getmembers(module, inspect.isfunction):
             if name.startswith("render_") and function.__module__ == module.__name__:
-                found.setdefault(module_info.name, []).append(function)
+                found.setdefault(key, []).append(function)
     return found
 
 

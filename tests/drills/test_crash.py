@@ -26,7 +26,7 @@ import signal
 from collections import defaultdict
 
 from bot.storage import MAX_WILLPOWER, PushRefusal
-from cogs.yearzero import NO_ROLL_TO_PUSH
+from cogs.yearzero.cog import NO_ROLL_TO_PUSH
 from rules.yearzero import YzRoll
 from tests.bot.payloads import slash_payload
 from tests.drills.conftest import PLAYERS, TABLES, click_payload, query, scaled

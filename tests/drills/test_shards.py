@@ -22,7 +22,7 @@ import pytest
 
 from bot.shards import ShardPlan
 from bot.storage import MAX_WILLPOWER, PushRefusal, RollState, Storage, open_storage
-from cogs.yearzero import NO_ROLL_TO_PUSH
+from cogs.yearzero.cog import NO_ROLL_TO_PUSH
 from rules.yearzero import YzRoll
 from tests.bot.payloads import slash_payload
 from tests.bot.sharding import interactions_seen, shard_bot

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.admin import clear_guild_commands, healthcheck
+from bot.app.admin import clear_guild_commands, healthcheck
 from bot.settings import Settings
 from bot.storage import Database, load_migrations
-from tests.bot.conftest import TOKEN
+from tests.conftest import TOKEN
 
 
 def run_python(tmp_path: Path, *arguments: str, **environ: str) -> subprocess.CompletedProcess[str]:

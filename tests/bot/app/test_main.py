@@ -23,10 +23,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.__main__ import configure_logging, serve
-from bot.client import RollkeeperBot
+from bot.app.client import RollkeeperBot
+from bot.app.sync import CommandSync, command_definitions_hash
 from bot.settings import Settings
 from bot.storage import Database, NewEntry
-from bot.sync import CommandSync, command_definitions_hash
 
 SECRET = "MTIzNDU2.secret-token-for-tests.do-not-log"
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)

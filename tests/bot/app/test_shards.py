@@ -8,10 +8,10 @@ import logging
 import discord
 import pytest
 
-from bot.client import IDENTIFY_SPACING, RollkeeperBot
+from bot.app.client import IDENTIFY_SPACING, RollkeeperBot
+from bot.app.sync import CommandSync
 from bot.shards import ShardPlan
-from bot.sync import CommandSync
-from cogs.yearzero import PushButton
+from cogs.yearzero.cog import PushButton
 from tests.bot.embeds import give_faces
 from tests.bot.payloads import click_payload
 from tests.bot.sharding import FEN, KEEP, MARSH, interactions_seen, shard_bot
@@ -36,7 +36,7 @@ def test_the_servers_sit_on_the_shards_discord_would_give_them(fake_discord):
 
 
 async def test_unset_one_process_runs_discords_recommended_count(fake_discord, make_settings, caplog):
-    caplog.set_level(logging.INFO, logger="bot.client")
+    caplog.set_level(logging.INFO, logger="bot.app.client")
     bot = await fake_discord.run(shard_bot(make_settings, ShardPlan()))
     assert len(fake_discord.requests_to("GET", "/gateway/bot")) == 1
     assert bot.shard_count == 2 and sorted(bot.shards) == [0, 1]
@@ -46,7 +46,7 @@ async def test_unset_one_process_runs_discords_recommended_count(fake_discord, m
 
 
 async def test_each_process_gets_the_servers_of_its_own_shards(fake_discord, make_settings, caplog):
-    caplog.set_level(logging.INFO, logger="bot.client")
+    caplog.set_level(logging.INFO, logger="bot.app.client")
     first = await fake_discord.run(shard_bot(make_settings, ShardPlan(count=2, ids=(0,))))
     second = await fake_discord.run(shard_bot(make_settings, ShardPlan(count=2, ids=(1,))))
     assert fake_discord.requests_to("GET", "/gateway/bot") == []  # the count was given
@@ -81,7 +81,7 @@ async def test_sync_commands_true_makes_another_process_sync(fake_discord, make_
 
 
 async def test_sync_commands_false_stops_even_shard_zeros_process(fake_discord, make_settings, caplog):
-    caplog.set_level(logging.INFO, logger="bot.sync")
+    caplog.set_level(logging.INFO, logger="bot.app.sync")
     await fake_discord.run(shard_bot(make_settings, ShardPlan(sync_commands=False)))
     assert fake_discord.requests_to("PUT", PUT_GLOBAL) == []
     assert "Not syncing the slash commands: SYNC_COMMANDS is false" in caplog.messages

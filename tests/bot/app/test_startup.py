@@ -11,13 +11,13 @@ from contextlib import closing
 import discord
 import pytest
 
-from bot.client import EXTENSIONS
-from bot.sync import CommandSync
+from bot.app.client import EXTENSIONS
+from bot.app.sync import CommandSync
 from tests.fakediscord import CannotInvoke
 
 PUT_GLOBAL = "/applications/{application_id}/commands"
 PUT_GUILD = "/applications/{application_id}/guilds/{guild_id}/commands"
-YZ = ("cogs.yearzero", "cogs.willpower")
+YZ = ("cogs.yearzero.cog", "cogs.willpower.cog")
 INTEGER, NUMBER = 4, 10
 SUBCOMMAND, GROUP = 1, 2
 GUILD_ONLY = [0]
@@ -59,12 +59,12 @@ async def test_commands_are_synced_once_and_again_only_when_they_change(start_bo
     assert await bot.sync_commands() is CommandSync.UNCHANGED
     assert (await fake_discord.slash("willpower show")).type == 4  # Discord's copy still serves
 
-    await start_bot(extensions=("cogs.willpower",))  # a command set that changed
+    await start_bot(extensions=("cogs.willpower.cog",))  # a command set that changed
     puts = fake_discord.requests_to("PUT", PUT_GLOBAL)
     assert len(puts) == 2 and names(puts[-1].body) == {"willpower", "willpower-set"}
     assert names(fake_discord.commands()) == {"willpower", "willpower-set"}
 
-    await start_bot(extensions=("cogs.willpower",))
+    await start_bot(extensions=("cogs.willpower.cog",))
     assert len(fake_discord.requests_to("PUT", PUT_GLOBAL)) == 2
     await start_bot(extensions=YZ)  # changed back: synced again
     assert len(fake_discord.requests_to("PUT", PUT_GLOBAL)) == 3
@@ -157,9 +157,9 @@ async def test_closing_lets_a_click_in_flight_answer(start_bot, fake_discord):
 async def test_a_button_must_name_its_pattern(start_bot, fake_discord):
     """The bot tells clicks it takes from stale ones by each button's pattern, so a button without one is refused
     when registered, and the pattern is the template discord.py matches (its public `template`)."""
-    from cogs.yearzero import PushButton
+    from cogs.yearzero.cog import PushButton
 
-    bot = await start_bot(extensions=("cogs.yearzero",))
+    bot = await start_bot(extensions=("cogs.yearzero.cog",))
     assert PushButton(1).template is PushButton.pattern
 
     class Nameless(discord.ui.DynamicItem[discord.ui.Button], template=r"x:(?P<n>[0-9]+)"):

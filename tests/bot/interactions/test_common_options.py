@@ -1,8 +1,8 @@
-"""The options every cog shares (bot/shared_options.py), as Discord receives them from the full bot."""
+"""The options every cog shares (bot/interactions/common_options.py), as Discord receives them from the full bot."""
 
 from __future__ import annotations
 
-from bot.shared_options import NOTE, NOTE_LENGTH, PRIVATE
+from bot.interactions.common_options import NOTE, NOTE_LENGTH, PRIVATE
 
 SUBCOMMAND, GROUP, STRING, BOOLEAN = 1, 2, 3, 5
 

@@ -1,14 +1,15 @@
-"""bot/gateway.py: a payload discord.py cannot parse is logged and dropped, and the bot keeps serving.
+"""bot/interactions/gateway.py: a payload discord.py cannot parse is logged and dropped, and the bot keeps
+serving.
 
-Pins the DEP: place in bot/gateway.py on discord.py 2.7: the wrapped parser is the one the gateway calls (the
-fake's own hook, beneath it, sees discord.py's parser raise), and the exception goes no further.
+Pins the DEP: place in bot/interactions/gateway.py on discord.py 2.7: the wrapped parser is the one the gateway
+calls (the fake's own hook, beneath it, sees discord.py's parser raise), and the exception goes no further.
 """
 
 from __future__ import annotations
 
 import logging
 
-from bot.gateway import describe_event
+from bot.interactions.gateway import describe_event
 from tests.bot.payloads import slash_payload
 
 DROPPED = "Dropped a malformed INTERACTION_CREATE"
@@ -18,11 +19,11 @@ async def test_a_malformed_interaction_is_dropped_with_one_warning(fake_discord,
     await start_bot()
     payload = slash_payload(fake_discord, "yz", {"attribute": 3, "skill": 1})
     payload["member"]["user"]["id"] = "abc"
-    with caplog.at_level(logging.WARNING, logger="bot.gateway"):
+    with caplog.at_level(logging.WARNING, logger="bot.interactions.gateway"):
         dropped = await fake_discord.send_interaction(payload, expect_answer=False)
     assert isinstance(dropped.parse_error, ValueError), "discord.py's own parser no longer ran beneath ours"
     assert dropped.callbacks == []
-    [warning] = [record for record in caplog.records if record.name == "bot.gateway"]
+    [warning] = [record for record in caplog.records if record.name == "bot.interactions.gateway"]
     assert warning.levelno == logging.WARNING and DROPPED in warning.getMessage()
     assert payload["token"] not in warning.getMessage() and repr(payload["id"]) in warning.getMessage()
     assert not fake_discord._bot_task.done()
@@ -32,10 +33,10 @@ async def test_a_malformed_interaction_is_dropped_with_one_warning(fake_discord,
 
 async def test_a_good_interaction_passes_through_the_wrapper_untouched(fake_discord, start_bot, caplog):
     await start_bot()
-    with caplog.at_level(logging.WARNING, logger="bot.gateway"):
+    with caplog.at_level(logging.WARNING, logger="bot.interactions.gateway"):
         reply = await fake_discord.slash("yz", {"attribute": 2, "skill": 2})
     assert reply.parse_error is None and reply.embed["description"].startswith("Year Zero")
-    assert [record for record in caplog.records if record.name == "bot.gateway"] == []
+    assert [record for record in caplog.records if record.name == "bot.interactions.gateway"] == []
 
 
 def test_the_log_names_a_payload_by_its_ids_only():

@@ -8,7 +8,7 @@ import pytest
 
 from tests.fakediscord import ALICE
 
-YZ = ("cogs.yearzero", "cogs.willpower")
+YZ = ("cogs.yearzero.cog", "cogs.willpower.cog")
 
 
 def yz_data(fake, options: list[dict]) -> dict:
@@ -63,7 +63,7 @@ def test_a_user_option_must_be_an_ascii_id(value):
     """'²' passed the guard (str.isdigit says yes) and then failed inside discord.py, unanswered."""
     from discord import AppCommandOptionType
 
-    from bot.options import Declared, option_problem
+    from bot.interactions.raw_options import Declared, option_problem
 
     user = Declared("player", AppCommandOptionType.user, False, (), "", None, None)
     assert option_problem(6, value, user) == "`player` does not name anything I can find."

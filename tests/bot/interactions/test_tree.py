@@ -13,8 +13,15 @@ import pytest
 from discord import app_commands
 
 from bot.errors import PlayerError
+from bot.interactions.tree import (
+    DATABASE_LOST,
+    GENERIC_MESSAGE,
+    RollkeeperTree,
+    player_message,
+    report_error,
+    reports_errors,
+)
 from bot.storage import NotEnoughWillpower, StorageBusy, StorageUnavailable
-from bot.tree import DATABASE_LOST, GENERIC_MESSAGE, RollkeeperTree, player_message, report_error, reports_errors
 from rules.errors import CannotPush, InvalidInput
 
 
@@ -111,7 +118,7 @@ async def test_report_answers_privately_then_follows_up():
 
 async def test_a_bug_gets_the_generic_message_and_a_logged_traceback(caplog: pytest.LogCaptureFixture):
     interaction = FakeInteraction()
-    with caplog.at_level(logging.ERROR, logger="bot.tree"):
+    with caplog.at_level(logging.ERROR, logger="bot.interactions.tree"):
         await report_error(interaction, invoke_error(ZeroDivisionError("division by zero")))
     assert interaction.sent == [("response", GENERIC_MESSAGE, True)]
     [record] = caplog.records
@@ -124,7 +131,7 @@ async def test_an_answer_that_cannot_be_sent_is_logged_not_raised(caplog: pytest
         SimpleNamespace(status=404, reason="Not Found"), {"code": 10062, "message": "Unknown"}
     )
     interaction = FakeInteraction(fail_with=gone)
-    with caplog.at_level(logging.WARNING, logger="bot.tree"):
+    with caplog.at_level(logging.WARNING, logger="bot.interactions.tree"):
         await report_error(interaction, InvalidInput("bad"))
     assert "Could not tell the player" in caplog.text
 
@@ -136,7 +143,7 @@ def refused_answer(code: int) -> discord.HTTPException:
 async def test_a_repeat_delivery_refused_as_already_answered_is_one_info_line(caplog: pytest.LogCaptureFixture):
     """Discord's 40060 on an answer: another delivery of this interaction answered it; nothing more is said."""
     interaction = FakeInteraction()
-    with caplog.at_level(logging.INFO, logger="bot.tree"):
+    with caplog.at_level(logging.INFO, logger="bot.interactions.tree"):
         await report_error(interaction, invoke_error(refused_answer(40060)))
     assert interaction.sent == []
     assert [(record.levelname, record.getMessage()) for record in caplog.records] == [
@@ -146,7 +153,7 @@ async def test_a_repeat_delivery_refused_as_already_answered_is_one_info_line(ca
 
 async def test_any_other_refused_answer_is_a_bug(caplog: pytest.LogCaptureFixture):
     interaction = FakeInteraction()
-    with caplog.at_level(logging.ERROR, logger="bot.tree"):
+    with caplog.at_level(logging.ERROR, logger="bot.interactions.tree"):
         await report_error(interaction, invoke_error(refused_answer(50035)))  # an invalid body
     assert interaction.sent == [("response", GENERIC_MESSAGE, True)] and caplog.records[0].exc_info
 
@@ -214,7 +221,7 @@ def test_a_refused_value_is_shown_back_inert():
 
 def test_server_channel_refuses_an_interaction_from_outside_a_server():
     """Guild-only is checked by the bot itself too: a crafted payload from a DM stores nothing under a server."""
-    from bot.tree import NOT_IN_A_SERVER, server_channel
+    from bot.interactions.tree import NOT_IN_A_SERVER, server_channel
 
     assert server_channel(SimpleNamespace(guild_id=5, channel_id=7)) == (5, 7)
     for outside in (SimpleNamespace(guild_id=None, channel_id=7), SimpleNamespace(guild_id=5, channel_id=None)):

@@ -12,7 +12,7 @@ import asyncio
 
 import pytest
 
-from bot.answers import ANSWER_ATTEMPTS, NOT_SHOWN
+from bot.interactions.answers import ANSWER_ATTEMPTS, NOT_SHOWN
 from tests.bot.embeds import give_faces
 from tests.bot.test_faults import ANSWER_ROUTES, GUILD, YZ, query, willpower
 from tests.fakediscord import ALICE, GM, FakeDiscord, message_text

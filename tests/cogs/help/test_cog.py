@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.client import EXTENSIONS
-from bot.help_pages import PAGES, RULINGS
+from bot.app.client import EXTENSIONS
 from bot.render.common import DESCRIPTION, EMBED_TOTAL, TITLE
+from cogs.help.pages import PAGES, RULINGS
 from tests.fakediscord import BOB
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[3] / "README.md"
 
 
 @pytest.fixture
@@ -101,9 +101,9 @@ async def test_public_help_is_turned_by_its_asker_and_others_get_their_own_copy(
 
 
 async def test_the_menu_still_works_after_a_restart(fake_discord, start_bot):
-    await start_bot(extensions=("cogs.help",))
+    await start_bot(extensions=("cogs.help.cog",))
     reply = await fake_discord.slash("help")
-    await start_bot(extensions=("cogs.help",))
+    await start_bot(extensions=("cogs.help.cog",))
     turned = await pick(fake_discord, reply, "hex")
     assert turned.type == 7 and turned.embeds[0]["title"] == "HEX: d6 pools, 6s succeed"
 

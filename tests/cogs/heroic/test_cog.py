@@ -10,12 +10,12 @@ from tests.fakediscord import CannotInvoke
 
 EPHEMERAL = 64
 STRING, INTEGER, SUBCOMMAND = 3, 4, 1
-MY_COGS = ("cogs.hex", "cogs.heroic", "cogs.sevenkingdoms")
+MY_COGS = ("cogs.hex.cog", "cogs.heroic.cog", "cogs.sevenkingdoms.cog")
 
 
 @pytest.fixture
 async def bot(start_bot):
-    return await start_bot(extensions=("cogs.heroic",))
+    return await start_bot(extensions=("cogs.heroic.cog",))
 
 
 def use_faces(bot, *faces: int) -> FixedDice:

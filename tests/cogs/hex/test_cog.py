@@ -13,7 +13,7 @@ EPHEMERAL = 64
 
 @pytest.fixture
 async def bot(start_bot):
-    return await start_bot(extensions=("cogs.hex",))
+    return await start_bot(extensions=("cogs.hex.cog",))
 
 
 def use_faces(bot, *faces: int) -> FixedDice:

@@ -12,10 +12,10 @@ from fractions import Fraction
 
 import pytest
 
-from bot.render.yearzero import PUSHED_DICE
 from bot.storage import RevealRefusal
-from cogs.log import NEEDS_MANAGE_SERVER
-from cogs.stats import GM_ONLY
+from cogs.log.cog import NEEDS_MANAGE_SERVER
+from cogs.log.stats import GM_ONLY
+from cogs.yearzero.card import PUSHED_DICE
 from rules.heroic_odds import odds_for_heroic
 from rules.luck import LuckEvent, luck_of
 from rules.odds_text import percent
@@ -23,7 +23,7 @@ from tests.bot.embeds import field, give_faces
 from tests.bot.payloads import click_payload
 from tests.fakediscord import ALICE, BOB, GM, FakeChannel, FakeDiscord, FakeGuild, Reply
 
-COGS = ("cogs.heroic", "cogs.yearzero", "cogs.willpower", "cogs.log", "cogs.stats")
+COGS = ("cogs.heroic.cog", "cogs.yearzero.cog", "cogs.willpower.cog", "cogs.log.cog")
 GUILD = FakeGuild("Forbidden Lands", channels=(FakeChannel("general"),))
 EPHEMERAL = 64
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
@@ -98,7 +98,7 @@ async def test_reveal_works_after_a_restart_and_once_under_simultaneous_clicks(s
 
 async def test_a_reveal_clicked_while_the_bot_drains_is_refused_and_reveals_nothing(start_bot, fake_discord, db_path):
     """As Push and Keep: while closing, a click is told the bot restarts and nothing is claimed for it."""
-    from bot.client import RESTARTING
+    from bot.app.client import RESTARTING
 
     bot = await start_bot(extensions=COGS)
     secret = await heroic(fake_discord, bot, [6, 6], private=True)

@@ -14,7 +14,7 @@ from tests.bot.payloads import slash_payload
 from tests.bot.test_faults import ANSWER_ROUTES, GUILD, YZ, handling, query, willpower
 from tests.fakediscord.faults import shows
 
-COGS = (*YZ, "cogs.stats")
+COGS = (*YZ, "cogs.log.cog")
 
 
 pytestmark = pytest.mark.faults
@@ -70,7 +70,7 @@ async def test_an_extended_roll_delivered_twice_is_logged_once(start_bot, fake_d
 async def test_a_private_roll_and_a_year_zero_roll_without_push_delivered_twice_are_logged_once(
     start_bot, fake_discord, db_path
 ):
-    bot = await start_bot(extensions=(*COGS, "cogs.heroic"))
+    bot = await start_bot(extensions=(*COGS, "cogs.heroic.cog"))
     give_faces(bot, "Heroic", 5, 4, 1, 2)  # the roll, and what a repeat would roll
     await twice(fake_discord, bot, "heroic tn", {"skill": 2, "tn": 8, "private": True})
     give_faces(bot, "YearZero", 3, 4, 2, 2)

@@ -12,13 +12,13 @@ from fractions import Fraction
 
 import pytest
 
-from bot.log_cards import CSV_HEADERS, EMPTY_PAGE
 from bot.render.common import Tones
+from cogs.log.cards import CSV_HEADERS, EMPTY_PAGE
 from rules.heroic_odds import odds_for_heroic
 from rules.luck import LuckEvent, luck_of
 from rules.odds_text import percent
 from tests.bot.embeds import field, give_faces
-from tests.bot.test_cog_log import CALLBACK, COGS, EPHEMERAL, GUILD, heroic, labels
+from tests.cogs.log.test_cog import CALLBACK, COGS, EPHEMERAL, GUILD, heroic, labels
 from tests.fakediscord import ALICE, BOB, GM, FakeDiscord, Reply
 
 EVENING = datetime(2026, 12, 2, 19, 0, tzinfo=UTC)

@@ -11,9 +11,9 @@ from fractions import Fraction
 
 import pytest
 
-from bot.log_cards import CSV_HEADERS, log_csv, spreadsheet_safe
-from bot.stats import per_system, sparkline, tally
 from bot.storage import LogEntry
+from cogs.log.cards import CSV_HEADERS, log_csv, spreadsheet_safe
+from cogs.log.tallies import per_system, sparkline, tally
 from rules.hex_odds import odds_for_test
 from rules.luck import LuckEvent
 from rules.sevenkingdoms import SkPool
@@ -21,7 +21,7 @@ from rules.sevenkingdoms_odds import odds_for_test as sk_odds
 from tests.bot.embeds import give_faces
 from tests.fakediscord import FakeGuild
 
-COGS = ("cogs.hex", "cogs.sevenkingdoms", "cogs.log")
+COGS = ("cogs.hex.cog", "cogs.sevenkingdoms.cog", "cogs.log.cog")
 GUILD = FakeGuild("The Keep")
 NOW = datetime(2026, 12, 2, 20, 0, tzinfo=UTC)
 

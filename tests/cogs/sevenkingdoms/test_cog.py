@@ -21,7 +21,7 @@ def fake_guilds():
 
 @pytest.fixture
 async def bot(start_bot):
-    return await start_bot(extensions=("cogs.sevenkingdoms",))
+    return await start_bot(extensions=("cogs.sevenkingdoms.cog",))
 
 
 def use_faces(bot, *faces: int) -> FixedDice:
@@ -194,7 +194,7 @@ async def extended(fake_discord, bot, faces: list[int], **options):
 async def test_extended_progress_adds_degrees_survives_a_restart_and_announces_completion(
     fake_discord, start_bot
 ):
-    bot = await start_bot(extensions=("cogs.sevenkingdoms",))
+    bot = await start_bot(extensions=("cogs.sevenkingdoms.cog",))
     first = await extended(fake_discord, bot, [2, 2, 1], task="Forge a blade", needed=5, rank=3,
                            difficulty="Easy", note="At the smithy")
     assert first["title"] == "✅ Marginal success · 1 degree"
@@ -203,7 +203,7 @@ async def test_extended_progress_adds_degrees_survives_a_restart_and_announces_c
     ]
     assert field(first, "Progress") == "**Forge a blade**: ▰▱▱▱▱ 1/5 — 4 to go"
 
-    bot = await start_bot(extensions=("cogs.sevenkingdoms",))  # a new process on the same database
+    bot = await start_bot(extensions=("cogs.sevenkingdoms.cog",))  # a new process on the same database
     second = await extended(fake_discord, bot, [6, 5, 4], task="forge a BLADE", rank=3, difficulty="Easy")
     assert field(second, "Progress") == "**Forge a blade**: ▰▰▰▰▱ 4/5 — 1 to go"  # 15 vs 3: 3 degrees
 
@@ -308,7 +308,7 @@ async def test_tasks_are_kept_per_channel_and_can_be_cleared(fake_discord, bot):
 
 
 def test_the_progress_bar_scales_to_twenty_marks_and_is_full_only_when_complete():
-    from bot.render.sevenkingdoms import progress_line, render_tasks
+    from cogs.sevenkingdoms.card import progress_line, render_tasks
 
     assert progress_line("Siege", 30, 50) == "**Siege**: " + "▰" * 12 + "▱" * 8 + " 30/50 — 20 to go"
     assert progress_line("Siege", 49, 50).count("▰") == 19

@@ -6,7 +6,7 @@ import pytest
 
 from bot.storage import load_migrations
 from tests.bot.embeds import give_faces
-from tests.bot.test_cog_sevenkingdoms import GENERAL, GUILD, TAVERN
+from tests.cogs.sevenkingdoms.test_cog import GENERAL, GUILD, TAVERN
 from tests.fakediscord import ALICE, BOB, GM, MEMBER_PERMISSIONS, FakeUser
 
 
@@ -17,7 +17,7 @@ def fake_guilds():
 
 @pytest.fixture
 async def bot(start_bot):
-    return await start_bot(extensions=("cogs.sevenkingdoms",))
+    return await start_bot(extensions=("cogs.sevenkingdoms.cog",))
 
 
 async def start_task(fake_discord, bot, name: str, needed: int = 5, *, by=ALICE, channel=GENERAL, progress=0):
@@ -91,10 +91,10 @@ async def test_a_click_by_someone_else_or_on_a_task_gone_meanwhile_clears_nothin
 
 
 async def test_the_confirmation_still_works_after_a_restart(fake_discord, start_bot):
-    bot = await start_bot(extensions=("cogs.sevenkingdoms",))
+    bot = await start_bot(extensions=("cogs.sevenkingdoms.cog",))
     await start_task(fake_discord, bot, "Long march")
     asked = await fake_discord.slash("test clear", {"task": "Long march"})
-    bot = await start_bot(extensions=("cogs.sevenkingdoms",))  # a new process on the same database
+    bot = await start_bot(extensions=("cogs.sevenkingdoms.cog",))  # a new process on the same database
     cleared = await fake_discord.click(asked, label="Clear it")
     assert cleared.content == 'Cleared "Long march".'
     assert await task_names(bot) == []

@@ -9,11 +9,11 @@ from contextlib import closing
 
 import pytest
 
-from cogs.willpower import ONLY_YOUR_OWN
+from cogs.willpower.cog import ONLY_YOUR_OWN
 from tests.bot.payloads import slash_payload
 from tests.fakediscord import ALICE, BOB, GM, MANAGE_GUILD, CannotInvoke, FakeDiscord, FakeGuild, Reply, message_text
 
-WILLPOWER = ("cogs.willpower",)
+WILLPOWER = ("cogs.willpower.cog",)
 EPHEMERAL = 64
 KEEP = FakeGuild("The Keep")
 MARSH = FakeGuild("The Marsh")

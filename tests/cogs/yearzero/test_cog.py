@@ -16,26 +16,26 @@ from datetime import UTC, datetime, timedelta
 import discord
 import pytest
 
-from bot.client import STALE_BUTTON
+from bot.app.client import STALE_BUTTON
 from bot.render.common import LEFT_OUT
-from bot.render.yearzero import PUSHED_DICE
-from bot.roll_endings import Ending
 from bot.storage import Database, PushRefusal
-from cogs.yearzero import NO_ROLL_TO_PUSH, KeepButton, PushButton, push_view, read_payload
+from cogs.yearzero.card import PUSHED_DICE
+from cogs.yearzero.cog import NO_ROLL_TO_PUSH, KeepButton, PushButton, push_view
+from cogs.yearzero.endings import Ending, read_payload
 from rules.dice import FixedDice
 from rules.yearzero import push
 from tests.bot.embeds import assert_ended_as, below_title, field, give_faces, odds
 from tests.bot.payloads import click_payload, slash_payload
 from tests.fakediscord import ALICE, BOB, GM, FakeChannel, FakeDiscord, FakeGuild, Reply, message_text
 
-YZ = ("cogs.yearzero", "cogs.willpower")
+YZ = ("cogs.yearzero.cog", "cogs.willpower.cog")
 TAVERN = FakeChannel("tavern")
 GUILD = FakeGuild("Forbidden Lands", channels=(FakeChannel("general"), TAVERN))
 EDIT_CHANNEL_MESSAGE = "/channels/{channel_id}/messages/{message_id}"
 EPHEMERAL = 64
 DEFERRED, DEFERRED_UPDATE = 5, 6
-"""A change is acknowledged before it is stored (bot/answers.py): "thinking..." for a command, a silent update
-for a click; the answer then fills it in."""
+"""A change is acknowledged before it is stored (bot/interactions/answers.py): "thinking..." for a command, a silent
+update for a click; the answer then fills it in."""
 NOT_YOURS = PushRefusal.NOT_YOURS.message
 ALREADY_PUSHED = PushRefusal.ALREADY_PUSHED.message
 

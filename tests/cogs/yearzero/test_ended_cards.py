@@ -9,16 +9,16 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.render.yearzero import NO_COST, PUSHED_DICE
-from bot.roll_endings import Ending, ended_card
 from bot.storage import RollState, YearZeroRoll
+from cogs.yearzero.card import NO_COST, PUSHED_DICE
+from cogs.yearzero.endings import Ending, ended_card
 from rules import odds_text
 from rules.dice import FixedDice
 from rules.yearzero import push, roll_yz
 from rules.yearzero_odds import odds_after_first
 from tests.bot.embeds import below_title, field, odds
-from tests.bot.test_cog_yearzero import GUILD, YZ, any_faces, buttons, roll, use_faces
-from tests.bot.test_cog_yearzero_endings import refuse_channel_edits
+from tests.cogs.yearzero.test_cog import GUILD, YZ, any_faces, buttons, roll, use_faces
+from tests.cogs.yearzero.test_endings import refuse_channel_edits
 
 pytestmark = pytest.mark.usefixtures("fake_discord")
 

@@ -10,13 +10,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.render.yearzero import PUSHED_DICE
-from bot.roll_endings import EXPIRING_EDITS, Ending
 from bot.storage import PushRefusal
-from cogs.yearzero import NO_ROLL_TO_PUSH
+from cogs.yearzero.card import PUSHED_DICE
+from cogs.yearzero.cog import NO_ROLL_TO_PUSH
+from cogs.yearzero.endings import EXPIRING_EDITS, Ending
 from tests.bot.embeds import assert_ended_as, field
 from tests.bot.payloads import click_payload
-from tests.bot.test_cog_yearzero import (
+from tests.cogs.yearzero.test_cog import (
     EDIT_CHANNEL_MESSAGE,
     GUILD,
     TAVERN,
@@ -38,7 +38,7 @@ pytestmark = pytest.mark.usefixtures("fake_discord")
 
 @pytest.fixture
 async def fake_discord(discord_spec):
-    from tests.bot.test_cog_yearzero import GUILD as guild
+    from tests.cogs.yearzero.test_cog import GUILD as guild
 
     async with FakeDiscord(guilds=[guild], validator=discord_spec) as fake:
         yield fake

@@ -6,7 +6,7 @@ from tests.bot.embeds import give_faces
 
 
 async def test_yz_skill_is_optional_and_defaults_to_zero(fake_discord, start_bot):
-    bot = await start_bot(extensions=("cogs.yearzero",))
+    bot = await start_bot(extensions=("cogs.yearzero.cog",))
     (yz,) = [command for command in fake_discord.commands() if command["name"] == "yz"]
     required = {option["name"]: option.get("required", False) for option in yz["options"]}
     assert required["attribute"] and not required["skill"]

@@ -10,13 +10,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.render.yearzero import PUSHED_DICE
 from bot.storage import PushRefusal, RollState
 from bot.storage.postgres import PostgresDatabase
-from cogs.yearzero import NO_ROLL_TO_PUSH, read_payload
+from cogs.yearzero.card import PUSHED_DICE
+from cogs.yearzero.cog import NO_ROLL_TO_PUSH
+from cogs.yearzero.endings import read_payload
 from rules.yearzero import push
 from tests.bot.embeds import field
-from tests.bot.test_cog_yearzero import (
+from tests.cogs.yearzero.test_cog import (
     ALREADY_PUSHED,
     GUILD,
     NOT_YOURS,
@@ -42,7 +43,7 @@ def told_privately(reply) -> str:
 
 @pytest.fixture
 def fake_guilds():
-    """The same two-channel server as tests/bot/test_cog_yearzero.py."""
+    """The same two-channel server as tests/cogs/yearzero/test_cog.py."""
     return (GUILD,)
 
 

@@ -8,12 +8,12 @@ import asyncio
 
 import pytest
 
-from bot.render.yearzero import PUSHED_DICE
-from cogs.yearzero import NO_ROLL_TO_PUSH
+from cogs.yearzero.card import PUSHED_DICE
+from cogs.yearzero.cog import NO_ROLL_TO_PUSH
 from tests.bot.embeds import below_title, field, odds
 from tests.bot.payloads import slash_payload
-from tests.bot.test_cog_yearzero import GUILD, YZ, Constant, private_answer, roll, rows, use_faces, willpower
-from tests.bot.test_cog_yearzero_endings import labels
+from tests.cogs.yearzero.test_cog import GUILD, YZ, Constant, private_answer, roll, rows, use_faces, willpower
+from tests.cogs.yearzero.test_endings import labels
 
 pytestmark = pytest.mark.usefixtures("fake_discord")
 

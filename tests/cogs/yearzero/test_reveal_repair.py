@@ -12,11 +12,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.roll_endings import Ending
-from tests.bot.test_cog_log import EPHEMERAL, labels, log_rows
-from tests.bot.test_cog_yearzero import GUILD, any_faces, roll
+from cogs.yearzero.endings import Ending
+from tests.cogs.log.test_cog import EPHEMERAL, labels, log_rows
+from tests.cogs.yearzero.test_cog import GUILD, any_faces, roll
 
-COGS = ("cogs.yearzero", "cogs.willpower", "cogs.log")
+COGS = ("cogs.yearzero.cog", "cogs.willpower.cog", "cogs.log.cog")
 
 
 @pytest.fixture
