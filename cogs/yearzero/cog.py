@@ -170,22 +170,35 @@ class YearZero(commands.Cog):
         """Roll Attribute + Skill base dice, gear dice, Artifact Dice and Pride; push or keep with the buttons."""
         artifacts = tuple(a for a in (artifact, artifact2, artifact3) if a)
         roll = roll_yz(attribute, skill, gear, artifacts, self.dice, pride=pride, pushes=pushes)
+        server_channel(interaction)  # a roll is stored under its server's channel: refused in a DM
+        first = await acknowledge(interaction, ephemeral=private)  # stored only once Discord took it
+        if roll.can_push:
+            await self._store_and_show(interaction, roll, pushes, note, private)
+        elif first:  # a repeat shows nothing: the first delivery shows and logs its own dice (these would differ)
+            await self._show_unpushable(interaction, roll, note, private)
+
+    async def _show_unpushable(
+        self, interaction: discord.Interaction, roll: YzRoll, note: str | None, private: bool
+    ) -> None:
+        """A roll without pushes is only shown and logged; once shown, it ends the roller's pushable rolls here."""
+        embed, rolled = _first_card(interaction, roll, note), yearzero_rolled(roll, pool_odds(roll))
+        if await logbook.deliver_roll(interaction, embed, rolled, private=private):
+            where = (*server_channel(interaction), interaction.user.id)
+            for older in await self.bot.db.rolls.supersede(*where, interaction_id=interaction.id):
+                await mark_ended(self.bot, older, Ending.SUPERSEDED)
+
+    async def _store_and_show(
+        self, interaction: discord.Interaction, roll: YzRoll, pushes: int, note: str | None, private: bool
+    ) -> None:
+        """A pushable roll (`pushes` allowed) is stored with its log entry (one transaction, once per interaction),
+        then shown with Push and Keep; once shown, it ends the roller's older roll here. A repeat shows what the
+        first stored."""
         guild_id, channel_id = server_channel(interaction)
         where = (guild_id, channel_id, interaction.user.id)
-        first = await acknowledge(interaction, ephemeral=private)  # stored only once Discord took it
-        if not roll.can_push:
-            if not first:  # a repeat: the first delivery shows and logs its own dice; rolling again would change them
-                return
-            embed = _first_card(interaction, roll, note)
-            rolled = yearzero_rolled(roll, pool_odds(roll))
-            if await logbook.deliver_roll(interaction, embed, rolled, private=private):
-                for older in await self.bot.db.rolls.supersede(*where, interaction_id=interaction.id):
-                    await mark_ended(self.bot, older, Ending.SUPERSEDED)
-            return
         payload, embed = stored_payload(roll, note, private), _first_card(interaction, roll, note)
         rolled = yearzero_rolled(roll, pool_odds(roll))
         entry = logbook.new_entry(interaction, embed, rolled, private)
-        stored = await self.bot.db.rolls.create_for(  # the roll and its log entry (same id), one transaction
+        stored = await self.bot.db.rolls.create_for(
             interaction.id, *where, payload, self.bot.now(), pushes, log=entry
         )
         if stored.state is not RollState.PENDING or stored.pushes_made:  # a repeat after the roll moved on
