@@ -1,4 +1,4 @@
-"""Every card kind the bot sends (tests/bot/cards.py), checked for its shape: the outcome first with a symbol
+"""Every card kind the bot sends (tests/cogs/cards.py), checked for its shape: the outcome first with a symbol
 that reads without colour, a colour that reads on both Discord themes, no author line, its fields, its odds."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 
 from bot.render import common
 from bot.render.common import DARK_EMBED, LIGHT_EMBED, Tones
-from tests.bot.cards import CARD_KINDS
+from tests.cogs.cards import CARD_KINDS
 from tests.cogs.test_render import public_renderers
 
 MIN_CONTRAST = 3.0
