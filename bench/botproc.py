@@ -3,7 +3,7 @@
     python -m bench.botproc ours --api URL --gateway URL --db PATH [--profile PATH] [--shards IDS/COUNT]
     python -m bench.botproc bare --api URL --gateway URL [--sync] [--defer] [--profile PATH]
 
-`ours` is rollkeeper's RollkeeperBot with the cogs of bot.client.EXTENSIONS that exist; `bare` is
+`ours` is rollkeeper's RollkeeperBot with the cogs of bot.app.client.EXTENSIONS that exist; `bare` is
 bench.barebot.BareBot. Prints one JSON line on stdout per milestone - ``imported`` (discord.py, and for ours
 the bot package), ``built`` (the bot object exists), ``setup_done`` (its setup_hook returned, so for ours the
 database is open and migrated, the cogs and buttons are loaded and the commands synced if they changed),
@@ -40,8 +40,8 @@ async def build_ours(
     connection pool `python -m bot` gives it unless default_connector (discord.py's own, for comparison), on
     PostgreSQL when database_url is given; shards "0/2" runs shard 0 of 2, "0,1/2" both (the fake has no
     IDENTIFY rate limit to wait for)."""
-    from bot.client import EXTENSIONS, RollkeeperBot
-    from bot.connections import discord_connector
+    from bot.app.client import EXTENSIONS, RollkeeperBot
+    from bot.app.connections import discord_connector
     from bot.settings import Settings
     from bot.shards import shard_plan
 

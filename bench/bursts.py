@@ -7,7 +7,7 @@ start-up used. The bot acknowledges first and then edits its card in: a late ans
 came more than 3 s after its interaction was sent (Discord's window, which only the first callback must meet; the
 player sees "This interaction failed"). Printed per burst size and connection pool: late answers, p50, p95, p99
 and the longest wait for the acknowledgement, p50 and p99 of the final answer (the card), and the bot's CPU
-time. Both pools are measured: rollkeeper's (`bot.connections.discord_connector`) and discord.py's default (no
+time. Both pools are measured: rollkeeper's (`bot.app.connections.discord_connector`) and discord.py's default (no
 limit), which the bot used before; any --connections N adds a pool of that size.
 Target: 0 late at 1,000 with rollkeeper's pool.
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from bench.fake import Answered, fake_discord, forget, players, running, send_windowed, slash_payload, table_of
 from bench.figures import median_ratio, percentile, ratio_spread, spread, verdict
 from bench.hotspots import explain
-from bot.render.yearzero import NOTHING_TO_PUSH
+from cogs.yearzero.card import NOTHING_TO_PUSH
 from tests.fakediscord import Reply
 
 TARGET = 1.5

@@ -34,7 +34,7 @@ STALL_TARGET = 0.050
 WAIT_TARGET = 0.050
 """The longest a /yz may wait behind the purge (its lookup included) in the one-player shape."""
 EXPIRING_EDITS = 25
-"""Rolls whose messages the chore looks up before each purge (bot.roll_endings.EXPIRING_EDITS)."""
+"""Rolls whose messages the chore looks up before each purge (cogs.yearzero.endings.EXPIRING_EDITS)."""
 NOW = datetime(2030, 1, 1, tzinfo=UTC)
 LIFETIME = timedelta(hours=24)
 PAYLOAD = json.dumps({"base": [6, 3, 2, 1, 4], "gear": [5, 2], "artifacts": [], "pushes": 0, "note": "x" * 40})

@@ -45,11 +45,11 @@ from bench.fake import (
     table_of,
 )
 from bench.figures import percentile, verdict
-from bot.render.yearzero import PUSHED_DICE
 from bot.storage.database import Storage
 from bot.storage.errors import StorageBusy
 from bot.storage.roll_records import RollState
 from bot.storage.sqlite import Database
+from cogs.yearzero.card import PUSHED_DICE
 from rules.yearzero.roll import YzRoll
 from tests.fakediscord import FakeUser, Reply, message_text
 

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from bench.fake import ROOT, BotProcess, child_environment, fake_discord
 from bench.figures import median_ratio, ratio_spread, spread, verdict
-from bot.client import EXTENSIONS
+from bot.app.client import EXTENSIONS
 
 TARGET = 1.3
 KINDS = ("floor", "ours, restart", "ours, first start")
@@ -117,7 +117,7 @@ def import_times(code: str) -> tuple[dict[str, Imported], int]:
 def show_extra_imports(count: int = 8) -> None:
     """The imports rollkeeper adds to the floor's: the outermost of each chain, by the time of its extra imports."""
     cogs = [name for name in EXTENSIONS if importlib.util.find_spec(name) is not None]
-    code = "import bot.client, bot.settings; " + "; ".join(f"import {name}" for name in cogs)
+    code = "import bot.app.client, bot.settings; " + "; ".join(f"import {name}" for name in cogs)
     import_times(code)  # the bytecode is cached from now on, as it is for discord.py
     (ours, collections), (floor, _) = import_times(code), import_times("import bench.barebot")
     extra = {name: module for name, module in ours.items() if name not in floor}

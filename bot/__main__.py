@@ -1,8 +1,8 @@
 """Run the bot: ``python -m bot``, or the ``rollkeeper`` command.
 
 ``python -m bot healthcheck`` checks the database (for Docker's HEALTHCHECK); ``python -m bot
-clear-guild-commands GUILD_ID`` removes the commands synced to one server (see bot/admin.py); ``python -m bot
-copy-db --from sqlite:///path --to postgresql://...`` copies the SQLite data into PostgreSQL (bot/copydb.py).
+clear-guild-commands GUILD_ID`` removes the commands synced to one server (see bot/app/admin.py); ``python -m bot
+copy-db --from sqlite:///path --to postgresql://...`` copies the SQLite data into PostgreSQL (bot/app/copydb.py).
 
 Exit codes: 0 after a clean stop (SIGINT or SIGTERM), 2 for a setting to fix (no token, a token Discord
 refuses, a database path or DATABASE_URL that cannot be used, another process already serving this bot on that
@@ -22,14 +22,14 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, TextIO
 
-from bot.lease import LeaseHeld
+from bot.app.shard_lease import LeaseHeld
 from bot.settings import Settings, SettingsError, load_settings
 from bot.storage.errors import StorageError
 from bot.storage.files import check_database_path, probe_database
 from bot.storage.opening import probe_postgres
 
 if TYPE_CHECKING:
-    from bot.client import RollkeeperBot
+    from bot.app.client import RollkeeperBot
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -128,8 +128,8 @@ async def serve(settings: Settings, bot: RollkeeperBot | None = None) -> None:
     """Run the bot until Discord closes it or a SIGINT/SIGTERM arrives; close bot and database either way."""
     if bot is None:
         # Imported here, not at the top: a settings error is answered before discord.py loads.
-        from bot.client import RollkeeperBot
-        from bot.connections import discord_connector
+        from bot.app.client import RollkeeperBot
+        from bot.app.connections import discord_connector
 
         bot = RollkeeperBot(settings, connector=discord_connector())
     stop = asyncio.Event()
@@ -194,7 +194,7 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
 
 
 def _clear_guild_commands(settings: Settings, text: str) -> int:
-    from bot.admin import clear_guild_commands, parse_guild_id
+    from bot.app.admin import clear_guild_commands, parse_guild_id
 
     try:
         guild_id = parse_guild_id(text)
@@ -215,8 +215,8 @@ def _clear_guild_commands(settings: Settings, text: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Check the settings and the database path, then run the bot (or a sub-command); return the exit code."""
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["copy-db"]:  # its own options, and no settings needed (bot/copydb.py)
-        from bot.copydb import main as copy_db
+    if argv[:1] == ["copy-db"]:  # its own options, and no settings needed (bot/app/copydb.py)
+        from bot.app.copydb import main as copy_db
 
         return copy_db(argv[1:])
     arguments = _arguments(argv)
@@ -226,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(str(error), EXIT_SETTINGS)
     configure_logging(settings)
     if arguments.command == "healthcheck":
-        from bot.admin import healthcheck
+        from bot.app.admin import healthcheck
 
         return healthcheck(settings)
     if arguments.command == "clear-guild-commands":

@@ -1,7 +1,7 @@
 """Errors the bot raises for something a player asked or can fix.
 
 A `PlayerError` message is written to be shown to the player exactly as it is, like the rules engine's
-`rules.errors.RulesError`. The one error handler (`bot.tree.report_error`) shows both kinds as they are and
+`rules.errors.RulesError`. The one error handler (`bot.interactions.tree.report_error`) shows both kinds as they are and
 answers anything else with a short generic message.
 """
 

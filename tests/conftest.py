@@ -1,16 +1,26 @@
-"""Shared fixtures. `fake_discord`: a fake Discord on 127.0.0.1 for driving the real discord.py bot.
+"""Shared fixtures. `fake_discord`: a fake Discord on 127.0.0.1 for driving the real discord.py bot; `start_bot`:
+rollkeeper's real bot started on it, on a real SQLite file (`db_path`, `make_settings`).
 
 `token_never_logged` (session-wide, automatic) watches every log record of the whole run, at DEBUG, and fails the
 run at its end if one holds a bot token the tests use - in its message or in its exception's text.
 """
 
+from __future__ import annotations
+
 import logging
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING
 
 import pytest
 
+if TYPE_CHECKING:
+    from bot.app.client import RollkeeperBot
+    from bot.settings import Settings
+
 TEST_TOKENS = ("fake-token", "secret-token-for-tests", "drill-token")
-"""A piece of each bot token the tests give the bot: tests/bot/conftest.py and test_settings.py ("fake-token..."),
-the fake's default ("fake-token"), test_main.py ("...secret-token-for-tests..."), the drills ("drill-token...")."""
+"""A piece of each bot token the tests give the bot: start_bot below and test_settings.py ("fake-token..."), the
+fake's default ("fake-token"), test_main.py ("...secret-token-for-tests..."), the drills ("drill-token...")."""
 
 
 class SecretWatch(logging.Handler):
@@ -32,7 +42,7 @@ def token_never_logged():
     """Every record of the run passes by the watch (the root logger at DEBUG); a token in one fails the run.
 
     A test that puts the token in a record on purpose (to check the redaction) must do so with its own handlers
-    only, as tests/bot/test_main.py does (logging.basicConfig(force=True) takes this one off meanwhile).
+    only, as tests/bot/app/test_main.py does (logging.basicConfig(force=True) takes this one off meanwhile).
     """
     watch, root = SecretWatch(), logging.getLogger()
     level = root.level
@@ -109,3 +119,52 @@ def postgres_url(postgres_server):
     url = postgres_server.fresh_url()
     yield url
     postgres_server.drop(url)
+
+
+TOKEN = "fake-token.for-tests.only"
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    return tmp_path / "rollkeeper.sqlite3"
+
+
+@pytest.fixture
+def make_settings(tmp_path, db_path) -> Callable[..., Settings]:
+    """Settings as the bot would read them from the environment; keyword overrides use the env names."""
+    from bot.settings import load_settings  # here, as the fixtures above import: the rules' tests load no bot
+
+    def make(**environ: str) -> Settings:
+        values = {"DISCORD_TOKEN": TOKEN, "DATABASE_PATH": str(db_path), **environ}
+        return load_settings(values, cwd=tmp_path)
+
+    return make
+
+
+@pytest.fixture
+async def start_bot(fake_discord, make_settings):
+    """Start a RollkeeperBot on the fake Discord (stopping the previous one first): restarts reuse the db."""
+    from bot.app.client import EXTENSIONS, RollkeeperBot
+    from bot.storage.sqlite_store import DEFAULT_BUSY_TIMEOUT_MS
+    from tests.fakediscord import GUILD_READY_TIMEOUT
+
+    async def start(
+        *,
+        extensions: tuple[str, ...] = EXTENSIONS,
+        clock: Callable[[], datetime] | None = None,
+        busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+        **environ: str,
+    ) -> RollkeeperBot:
+        await fake_discord.stop()
+        options = {"clock": clock} if clock is not None else {}
+        bot = RollkeeperBot(
+            make_settings(**environ),
+            extensions=extensions,
+            busy_timeout_ms=busy_timeout_ms,
+            guild_ready_timeout=GUILD_READY_TIMEOUT,
+            **options,
+        )
+        await fake_discord.run(bot, token=TOKEN)
+        return bot
+
+    return start

@@ -14,12 +14,11 @@ import discord
 
 from bot.text import inert
 from rules.dice import Die
-from rules.odds_text import percent
-
-__all__ = ["percent"]
 
 SUCCESS_MARK = "⚔"
 BANE_MARK = "☠"
+COMPLICATION_MARK = "⚠"
+"""The Seven Kingdoms 1 that brings a complication (its cards and the help's symbols page)."""
 
 # Discord's limits for one embed (the spec cannot express them; tests check them too).
 EMBED_TOTAL = 6000

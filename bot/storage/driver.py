@@ -9,11 +9,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
+from datetime import datetime
 from types import MappingProxyType
 from typing import Any, Protocol
 
 Params = Mapping[str, Any]
 NO_PARAMS: Params = MappingProxyType({})
+PURGE_BATCH = 500
+"""Rows deleted per statement by a purge (Year Zero rolls, roll log entries): a few milliseconds of the database
+each (see bench/purge.py)."""
+
+
+def epoch(moment: datetime) -> float:
+    """Unix seconds of an aware datetime (a naive one is refused: its time zone would be a guess)."""
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError(f"expected an aware datetime (e.g. discord.utils.utcnow()), got {moment!r}")
+    return moment.timestamp()
 
 
 class Row(Protocol):

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.storage.dialects import Dialect
-from bot.storage.driver import Session, Statements
+from bot.storage.driver import PURGE_BATCH, Session, Statements, epoch
 from bot.storage.log_records import (
     COMPACT,
     MAX_READING,
@@ -27,7 +27,6 @@ from bot.storage.log_records import (
     entry_from,
     refusal_for,
 )
-from bot.storage.roll_records import PURGE_BATCH, epoch
 
 _COLUMNS = "id, guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras, private, card, " \
            "revealed_at"

@@ -7,12 +7,7 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
-from bot.storage.driver import Row
-from bot.storage.willpower import WillpowerChange
-
-PURGE_BATCH = 500
-"""Rows deleted per statement by a purge (Year Zero rolls, roll log entries): a few milliseconds of the database
-each (see bench/purge.py)."""
+from bot.storage.driver import Row, epoch
 
 
 class RollState(StrEnum):
@@ -85,37 +80,9 @@ class YearZeroRoll:
         return fields | times | {"state": self.state.value}
 
 
-@dataclass(frozen=True, slots=True)
-class PushClaim:
-    """The answer to a push: claimed (with the stored roll and the Willpower change) or a refusal."""
-
-    roll: YearZeroRoll | None
-    refusal: PushRefusal | None = None
-    willpower: WillpowerChange | None = None
-
-    @property
-    def claimed(self) -> bool:
-        return self.refusal is None
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "claimed": self.claimed,
-            "refusal": self.refusal.value if self.refusal else None,
-            "roll": self.roll.as_dict() if self.roll else None,
-            "willpower": self.willpower.as_dict() if self.willpower else None,
-        }
-
-
 def push_subject(roll_id: int) -> str:
     """How the pushes of a roll are named among the applied interactions (AppliedInteractions.latest_for)."""
     return f"yz_roll:{roll_id}"
-
-
-def epoch(moment: datetime) -> float:
-    """Unix seconds of an aware datetime (a naive one is refused: its time zone would be a guess)."""
-    if moment.tzinfo is None or moment.utcoffset() is None:
-        raise ValueError(f"expected an aware datetime (e.g. discord.utils.utcnow()), got {moment!r}")
-    return moment.timestamp()
 
 
 def storable_id(roll_id: int) -> bool:

@@ -11,27 +11,39 @@ aware datetimes (UTC) in the API and Unix seconds in the database.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from bot.storage.applied import AppliedIn
 from bot.storage.dialects import Dialect
-from bot.storage.driver import Row, Session, Statements
+from bot.storage.driver import PURGE_BATCH, Row, Session, Statements, epoch
 from bot.storage.log_records import NewEntry
 from bot.storage.roll_log import log_in, unlog_in
 from bot.storage.roll_messages import RollMessages
-from bot.storage.roll_records import (
-    PURGE_BATCH,
-    PushClaim,
-    PushRefusal,
-    YearZeroRoll,
-    epoch,
-    push_subject,
-    refusal_for,
-    roll_from,
-    storable_id,
-)
+from bot.storage.roll_records import PushRefusal, YearZeroRoll, push_subject, refusal_for, roll_from, storable_id
 from bot.storage.willpower import WillpowerChange, gained, points_in, store_in
+
+
+@dataclass(frozen=True, slots=True)
+class PushClaim:
+    """The answer to a push: claimed (with the stored roll and the Willpower change) or a refusal."""
+
+    roll: YearZeroRoll | None
+    refusal: PushRefusal | None = None
+    willpower: WillpowerChange | None = None
+
+    @property
+    def claimed(self) -> bool:
+        return self.refusal is None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "claimed": self.claimed,
+            "refusal": self.refusal.value if self.refusal else None,
+            "roll": self.roll.as_dict() if self.roll else None,
+            "willpower": self.willpower.as_dict() if self.willpower else None,
+        }
 
 
 class YearZeroRolls:

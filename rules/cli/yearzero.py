@@ -9,7 +9,8 @@ from rules.dice import DiceSource
 from rules.errors import InvalidInput
 from rules.odds import dist_as_odds
 from rules.odds_text import yz_pool_line, yz_push_cost
-from rules.yearzero.dice import ARTIFACT_NAMES, PRIDE_NAME, PRIDE_SIDES, check_artifacts
+from rules.yearzero.artifacts import ARTIFACT_NAMES, check_artifacts
+from rules.yearzero.dice import PRIDE_NAME, PRIDE_SIDES
 from rules.yearzero.odds import YzOdds, odds_after_first, odds_for_roll, success_distributions
 from rules.yearzero.roll import YzRoll, push, roll_yz
 from rules.yearzero.willpower import apply_willpower, check_willpower

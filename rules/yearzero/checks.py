@@ -7,7 +7,7 @@ The checks that read a roll (its dice, whether and how it may be pushed) live be
 from __future__ import annotations
 
 from rules.errors import InvalidInput, check_range
-from rules.yearzero.dice import check_artifacts
+from rules.yearzero.artifacts import check_artifacts
 
 MAX_RATING = 10  # Attribute, Skill and Gear each
 

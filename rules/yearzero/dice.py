@@ -6,21 +6,17 @@ Each 6 on a d6 is one success, an Artifact die scores 6-7 -> 1, 8-9 -> 2, 10-11 
 that comes last and reads like an Artifact die: it scores by the same table, never shows a bane, and a push
 rerolls it when it scored nothing.
 
-A ``Die`` is frozen, so rolling takes the one shared ``Die`` of each kind and face instead of building a new
-one per die (building a frozen dataclass is slow, and a pool holds up to 33 dice).
+Which Artifact dice a player may name is said in ``rules.yearzero.artifacts``. A ``Die`` is frozen, so rolling
+takes the one shared ``Die`` of each kind and face instead of building a new one per die (building a frozen
+dataclass is slow, and a pool holds up to 33 dice).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import lru_cache
-
 from rules.dice import DiceSource, Die, Role
 from rules.errors import InvalidInput
+from rules.yearzero.artifacts import ARTIFACT_SIDES
 
-MAX_ARTIFACTS = 3
-ARTIFACT_NAMES = {8: "Mighty", 10: "Epic", 12: "Legendary"}
-ARTIFACT_SIDES = tuple(ARTIFACT_NAMES)
 PRIDE_SIDES = 12
 PRIDE_NAME = "Pride"
 READ_AS_ARTIFACT = (Role.ARTIFACT, Role.PRIDE)
@@ -57,35 +53,6 @@ def is_bane(die: Die) -> bool:
 def is_rerollable(die: Die) -> bool:
     """Would a push reroll this die: a d6 showing neither 6 nor 1, or an Artifact die that scored nothing."""
     return die_successes(die) == 0 and not is_bane(die)
-
-
-_ARTIFACTS_BY_NAME = {name.lower(): sides for sides, name in ARTIFACT_NAMES.items()}
-
-
-def parse_artifact(value: int | str) -> int:
-    """Read an Artifact die as its sides: 8, "d8", "D10", "12", or its name ("Mighty", "Epic"...)."""
-    if type(value) is int and value in ARTIFACT_SIDES:
-        return value
-    sides = _sides_named(value) if isinstance(value, str) else value
-    if isinstance(sides, bool) or sides not in ARTIFACT_SIDES:
-        raise InvalidInput(f"Artifact die {value!r} is not one of d8 (Mighty), d10 (Epic) or d12 (Legendary)")
-    return sides
-
-
-@lru_cache(maxsize=256)
-def _sides_named(text: str) -> int | None:
-    """The sides an Artifact die written as text names ("d12", "12", "Legendary"), or None."""
-    text = text.strip().lower()
-    digits = text[1:] if text.startswith("d") else text
-    return _ARTIFACTS_BY_NAME.get(text, int(digits) if digits.isascii() and digits.isdigit() else None)
-
-
-def check_artifacts(artifacts: Sequence[int | str]) -> tuple[int, ...]:
-    """Validate the Artifact dice (at most 3, each a d8, d10 or d12) and return their sides in order."""
-    sides = tuple([parse_artifact(a) for a in artifacts])
-    if len(sides) > MAX_ARTIFACTS:
-        raise InvalidInput(f"{len(sides)} Artifact dice given: a roll takes at most {MAX_ARTIFACTS}")
-    return sides
 
 
 BASE_D6: Kind = (6, Role.BASE)

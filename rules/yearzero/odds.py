@@ -30,7 +30,8 @@ from functools import cache, lru_cache
 
 from rules.errors import CannotPush, InvalidInput, check_range
 from rules.odds import as_odds
-from rules.yearzero.dice import PRIDE_SIDES, artifact_successes, parse_artifact
+from rules.yearzero.artifacts import parse_artifact
+from rules.yearzero.dice import PRIDE_SIDES, artifact_successes
 from rules.yearzero.roll import ALREADY_PUSHED, MAX_PUSHES, YzRoll
 
 MAX_ODDS_DICE = 200  # base or gear d6s for the odds (beyond the roll bounds, still bounded)

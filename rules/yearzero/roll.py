@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 
 from rules.dice import DiceSource, Die, SystemDice
 from rules.errors import CannotPush, InvalidInput, RulesError, check_range
+from rules.yearzero.artifacts import check_artifacts
 from rules.yearzero.checks import check_not_empty, check_pool, check_ratings
-from rules.yearzero.dice import Tally, check_artifacts, check_face, pool_kinds, read_faces, roll_die, roll_pool
+from rules.yearzero.dice import Tally, check_face, pool_kinds, read_faces, roll_die, roll_pool
 
 MAX_PUSHES = 3
 NOTHING_TO_PUSH = "Nothing to push: every die shows 6 or 1"

@@ -7,8 +7,8 @@ from bench.fake import ROOT
 from bench.hotspots import CUMULATIVE, OWN, Profile, area_of, show_functions
 
 DISCORD = (str(ROOT / ".venv/lib/python3.11/site-packages/discord/app_commands/tree.py"), 1136, "wrapper")
-YZ = (str(ROOT / "cogs/yearzero.py"), 149, "yz")
-CARD = (str(ROOT / "bot/render/yearzero.py"), 115, "render_first")
+YZ = (str(ROOT / "cogs/yearzero/cog.py"), 149, "yz")
+CARD = (str(ROOT / "cogs/yearzero/card.py"), 115, "render_first")
 
 
 def profile() -> Profile:
@@ -25,8 +25,8 @@ def test_only_rollkeepers_functions_are_listed_by_cumulative_and_by_own_time(cap
     by_cumulative = capsys.readouterr().out.splitlines()
     show_functions(profile(), OWN)
     by_own = capsys.readouterr().out.splitlines()
-    assert [line.split()[2] for line in by_cumulative] == ["cogs/yearzero.py:149", "bot/render/yearzero.py:115"]
-    assert [line.split()[2] for line in by_own] == ["bot/render/yearzero.py:115", "cogs/yearzero.py:149"]
+    assert [line.split()[2] for line in by_cumulative] == ["cogs/yearzero/cog.py:149", "cogs/yearzero/card.py:115"]
+    assert [line.split()[2] for line in by_own] == ["cogs/yearzero/card.py:115", "cogs/yearzero/cog.py:149"]
     assert by_own[0].split()[0] == "0.200"  # profiled ms per /yz: 0.2 s over 1000 events
 
 

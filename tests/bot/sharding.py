@@ -7,12 +7,12 @@ from collections.abc import Callable
 
 import discord
 
-from bot.client import RollkeeperBot
+from bot.app.client import RollkeeperBot
 from bot.settings import Settings
 from bot.shards import ShardPlan
 from tests.fakediscord import GUILD_READY_TIMEOUT, FakeGuild
 
-YZ = ("cogs.yearzero", "cogs.willpower")
+YZ = ("cogs.yearzero.cog", "cogs.willpower.cog")
 KEEP = FakeGuild("Even Keep", id=1000 << 22)
 """On shard 0 of 2: (id >> 22) % 2 == 0."""
 MARSH = FakeGuild("Odd Marsh", id=1001 << 22)

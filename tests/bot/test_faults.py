@@ -12,7 +12,7 @@ from contextlib import closing
 
 import pytest
 
-from bot.answers import ANSWER_ATTEMPTS
+from bot.interactions.answers import ANSWER_ATTEMPTS
 from rules.dice import FixedDice
 from tests.bot.embeds import give_faces
 from tests.bot.payloads import slash_payload
@@ -21,7 +21,7 @@ from tests.fakediscord.faults import CALLBACK, EDIT_ORIGINAL, says, shows
 
 ANSWER_ROUTES = (("POST", CALLBACK), ("PATCH", EDIT_ORIGINAL))
 """The routes an answer can take: the interaction's callback, or the edit of its original after a deferral."""
-YZ = ("cogs.yearzero", "cogs.willpower", "cogs.sevenkingdoms")
+YZ = ("cogs.yearzero.cog", "cogs.willpower.cog", "cogs.sevenkingdoms.cog")
 GUILD = FakeGuild("Faults")
 
 
@@ -233,7 +233,7 @@ async def test_an_extended_roll_replayed_on_resume_counts_once(start_bot, fake_d
 async def test_closing_refuses_new_interactions_and_finishes_those_in_hand(start_bot, fake_discord, db_path):
     """SIGTERM (bot.close) during pushes whose answers are slow: they are all shown as stored; a click that
     arrives while draining is told the bot restarts, and nothing is stored for it."""
-    from bot.client import RESTARTING
+    from bot.app.client import RESTARTING
 
     bot = await start_bot(extensions=YZ)
     first = await roll(fake_discord, bot, [6, 3, 2])

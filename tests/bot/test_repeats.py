@@ -20,7 +20,7 @@ from tests.bot.test_faults import handling, query, resume_replaying
 from tests.fakediscord import FakeGuild
 
 GUILD = FakeGuild("Repeats")
-COGS = ("cogs.hex", "cogs.heroic", "cogs.sevenkingdoms", "cogs.help", "cogs.stats")
+COGS = ("cogs.hex.cog", "cogs.heroic.cog", "cogs.sevenkingdoms.cog", "cogs.help.cog", "cogs.log.cog")
 
 ROLLS = [  # command, options, the cog whose dice it reads, the first delivery's faces then a repeat's
     ("hex test", {"attribute": 2}, "Hex", (6, 6, 1, 1)),
@@ -106,7 +106,7 @@ async def test_a_refusal_delivered_twice_is_told_once_quietly(start_bot, fake_di
 
 
 async def test_a_reveal_delivered_twice_posts_the_card_once_quietly(start_bot, fake_discord, db_path, caplog):
-    bot = await start_bot(extensions=(*COGS, "cogs.log"))
+    bot = await start_bot(extensions=COGS)
     give_faces(bot, "Heroic", 6, 5)
     secret = await fake_discord.slash("heroic tn", {"skill": 2, "tn": 8, "private": True})
     [reveal] = [button["custom_id"] for row in secret.components for button in row["components"]]

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.client import RollkeeperBot
-from bot.lease import LeaseHeld, is_gone, new_owner
+from bot.app.client import RollkeeperBot
+from bot.app.shard_lease import LeaseHeld, is_gone, new_owner
 from bot.storage.applied import AlreadyApplied
 from bot.storage.schema import load_migrations
 from bot.storage.sqlite import Database
-from tests.bot.conftest import TOKEN
+from tests.conftest import TOKEN
 from tests.fakediscord import GUILD_READY_TIMEOUT
 
 NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
@@ -66,8 +66,8 @@ async def test_an_owner_is_gone_only_when_its_process_on_this_host_is():
 
 async def test_a_second_bot_on_the_same_database_is_refused(fake_discord, make_settings, monkeypatch):
     # Both bots run in this one process: the first is named as a process elsewhere, else the second would see
-    # its own pid in the lease and take it over as an earlier run's (see bot.lease.is_gone).
-    monkeypatch.setattr("bot.lease.new_owner", lambda: "another-host:4242:first")
+    # its own pid in the lease and take it over as an earlier run's (see bot.app.shard_lease.is_gone).
+    monkeypatch.setattr("bot.app.shard_lease.new_owner", lambda: "another-host:4242:first")
     first = RollkeeperBot(make_settings(), guild_ready_timeout=GUILD_READY_TIMEOUT, extensions=())
     await fake_discord.run(first, token=TOKEN)
     monkeypatch.undo()

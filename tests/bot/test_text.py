@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.text import inert
-from tests.bot.test_cog_yearzero import YZ, roll
+from tests.cogs.yearzero.test_cog import YZ, roll
 
 PHISHING = "[Push here](https://evil.example) **Success!** \u202egnp.exe\u200b"
 

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.conftest import db_path, make_settings, start_bot  # noqa: F401 - the bot tests' fixtures, reused
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
 from tests.fakediscord.invoke import find_component
 

@@ -4,8 +4,9 @@ A crafted command starts as a registered command with valid options, as Discord'
 then gets one or more faults written into its options: a value outside the declared bounds or choices (negative,
 huge, past 2**63, fractional, NaN, text, JSON of the wrong kind, a 10,000-character string), the wrong option
 type, a required option left out, an unknown or repeated option, a subcommand left out. None of them is a
-payload the bot may act on (checked once: of 20,000 draws, none passed `bot.options.raw_options_problem` but
-the commands left without their subcommand, which discord.py itself refuses).
+payload the bot may act on (checked once: of 20,000 draws, none passed
+`bot.interactions.raw_options.raw_options_problem` but the commands left without their subcommand, which discord.py
+itself refuses).
 """
 
 from __future__ import annotations

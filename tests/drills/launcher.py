@@ -31,7 +31,7 @@ def point_at_fake(api: str, gateway: str) -> None:
 
 def no_guild_wait() -> None:
     """The fake sends every GUILD_CREATE at once: on_ready need not wait discord.py's 2 s for more."""
-    from bot.client import RollkeeperBot
+    from bot.app.client import RollkeeperBot
 
     original = RollkeeperBot.__init__
 

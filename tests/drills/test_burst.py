@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.connections import DISCORD_CONNECTIONS
+from bot.app.connections import DISCORD_CONNECTIONS
 from tests.bot.payloads import slash_payload
 from tests.drills.conftest import PLAYERS, scaled, table_of
 from tests.drills.process import BotProcess

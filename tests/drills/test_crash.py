@@ -26,7 +26,7 @@ import signal
 from collections import defaultdict
 
 from bot.storage.roll_records import PushRefusal
-from cogs.yearzero import NO_ROLL_TO_PUSH
+from cogs.yearzero.cog import NO_ROLL_TO_PUSH
 from rules.yearzero.roll import YzRoll
 from rules.yearzero.willpower import MAX_WILLPOWER
 from tests.bot.payloads import slash_payload

@@ -1,7 +1,7 @@
 """Database faults: locked by another process for longer than busy_timeout, and unusable at start-up.
 
 At start-up (`python -m bot`, exit code 2, one paragraph naming the path, no traceback, no token):
-tests/bot/test_main.py covers a missing and an unwritable directory; here, the other ways a path can be
+tests/bot/app/test_main.py covers a missing and an unwritable directory; here, the other ways a path can be
 unusable, and a database locked past busy_timeout when the bot starts.
 
 While another process holds ``BEGIN EXCLUSIVE`` on the bot's database, players roll /yz, click Push and spend
@@ -30,13 +30,13 @@ from bot.storage.sqlite import Database
 from bot.storage.sqlite_store import DEFAULT_BUSY_TIMEOUT_MS
 from rules.yearzero.roll import YzRoll
 from rules.yearzero.willpower import MAX_WILLPOWER
-from tests.bot.test_main import SECRET, assert_clean_refusal, run_bot
+from tests.bot.app.test_main import SECRET, assert_clean_refusal, run_bot
 from tests.drills.conftest import PLAYERS, dump_database, query, table_of
 from tests.drills.process import ROOT, BotProcess
 from tests.drills.reading import answered_once, is_pushed_roll, private_text, push_button_roll, willpower_line
 from tests.fakediscord import FakeDiscord
 
-YZ = ("cogs.yearzero", "cogs.willpower")
+YZ = ("cogs.yearzero.cog", "cogs.willpower.cog")
 BUSY_MS = 400
 """A short busy_timeout, for the drills that need not wait out the default (2000 ms)."""
 MARGIN = 3.0 - DEFAULT_BUSY_TIMEOUT_MS / 1000

@@ -15,10 +15,10 @@ import shutil
 
 import pytest
 
-from bot.chores import FILE_WATCH_SECONDS
-from bot.tree import DATABASE_LOST
+from bot.app.chores import FILE_WATCH_SECONDS
+from bot.interactions.tree import DATABASE_LOST
+from tests.bot.app.test_main import SECRET, assert_clean_refusal, run_bot
 from tests.bot.payloads import slash_payload
-from tests.bot.test_main import SECRET, assert_clean_refusal, run_bot
 from tests.drills.conftest import PLAYERS, table_of
 from tests.drills.damage import damaged_database
 from tests.drills.process import BotProcess, answer_of
@@ -83,7 +83,7 @@ async def test_a_file_replaced_while_the_bot_runs_stops_it(fake_discord, tmp_pat
 
 async def test_a_file_damaged_while_the_bot_runs_stops_it_at_the_first_damaged_read(start_bot, fake_discord, db_path):
     await damaged_database(db_path)  # in process, start_bot skips main()'s quick_check: as if damaged since
-    bot = await start_bot(extensions=("cogs.willpower",))
+    bot = await start_bot(extensions=("cogs.willpower.cog",))
     reply = await fake_discord.slash("willpower show")
     assert answered_once(reply) and private_text(reply) == DATABASE_LOST, reply.describe()
     for _ in range(100):
@@ -98,7 +98,7 @@ async def test_an_idle_bot_notices_its_file_deleted_by_its_timer(start_bot, fake
     """No statement runs after the deletion, so only the watch's timer can notice: no cog, no roll, the start's
     purge done before the file goes, and the shard lease renewed far later than the test waits (its renewal is a
     statement, which would notice the deletion too)."""
-    monkeypatch.setattr("bot.chores.FILE_WATCH_SECONDS", 0.05)
+    monkeypatch.setattr("bot.app.chores.FILE_WATCH_SECONDS", 0.05)
     bot = await start_bot(extensions=(), LEASE_TTL_SECONDS="3600", LEASE_RENEW_SECONDS="1800")
     await asyncio.wait_for(bot.first_purge_done.wait(), 30.0)
     without_database(db_path)

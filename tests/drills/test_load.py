@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from bot.storage.roll_records import PushRefusal
-from cogs.yearzero import NO_ROLL_TO_PUSH
+from cogs.yearzero.cog import NO_ROLL_TO_PUSH
 from rules.yearzero.roll import YzRoll
 from rules.yearzero.willpower import MAX_WILLPOWER
 from tests.drills.conftest import PLAYERS, query, scaled, table_of
@@ -220,7 +220,7 @@ async def roll_other(night: Night, player: Player, rng: random.Random) -> None:
     if command == "test extended" and private_text(reply) is not None:
         assert "already complete" in private_text(reply)
         return
-    deferred = command == "test extended"  # a change: acknowledged before it is stored (bot/answers.py)
+    deferred = command == "test extended"  # a change: acknowledged before it is stored (bot/interactions/answers.py)
     assert reply.type == (5 if deferred else 4) and reply.embeds and not reply.ephemeral, reply.describe()
 
 

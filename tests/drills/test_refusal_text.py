@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.tree import NOT_FOUND_HERE
+from bot.interactions.tree import NOT_FOUND_HERE
 from tests.bot.payloads import slash_payload
 from tests.drills.reading import answered_once, private_text
 from tests.fakediscord import GM, FakeUser
@@ -21,7 +21,7 @@ LIMIT = 2000
 
 @pytest.fixture
 async def bot(start_bot):
-    return await start_bot(extensions=("cogs.willpower",))
+    return await start_bot(extensions=("cogs.willpower.cog",))
 
 
 async def test_an_unresolved_user_option_is_refused_without_a_python_repr(fake_discord, bot):

@@ -20,7 +20,7 @@ from urllib.parse import parse_qs, urlsplit
 import discord
 
 from bot.__main__ import HIDDEN, INTERACTION_HIDDEN
-from bot.tree import GENERIC_MESSAGE
+from bot.interactions.tree import GENERIC_MESSAGE
 from tests.bot.payloads import slash_payload
 from tests.conftest import SecretWatch
 from tests.drills.conftest import PLAYERS, click_payload, table_of
@@ -31,7 +31,7 @@ from tests.fakediscord.backend import error
 from tests.fakediscord.faults import CALLBACK
 
 TOKEN = "MTIzNDU2Nzg5.drill-token.secrets-never-log-me"
-YZ = ("cogs.yearzero", "cogs.willpower")
+YZ = ("cogs.yearzero.cog", "cogs.willpower.cog")
 
 
 def run_settings(tmp_path) -> dict[str, str]:
@@ -113,7 +113,7 @@ async def test_a_whole_run_at_debug_never_logs_the_token(fake_discord, tmp_path)
 async def test_a_command_failing_unexpectedly_logs_its_traceback_without_the_token(
     start_bot, fake_discord, token_never_logged, caplog
 ):
-    """In this process (token from tests/bot/conftest.py): the player gets the generic message, the log the
+    """In this process (token from tests/conftest.py): the player gets the generic message, the log the
     traceback; the session-wide watch sees every record, so a token in one would fail the run."""
     bot = await start_bot(extensions=YZ)
 
@@ -125,7 +125,7 @@ async def test_a_command_failing_unexpectedly_logs_its_traceback_without_the_tok
     leaks = len(token_never_logged.leaks)
     reply = await fake_discord.slash("yz", {"attribute": 2, "skill": 1}, user=PLAYERS[0], channel=table_of(0))
     assert private_text(reply) == GENERIC_MESSAGE
-    [record] = [r for r in caplog.records if r.name == "bot.tree" and r.levelno == logging.ERROR]
+    [record] = [r for r in caplog.records if r.name == "bot.interactions.tree" and r.levelno == logging.ERROR]
     assert record.exc_info and "the dice fell off the table" in caplog.text
     assert token_never_logged.leaks[leaks:] == []
 

@@ -24,7 +24,7 @@ from bot.shards import ShardPlan
 from bot.storage.database import Storage
 from bot.storage.opening import open_storage
 from bot.storage.roll_records import PushRefusal, RollState
-from cogs.yearzero import NO_ROLL_TO_PUSH
+from cogs.yearzero.cog import NO_ROLL_TO_PUSH
 from rules.yearzero.roll import YzRoll
 from rules.yearzero.willpower import MAX_WILLPOWER
 from tests.bot.payloads import slash_payload

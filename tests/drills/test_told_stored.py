@@ -16,7 +16,7 @@ import asyncio
 import json
 import re
 
-from bot.client import RESTARTING
+from bot.app.client import RESTARTING
 from rules.yearzero.roll import YzRoll
 from tests.bot.payloads import slash_payload
 from tests.drills.conftest import PLAYERS, click_payload, query, table_of

@@ -13,7 +13,7 @@ import re
 import sqlite3
 from contextlib import closing
 
-from bot.answers import ANSWER_ATTEMPTS, NOT_SHOWN
+from bot.interactions.answers import ANSWER_ATTEMPTS, NOT_SHOWN
 from tests.bot.payloads import slash_payload
 from tests.drills.conftest import PLAYERS, TABLES, query, table_of
 from tests.drills.process import BotProcess, answer_of

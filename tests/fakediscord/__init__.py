@@ -20,7 +20,7 @@ type that does not fit the interaction, a followup before any response).
 With ``FakeDiscord(shard_count=N)`` the fake has N shards: ``GET /gateway/bot`` recommends N, each gateway connection
 IDENTIFYs as one shard and gets only the guilds it owns (``(guild_id >> 22) % N``), interactions arrive on the shard
 that owns their guild (or on ``shard=`` given to `slash`/`click`/`send_interaction`), and several bots may run at
-once, each on its own shards (tests/bot/test_shards.py).
+once, each on its own shards (tests/bot/app/test_shards.py).
 See tests/bot/test_fakediscord.py for worked examples.
 """
 

@@ -11,7 +11,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.storage.database import Storage
-from bot.storage.roll_records import PURGE_BATCH, PushRefusal, RollState
+from bot.storage.driver import PURGE_BATCH
+from bot.storage.roll_records import PushRefusal, RollState
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
 BIG = 2**63 - 1  # the largest snowflake-sized id both stores must keep exactly

@@ -114,7 +114,7 @@ async def test_without_asyncpg_the_command_says_what_to_install(tmp_path):
 def test_sqlite_urls_name_relative_and_absolute_files():
     from pathlib import Path
 
-    from bot.copydb import sqlite_path
+    from bot.app.copydb import sqlite_path
 
     assert sqlite_path("sqlite:////data/rollkeeper.sqlite3") == Path("/data/rollkeeper.sqlite3")
     assert sqlite_path("sqlite:///game.sqlite3") == Path.cwd() / "game.sqlite3"

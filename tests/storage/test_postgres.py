@@ -183,7 +183,7 @@ def test_without_asyncpg_sqlite_needs_nothing_more_and_postgresql_says_what_to_i
     """asyncpg is an optional extra: the bot on SQLite never imports it; DATABASE_URL without it is one line."""
     script = (
         "import sys; sys.modules['asyncpg'] = None\n"  # as if the postgres extra were not installed
-        "import bot.client, bot.__main__, cogs.yearzero\n"
+        "import bot.app.client, bot.__main__, cogs.yearzero.cog\n"
         "from bot.storage.errors import StorageUnavailable\n"
         "from bot.storage.opening import probe_postgres\n"
         "try:\n"
@@ -198,7 +198,7 @@ def test_without_asyncpg_sqlite_needs_nothing_more_and_postgresql_says_what_to_i
 
 
 def test_healthcheck_on_postgresql_needs_the_server_and_every_migration(postgres_server, postgres_url, capsys):
-    from bot.admin import healthcheck
+    from bot.app.admin import healthcheck
     from bot.settings import Settings
 
     def check(url: str) -> int:  # DATABASE_PATH is not looked at when DATABASE_URL is set

@@ -108,7 +108,7 @@ async def test_latest_pending_ignores_pushed_and_expired_rolls(db: Database):
 
 
 def test_naive_datetimes_are_refused():
-    from bot.storage.roll_records import epoch
+    from bot.storage.driver import epoch
 
     with pytest.raises(ValueError, match="aware"):
         epoch(datetime(2025, 1, 1))

@@ -4,7 +4,8 @@ import pytest
 
 from rules.dice import Die, FixedDice, Role, SeededDice
 from rules.errors import CannotPush, InvalidInput, RulesError
-from rules.yearzero.dice import artifact_successes, parse_artifact
+from rules.yearzero.artifacts import parse_artifact
+from rules.yearzero.dice import artifact_successes
 from rules.yearzero.roll import YzRoll, push, roll_yz
 from rules.yearzero.willpower import apply_willpower, check_willpower, spend_willpower
 

@@ -1,0 +1,95 @@
+"""The bot's periodic chores, run behind it while it serves: the purge of expired rolls (at start, then every
+PURGE_INTERVAL) and, for a SQLite file, the watch that notices the file deleted or replaced while the bot idles.
+
+A feature that must do something before a purge registers a hook with the bot (``add_purge_hook``): the Year Zero
+feature marks the messages of expiring rolls ended. The purge runs the hooks it is given, knowing no feature."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime, timedelta
+
+import discord
+
+from bot.interactions.rollkeeper import PurgeHook
+from bot.settings import Settings
+from bot.storage.applied import APPLIED_RETENTION
+from bot.storage.database import Storage
+from bot.storage.errors import StorageBusy, StorageUnavailable
+from bot.storage.sqlite import Database
+
+_log = logging.getLogger(__name__)
+
+PURGE_INTERVAL = timedelta(hours=1)
+FILE_WATCH_SECONDS = 5.0
+"""How often an idle bot checks that its database file is still the one it opened (every statement checks too)."""
+
+
+async def purge_expired_rolls(
+    db: Storage, settings: Settings, now: datetime, before: Sequence[PurgeHook] = ()
+) -> int:
+    """Run the hooks `before` (the Year Zero feature takes the buttons off a few expiring rolls' messages), then
+    delete the Year Zero rolls past their lifetime (in small batches, then shrink the file), the applied
+    interactions older than both a day and that lifetime (a push's outcome is shown on a click as long as its roll
+    lives), and the roll log's entries past ROLL_LOG_DAYS; return the rolls deleted."""
+    for hook in before:
+        await hook()
+    started = time.monotonic()
+    purged = await db.purge_expired(now, settings.push_lifetime, settings.roll_log_retention)
+    level = logging.INFO if purged else logging.DEBUG
+    _log.log(level, "Purged %d expired Year Zero rolls in %.1f s", purged, time.monotonic() - started)
+    await db.applied.purge(discord.utils.utcnow() - max(APPLIED_RETENTION, settings.push_lifetime))
+    return purged
+
+
+class Chores:
+    """The chores' tasks for one bot: started once its database is open, stopped when it closes; `purge` is the
+    bot's purge of expired rolls."""
+
+    def __init__(self, purge: Callable[[], Awaitable[int]]) -> None:
+        self._purge = purge
+        self._tasks: list[asyncio.Task[None]] = []
+        self._stopped = False
+
+    def start(self, database: Storage, first_purge_done: asyncio.Event) -> None:
+        """Purge now and periodically (first_purge_done is set once the first purge ran); watch database's file
+        if it is one."""
+        purging = self._purge_periodically(first_purge_done)
+        self._tasks.append(asyncio.create_task(purging, name="rollkeeper-purge"))
+        if isinstance(database, Database):
+            watch = self._watch_database_file(database)
+            self._tasks.append(asyncio.create_task(watch, name="rollkeeper-file-watch"))
+
+    async def stop(self) -> None:
+        """Cancel the chores and wait for them to end (all but the one calling, if a chore is closing the bot)."""
+        self._stopped = True
+        tasks, self._tasks = self._tasks, []
+        for chore in tasks:
+            if chore is not asyncio.current_task():
+                chore.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await chore
+
+    async def _purge_periodically(self, first_purge_done: asyncio.Event) -> None:
+        """Purge now (the start does not wait for it), then every PURGE_INTERVAL."""
+        while True:
+            try:
+                await self._purge()
+            except StorageBusy:
+                _log.warning("Skipped purging expired rolls: the database was busy")
+            except StorageUnavailable:
+                return  # the database is lost: the bot is stopping
+            except Exception:
+                _log.exception("Purging expired rolls failed")
+            first_purge_done.set()
+            await asyncio.sleep(PURGE_INTERVAL.total_seconds())
+
+    async def _watch_database_file(self, database: Database) -> None:
+        while not self._stopped and database.store.lost is None:
+            await asyncio.sleep(FILE_WATCH_SECONDS)
+            with contextlib.suppress(StorageUnavailable):
+                database.store.check_file()

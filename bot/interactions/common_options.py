@@ -1,0 +1,42 @@
+"""The slash-command options the cogs share, declared once: the ``note`` text, the ``private`` flag and their
+descriptions, and ``Descriptions``, the one way a cog describes its options (``app_commands.describe``, never
+docstrings).
+
+raw_options.py beside it checks the raw options an interaction carries against whatever the commands declared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TypeVar
+
+from discord import app_commands
+
+NOTE_LENGTH = 200
+Note = app_commands.Range[str, 1, NOTE_LENGTH]
+"""A note shown on the result, 1 to 200 characters: declare it ``note: Note | None = None``."""
+
+PRIVATE = "Show the result only to you"
+"""Declare the flag ``private: bool = False``: the answer is then ephemeral."""
+NOTE = "A note shown on the result, e.g. what the roll is for"
+SHARED = {"private": PRIVATE, "note": NOTE}
+
+T = TypeVar("T")
+
+
+class Descriptions:
+    """The option descriptions of one cog, the shared ones included.
+
+    Calling it is ``app_commands.describe`` for one command: the options named take the cog's text (or the shared
+    one), those given as keywords take that text, for an option only one command words that way.
+    """
+
+    def __init__(self, own: Mapping[str, str] | None = None) -> None:
+        self._known = {**SHARED, **(own or {})}
+
+    def __call__(self, *names: str, **extra: str) -> Callable[[T], T]:
+        return app_commands.describe(**{name: self._known[name] for name in names}, **extra)
+
+
+describe = Descriptions()
+"""For a cog whose options are each described once: the shared ones by name, its own as keywords."""

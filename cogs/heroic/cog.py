@@ -1,0 +1,126 @@
+"""``/heroic``: a Heroic Roll, 2d6 (or d12, d20) + Skill against a Target Number.
+
+The target is one of a named difficulty (``/heroic difficulty``), a TN (``/heroic tn``), or the opposing Skill
+(``/heroic versus``): a sub-command each, so the one option it needs is marked required.
+The cog rolls with ``rules.heroic``, takes the exact odds from
+``rules.heroic_odds`` and answers with ``cogs.heroic.card``'s embed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.interactions.common_options import NOTE, PRIVATE, Descriptions, Note
+from bot.interactions.logbook import Rolled, answer_roll
+from bot.interactions.rollkeeper import Rollkeeper
+from cogs.heroic import card as render
+from rules.dice import DiceSource, SystemDice
+from rules.heroic.luck_events import heroic_events
+from rules.heroic.odds import odds_for_heroic
+from rules.heroic.roll import DAMAGE_MAX, SKILL_MAX, TN_MAX, TN_MIN, roll_heroic
+from rules.heroic.tables import Difficulty, Kind, Variant
+
+Skill = app_commands.Range[int, 0, SKILL_MAX]
+TargetNumber = app_commands.Range[int, TN_MIN, TN_MAX]
+Damage = app_commands.Range[int, 0, DAMAGE_MAX]
+
+KINDS = (Kind.TASK, Kind.ATTACK, Kind.BLOCK, Kind.PARRY, Kind.SHIELD_BLOCK, Kind.DODGE, Kind.RESIST_MAGIC,
+         Kind.SPELL)
+
+
+def _kind_label(kind: Kind) -> str:
+    """'Parry/Fend (Sword-Play)' for a reaction, 'Attack' for the others."""
+    reaction = kind.reaction
+    if reaction is None:
+        return kind.value.replace("_", " ").capitalize()
+    return f"Reaction: {reaction.name} ({reaction.skill})"
+
+
+DIFFICULTY_CHOICES = [
+    app_commands.Choice(name=f"{d.label} (TN {d.tn(Variant.TWO_D6)}, d20 {d.tn(Variant.D20)})", value=d.value)
+    for d in Difficulty
+]
+DICE_CHOICES = [
+    app_commands.Choice(name="2d6 + Skill", value=Variant.TWO_D6.value),
+    app_commands.Choice(name="d12 + Skill", value=Variant.D12.value),
+    app_commands.Choice(name="d20 + Skill", value=Variant.D20.value),
+]
+KIND_CHOICES = [app_commands.Choice(name=_kind_label(kind), value=kind.value) for kind in KINDS]
+
+
+SHARED = {
+    "skill": "The Hero's Skill, 0-30",
+    "dice": "Which dice: 2d6 (default), d12 or d20",
+    "kind": "What the roll is for: it decides what a Crit or a Fumble means (default task)",
+    "damage": "The damage at stake, 0-9999, for an attack or a reaction: the doubled figure is shown",
+    "private": PRIVATE,
+    "note": NOTE,
+}
+describe = Descriptions(SHARED)
+OPTIONS = tuple(SHARED)
+CHOICES = {"dice": DICE_CHOICES, "kind": KIND_CHOICES}
+
+
+class Heroic(commands.Cog):
+    """Heroic Rolls: Crits and Fumbles whatever the TN; a tie with the TN succeeds with a complication.
+
+    One sub-command per way of giving the Target Number, each with that option required: Discord then shows
+    the player what to fill in, instead of an error for giving none or two."""
+
+    heroic_group = app_commands.Group(
+        name="heroic", description="A Heroic Roll: 2d6 (or d12, d20) + Skill against a Target Number",
+        guild_only=True, allowed_contexts=app_commands.AppCommandContext(guild=True),
+    )
+
+    def __init__(self, bot: Rollkeeper, dice: DiceSource | None = None) -> None:
+        self.bot = bot
+        self.dice: DiceSource = dice or SystemDice()
+
+    @heroic_group.command(name="difficulty", description="Against a named difficulty, Basic to Insane")
+    @app_commands.choices(difficulty=DIFFICULTY_CHOICES, **CHOICES)
+    @describe(*OPTIONS, difficulty="The difficulty: its Target Number depends on the dice")
+    async def against_difficulty(
+        self, interaction: discord.Interaction, skill: Skill, difficulty: str, dice: str = Variant.TWO_D6.value,
+        kind: str = Kind.TASK.value, damage: Damage | None = None, private: bool = False, note: Note | None = None,
+    ) -> None:
+        target = {"difficulty": difficulty}
+        await self._roll(interaction, skill, target, dice=dice, kind=kind, damage=damage, private=private, note=note)
+
+    @heroic_group.command(name="tn", description="Against a Target Number given outright")
+    @app_commands.choices(**CHOICES)
+    @describe(*OPTIONS, tn="The Target Number, 1-60")
+    async def against_tn(
+        self, interaction: discord.Interaction, skill: Skill, tn: TargetNumber, dice: str = Variant.TWO_D6.value,
+        kind: str = Kind.TASK.value, damage: Damage | None = None, private: bool = False, note: Note | None = None,
+    ) -> None:
+        target = {"tn": tn}
+        await self._roll(interaction, skill, target, dice=dice, kind=kind, damage=damage, private=private, note=note)
+
+    @heroic_group.command(name="versus", description="Opposed or reaction roll: TN = 7 + the opposing Skill")
+    @app_commands.choices(**CHOICES)
+    @describe(*OPTIONS, versus="The opposing Skill, 0-30: TN = 7 + it (9 + it with a d20)")
+    async def against_skill(
+        self, interaction: discord.Interaction, skill: Skill, versus: Skill, dice: str = Variant.TWO_D6.value,
+        kind: str = Kind.TASK.value, damage: Damage | None = None, private: bool = False, note: Note | None = None,
+    ) -> None:
+        target = {"versus": versus}
+        await self._roll(interaction, skill, target, dice=dice, kind=kind, damage=damage, private=private, note=note)
+
+    async def _roll(
+        self, interaction: discord.Interaction, skill: int, target: dict[str, Any], *, dice: str, kind: str,
+        damage: int | None, private: bool, note: str | None,
+    ) -> None:
+        """Roll, read and show a Heroic Roll with its exact odds."""
+        roll = roll_heroic(skill, self.dice, variant=dice, kind=kind, damage=damage, **target)
+        odds = odds_for_heroic(roll.skill, roll.tn, roll.variant)
+        embed = render.render_roll(roll, odds, roller=interaction.user, note=note)
+        rolled = Rolled("heroic", roll.kind.value, heroic_events(roll, odds))
+        await answer_roll(interaction, embed, rolled, private=private)
+
+
+async def setup(bot: Rollkeeper) -> None:
+    await bot.add_cog(Heroic(bot))

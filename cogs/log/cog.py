@@ -1,0 +1,160 @@
+"""``/log show`` (the channel's last rolls, paged) and ``/log export`` (a GM's CSV of a date range).
+
+The log is answered privately: each reader sees the channel's public rolls and their own private ones. The
+page buttons name the entry the next page starts from (``rk:log:older:<id>``), so they work after a restart.
+The cog also registers the Reveal button of private rolls (cogs.log.reveal).
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import re
+from datetime import UTC, date, datetime, timedelta
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import PlayerError
+from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
+from bot.interactions.tree import reports_errors, server_channel
+from bot.storage.log_records import LogEntry
+from cogs.log.cards import log_csv, render_log_page
+from cogs.log.reveal import RevealButton
+from cogs.log.stats import Stats
+
+PAGE_SIZE = 10
+PAGE_PATTERN = re.compile(r"rk:log:(?P<direction>older|newer):(?P<entry>[0-9]{1,19})")
+NEEDS_MANAGE_SERVER = "Only a game master (Manage Server permission) can export the roll log."
+DATE_HELP = "Dates are written YYYY-MM-DD (UTC), e.g. 2026-03-14."
+MAX_EXPORT_DAYS = 3660
+
+
+def read_date(text: str | None, default: date) -> date:
+    """A date option as a date; a clear error for anything else."""
+    if text is None:
+        return default
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise PlayerError(f"{text!r} is not a date. {DATE_HELP}") from None
+
+
+def export_range(start: str | None, end: str | None, today: date) -> tuple[datetime, datetime]:
+    """From the start of `start` to the end of `end` (UTC), by default the last 30 days up to today."""
+    last = read_date(end, today)
+    first = read_date(start, last - timedelta(days=29))
+    if first > last:
+        raise PlayerError("The export's start is after its end.")
+    if (last - first).days >= MAX_EXPORT_DAYS:
+        raise PlayerError(f"An export covers at most {MAX_EXPORT_DAYS} days.")
+    begin = datetime.combine(first, datetime.min.time(), UTC)
+    return begin, datetime.combine(last + timedelta(days=1), datetime.min.time(), UTC)
+
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_PATTERN):
+    """Older or Newer on a page of the log: shows the next page to whoever clicks (their own view of it)."""
+
+    pattern = PAGE_PATTERN
+
+    def __init__(self, direction: str, entry_id: int, *, enabled: bool = True) -> None:
+        label = "Older" if direction == "older" else "Newer"
+        button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
+            label=label, style=discord.ButtonStyle.secondary, custom_id=f"rk:log:{direction}:{entry_id}",
+            disabled=not enabled,
+        )
+        super().__init__(button)
+        self.direction, self.entry_id = direction, entry_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]) -> PageButton:
+        return cls(match["direction"], int(match["entry"]))
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        rollkeeper(interaction).hold_interaction()
+        return True
+
+    @reports_errors
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if self.direction == "older":
+            embed, view = await log_page(interaction, before=self.entry_id)
+        else:
+            embed, view = await log_page(interaction, after=self.entry_id)
+        await interaction.response.edit_message(embed=embed, view=view)
+
+
+async def log_page(
+    interaction: discord.Interaction, *, before: int | None = None, after: int | None = None
+) -> tuple[discord.Embed, discord.ui.View]:
+    """The page of the log the reader asked for, newest first, with Newer and Older buttons, each disabled when
+    nothing lies that way. A page emptied since its button was drawn (its rolls purged) gives way to the latest."""
+    guild_id, channel_id = server_channel(interaction)
+    log = rollkeeper(interaction).db.log
+    ask = functools.partial(log.page, guild_id, channel_id, interaction.user.id, limit=PAGE_SIZE + 1)
+    entries = await ask(before=before, after=after)
+    if not entries and (before, after) != (None, None):
+        entries, before, after = await ask(), None, None
+    entries, newer_left, older_left = _one_page(entries, before, after)
+    view = discord.ui.View(timeout=None)
+    if entries:
+        view.add_item(PageButton("newer", entries[0].id, enabled=newer_left))
+        view.add_item(PageButton("older", entries[-1].id, enabled=older_left))
+    view.stop()
+    return render_log_page(entries), view
+
+
+def _one_page(
+    entries: list[LogEntry], before: int | None, after: int | None
+) -> tuple[list[LogEntry], bool, bool]:
+    """A page out of PAGE_SIZE + 1 entries fetched one way (newest first), and whether rolls lie newer and older:
+    the extra entry says so for the way fetched; the way back has at least the page the reader came from."""
+    if after is not None:  # the entries just newer than `after`: the page is the oldest of them
+        return entries[-PAGE_SIZE:], len(entries) > PAGE_SIZE, True
+    return entries[:PAGE_SIZE], before is not None, len(entries) > PAGE_SIZE
+
+
+class RollLogCog(commands.Cog, name="RollLog"):
+    """The roll log: every roll of this channel, and Reveal for private rolls."""
+
+    log_group = app_commands.Group(
+        name="log", description="The roll log of this channel", guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True),
+    )
+
+    def __init__(self, bot: Rollkeeper) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(RevealButton, PageButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(RevealButton, PageButton)
+
+    @log_group.command(name="show", description="The last rolls of this channel, newest first (only you see it)")
+    async def show(self, interaction: discord.Interaction) -> None:
+        embed, view = await log_page(interaction)
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    @log_group.command(name="export", description="Game masters: this channel's roll log as a CSV file")
+    @app_commands.describe(
+        start="First day, YYYY-MM-DD (UTC); default 29 days before the end",
+        end="Last day, YYYY-MM-DD (UTC); default today",
+    )
+    async def export(self, interaction: discord.Interaction, start: str | None = None, end: str | None = None) -> None:
+        if not interaction.permissions.manage_guild:
+            raise PlayerError(NEEDS_MANAGE_SERVER)
+        guild_id, channel_id = server_channel(interaction)
+        begin, finish = export_range(start, end, self.bot.now().date())
+        entries = await self.bot.db.log.between(guild_id, channel_id, interaction.user.id, begin, finish)
+        name = f"roll-log-{channel_id}-{begin.date()}-{(finish - timedelta(days=1)).date()}.csv"
+        upload = discord.File(io.BytesIO(log_csv(entries).encode("utf-8")), filename=name)
+        await interaction.response.send_message(
+            f"{len(entries)} rolls from {begin.date()} to {(finish - timedelta(days=1)).date()} (UTC).",
+            file=upload, ephemeral=True,
+        )
+
+
+async def setup(bot: Rollkeeper) -> None:
+    await bot.add_cog(RollLogCog(bot))
+    await bot.add_cog(Stats(bot))

@@ -1,0 +1,153 @@
+"""Extended tests of a channel, for `/test`: the task names offered while typing, and clearing with a confirmation.
+
+`/test clear` is for whoever started the task or a member with Manage Server; it asks first, privately, with
+two buttons. The buttons are DynamicItems whose custom_id names the player who asked and the task (by a short
+digest of its name: a name may be 100 characters, a custom_id too), so they still work after a restart. Each
+click checks again: the task may have gone meanwhile, or the player may have lost the permission.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+import discord
+from discord import app_commands
+
+from bot.errors import PlayerError
+from bot.interactions.rollkeeper import rollkeeper
+from bot.interactions.tree import reports_errors, send_private, server_channel
+from bot.storage.extended import ExtendedTask
+from bot.text import inert, plain
+
+MAX_CHOICES = 25
+"""Discord shows at most 25 autocomplete choices."""
+CLEAR_PATTERN = re.compile(r"rk:sk:clear:(?P<asker>[0-9]{1,19}):(?P<task>[0-9a-f]{16})")
+KEEP_PATTERN = re.compile(r"rk:sk:keep:(?P<asker>[0-9]{1,19})")
+NOT_YOUR_QUESTION = "This question was asked of someone else: use /test clear yourself."
+GONE = "That extended test is no longer here: someone cleared it already."
+
+
+def task_choices(tasks: list[ExtendedTask], typed: str) -> list[app_commands.Choice[str]]:
+    """The tasks whose name holds what the player typed so far (any case), as choices showing their progress."""
+    wanted = typed.casefold().strip()
+    found = [task for task in tasks if wanted in task.name.casefold()]
+    return [
+        app_commands.Choice(name=f"{plain(task.name, 80)} ({task.progress}/{task.needed})", value=task.name)
+        for task in found[:MAX_CHOICES]
+    ]
+
+
+async def channel_tasks(interaction: discord.Interaction) -> list[ExtendedTask]:
+    """The extended tests of the interaction's channel; none to offer outside a server's channel (a crafted
+    autocomplete from a DM: discord.py would only log what an autocomplete raises, and answer nothing)."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        return []
+    return await rollkeeper(interaction).db.extended.in_channel(interaction.guild_id, interaction.channel_id)
+
+
+def may_clear(task: ExtendedTask, interaction: discord.Interaction) -> None:
+    """Nothing when the player started the task or has Manage Server; else a PlayerError saying who may."""
+    permissions = interaction.permissions
+    if task.started_by == interaction.user.id or (permissions is not None and permissions.manage_guild):
+        return
+    starter = f"<@{task.started_by}>, who started it," if task.started_by is not None else "whoever started it"
+    raise PlayerError(
+        f'Only {starter} or a member with the Manage Server permission can clear "{inert(task.name)}".'
+    )
+
+
+def task_digest(name: str) -> str:
+    """16 hex digits naming a task in a custom_id (the stored name, so case and spaces as stored)."""
+    return hashlib.sha256(name.encode("utf-8")).hexdigest()[:16]
+
+
+def confirmation(task: ExtendedTask, asker_id: int) -> tuple[str, discord.ui.View]:
+    """The private question `/test clear` asks, and its two buttons."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ClearTaskButton(asker_id, task_digest(task.name)))
+    view.add_item(KeepTaskButton(asker_id))
+    view.stop()  # the DynamicItems registered by the cog take the clicks, in this process or the next
+    question = (
+        f'Forget the extended test "{inert(task.name)}" ({task.progress}/{task.needed}) for everyone in this '
+        "channel? Its progress cannot be brought back."
+    )
+    return question, view
+
+
+async def _task_named_by(interaction: discord.Interaction, digest: str) -> ExtendedTask | None:
+    guild_id, channel_id = server_channel(interaction)
+    tasks = await rollkeeper(interaction).db.extended.in_channel(guild_id, channel_id)
+    return next((task for task in tasks if task_digest(task.name) == digest), None)
+
+
+async def _is_asker(interaction: discord.Interaction, asker_id: int) -> bool:
+    rollkeeper(interaction).hold_interaction()
+    if interaction.user.id != asker_id:
+        await send_private(interaction, NOT_YOUR_QUESTION)
+        return False
+    return True
+
+
+class ClearTaskButton(discord.ui.DynamicItem[discord.ui.Button], template=CLEAR_PATTERN):
+    """"Clear it": forgets the task, if it is still there and the player may still clear it."""
+
+    pattern = CLEAR_PATTERN
+
+    def __init__(self, asker_id: int, digest: str) -> None:
+        custom_id = f"rk:sk:clear:{asker_id}:{digest}"
+        super().__init__(discord.ui.Button(label="Clear it", style=discord.ButtonStyle.danger, custom_id=custom_id))
+        self.asker_id, self.digest = asker_id, digest
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]) -> ClearTaskButton:
+        return cls(int(match["asker"]), match["task"])
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await _is_asker(interaction, self.asker_id)
+
+    @reports_errors
+    async def callback(self, interaction: discord.Interaction) -> None:
+        task = await _task_named_by(interaction, self.digest)
+        if task is not None:
+            may_clear(task, interaction)  # again: the permission may have gone since the question
+        if task is None or not await _forget(interaction, task):
+            await interaction.response.edit_message(content=GONE, view=None)
+            return
+        name = inert(task.name)
+        await interaction.response.edit_message(content=f'Cleared "{name}".', view=None)
+        await interaction.followup.send(
+            f'{interaction.user.mention} cleared the extended test "{name}" ({task.progress}/{task.needed}) '
+            "in this channel."
+        )
+
+
+async def _forget(interaction: discord.Interaction, task: ExtendedTask) -> bool:
+    """Delete the task; False when another click or command was first."""
+    guild_id, channel_id = server_channel(interaction)
+    return await rollkeeper(interaction).db.extended.clear(guild_id, channel_id, task.name)
+
+
+class KeepTaskButton(discord.ui.DynamicItem[discord.ui.Button], template=KEEP_PATTERN):
+    """"Keep it": answers the question without changing anything."""
+
+    pattern = KEEP_PATTERN
+
+    def __init__(self, asker_id: int) -> None:
+        custom_id = f"rk:sk:keep:{asker_id}"
+        super().__init__(discord.ui.Button(label="Keep it", style=discord.ButtonStyle.secondary, custom_id=custom_id))
+        self.asker_id = asker_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]) -> KeepTaskButton:
+        return cls(int(match["asker"]))
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await _is_asker(interaction, self.asker_id)
+
+    @reports_errors
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(content="Kept: nothing was cleared.", view=None)
+
+
+TASK_BUTTONS = (ClearTaskButton, KeepTaskButton)

@@ -1,0 +1,102 @@
+"""/willpower: each player's Willpower Points in this server, 0-10, each change atomic in the store and
+withdrawn if its answer never reaches the player (bot.interactions.answers)."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import PlayerError
+from bot.interactions.answers import acknowledge, answer_or_withdraw
+from bot.interactions.common_options import describe
+from bot.interactions.rollkeeper import Rollkeeper
+from bot.interactions.tree import server_channel
+from bot.storage.errors import NotEnoughWillpower
+from bot.text import inert
+from rules.yearzero.willpower import MAX_WILLPOWER
+
+MAX_NAME_SHOWN = 80
+"""A display name is shown cut to this many characters (Discord allows 32 for a nickname, more for others)."""
+ONLY_YOUR_OWN = "You can see only your own Willpower; a game master (Manage Server) can see anyone's."
+
+
+def _is_game_master(interaction: discord.Interaction) -> bool:
+    permissions = getattr(interaction, "permissions", None)
+    return bool(permissions and permissions.manage_guild)
+
+
+@app_commands.guild_only()
+class WillpowerCommands(commands.GroupCog, group_name="willpower"):
+    """See, spend or set Willpower Points (Year Zero)."""
+
+    def __init__(self, bot: Rollkeeper) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="show")
+    @describe(player="Whose Willpower to see (game masters only; default yourself).")
+    async def show(self, interaction: discord.Interaction, player: discord.Member | None = None) -> None:
+        """See your Willpower Points (a game master may look at anyone's)."""
+        who = player or interaction.user
+        if who.id != interaction.user.id and not _is_game_master(interaction):
+            raise PlayerError(ONLY_YOUR_OWN)
+        points = await self.bot.db.willpower.get(server_channel(interaction)[0], who.id)
+        name = "You have" if who.id == interaction.user.id else f"{inert(who.display_name, MAX_NAME_SHOWN)} has"
+        await interaction.response.send_message(
+            f"{name} **{points}** Willpower (at most {MAX_WILLPOWER}).", ephemeral=True
+        )
+
+    @app_commands.command(name="spend")
+    @describe(points="How many Willpower Points to spend (1-10).")
+    async def spend(
+        self, interaction: discord.Interaction, points: app_commands.Range[int, 1, MAX_WILLPOWER] = 1
+    ) -> None:
+        """Spend your Willpower Points, for a talent say."""
+        guild_id = server_channel(interaction)[0]
+        have = await self.bot.db.willpower.get(guild_id, interaction.user.id)
+        if have < points:  # refused at once; the spend itself checks again, atomically
+            raise NotEnoughWillpower(have, points)
+        await acknowledge(interaction)
+        willpower, user_id = self.bot.db.willpower, interaction.user.id
+        change = await willpower.spend(guild_id, user_id, points, interaction_id=interaction.id)
+        text = f"{interaction.user.mention} spends **{points}** Willpower: {change.before} → **{change.after}**."
+        refund = partial(willpower.withdraw_spend, guild_id, user_id, points, interaction_id=interaction.id)
+        await answer_or_withdraw(interaction, "/willpower spend", refund, content=text)
+
+
+class WillpowerSetting(commands.Cog):
+    """/willpower-set: a top-level command of its own, because Discord applies default_member_permissions to
+    top-level commands only: members without Manage Server do not see it (a server's admins can change that
+    under Integrations), while every player keeps /willpower show and spend. The bot still checks itself."""
+
+    def __init__(self, bot: Rollkeeper) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="willpower-set")
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    @describe(player="The player whose Willpower to set.", points="Their new Willpower (0-10).")
+    async def set_points(
+        self, interaction: discord.Interaction, player: discord.Member,
+        points: app_commands.Range[int, 0, MAX_WILLPOWER],
+    ) -> None:
+        """Set a player's Willpower Points (game masters: Manage Server)."""
+        guild_id = server_channel(interaction)[0]
+        await acknowledge(interaction)
+        willpower = self.bot.db.willpower
+        change = await willpower.set(guild_id, player.id, points, interaction_id=interaction.id)
+        text = (
+            f"{player.mention}'s Willpower is now **{change.after}** (was {change.before}), "
+            f"set by {interaction.user.mention}."
+        )
+        unset = partial(willpower.withdraw_set, guild_id, player.id, change, interaction_id=interaction.id)
+        await answer_or_withdraw(interaction, "/willpower-set", unset, content=text)
+
+
+async def setup(bot: Rollkeeper) -> None:
+    await bot.add_cog(WillpowerCommands(bot))
+    await bot.add_cog(WillpowerSetting(bot))

@@ -1,0 +1,245 @@
+"""Year Zero (Forbidden Lands): /yz rolls, the Push and Keep buttons and /push.
+
+A pushable roll is stored before it is shown; its buttons' custom_ids name the stored roll (``rk:yz:push:<id>``,
+``rk:yz:keep:<id>``), so they work after a restart. What a push or a keep does, each at most once whatever arrives
+at once, is in pushing.py beside this module. When a roll stops being pushable, its message says so and loses its
+buttons (endings.py; before each purge, the cog has the bot mark expiring rolls so); a click on a message whose
+edit failed repairs it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import PlayerError
+from bot.interactions import logbook
+from bot.interactions.answers import acknowledge, withdraw
+from bot.interactions.common_options import Note, describe
+from bot.interactions.logbook import Rolled
+from bot.interactions.roller import only_its_roller
+from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
+from bot.interactions.tree import reports_errors, server_channel
+from bot.storage.roll_records import PushRefusal, RollState
+from cogs.yearzero.card import FirstRollOdds, render_first
+from cogs.yearzero.endings import Ending, mark_ended, mark_expiring, read_payload, stored_payload
+from cogs.yearzero.pushing import RollPushes
+from rules.dice import DiceSource, SystemDice
+from rules.yearzero.luck_events import yearzero_first_events
+from rules.yearzero.odds import YzOdds, odds_after_first, pool_odds
+from rules.yearzero.roll import YzRoll, roll_yz
+
+PUSH_PATTERN = re.compile(r"rk:yz:push:(?P<roll>[0-9]{1,19})")
+KEEP_PATTERN = re.compile(r"rk:yz:keep:(?P<roll>[0-9]{1,19})")
+NO_ROLL_TO_PUSH = "You have no roll to push in this channel: roll with /yz first (a roll stays pushable for a while)."
+
+Artifact = Literal["d8", "d10", "d12"]
+
+
+def custom_id(action: Literal["push", "keep"], roll_id: int) -> str:
+    """The custom_id of a roll's Push or Keep button: PUSH_PATTERN or KEEP_PATTERN with the roll's id."""
+    return f"rk:yz:{action}:{roll_id}"
+
+
+def push_view(roll_id: int) -> discord.ui.View:
+    """The Push and Keep buttons of a roll, to send with its message.
+
+    Clicks are taken by the DynamicItems registered when the cog loads (whatever process or restart sent the
+    message), so the view is stopped at once: discord.py keeps no listener for it."""
+    view = discord.ui.View(timeout=None)
+    for button in push_buttons(roll_id):
+        view.add_item(button)
+    view.stop()
+    return view
+
+
+def push_buttons(roll_id: int) -> list[discord.ui.Item[Any]]:
+    """A pushable roll's own buttons: Push and Keep (bot.interactions.logbook adds Reveal to a private roll's)."""
+    return [PushButton(roll_id), KeepButton(roll_id)]
+
+
+async def roller_only(interaction: discord.Interaction, roll_id: int) -> bool:
+    """Refuse anyone but the roll's roller, answering them privately (or they see "interaction failed")."""
+    return await only_its_roller(interaction, lambda db: db.rolls.get(roll_id), PushRefusal.NOT_YOURS.message)
+
+
+def _cog(interaction: discord.Interaction) -> YearZero:
+    cog = rollkeeper(interaction).get_cog(YearZero.__cog_name__)
+    if not isinstance(cog, YearZero):
+        raise RuntimeError("the Year Zero cog is not loaded, yet its button was clicked")
+    return cog
+
+
+class PushButton(discord.ui.DynamicItem[discord.ui.Button], template=PUSH_PATTERN):
+    """The Push button of one stored roll: only its roller may press it, and each push once."""
+
+    pattern = PUSH_PATTERN
+    """The template again, for the bot to tell clicks it takes from stale ones (see RollkeeperBot)."""
+
+    def __init__(self, roll_id: int) -> None:
+        style = discord.ButtonStyle.danger
+        super().__init__(discord.ui.Button(label="Push", emoji="🎲", style=style, custom_id=custom_id("push", roll_id)))
+        self.roll_id = roll_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]) -> PushButton:
+        return cls(int(match["roll"]))
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await roller_only(interaction, self.roll_id)
+
+    @reports_errors
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = _cog(interaction)
+        await cog.pushes.push(interaction, self.roll_id, cog.dice, edit_in_place=True)
+
+
+class KeepButton(discord.ui.DynamicItem[discord.ui.Button], template=KEEP_PATTERN):
+    """The Keep button of one stored roll: its roller accepts the roll as it lies, and it can no longer be pushed."""
+
+    pattern = KEEP_PATTERN
+
+    def __init__(self, roll_id: int) -> None:
+        style = discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(label="Keep", emoji="✋", style=style, custom_id=custom_id("keep", roll_id)))
+        self.roll_id = roll_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str]) -> KeepButton:
+        return cls(int(match["roll"]))
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await roller_only(interaction, self.roll_id)
+
+    @reports_errors
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).pushes.keep(interaction, self.roll_id)
+
+
+class YearZero(commands.Cog):
+    """Year Zero Engine rolls, Forbidden Lands flavour."""
+
+    def __init__(self, bot: Rollkeeper, dice: DiceSource | None = None) -> None:
+        self.bot = bot
+        self.dice: DiceSource = dice or SystemDice()
+        self.pushes = RollPushes(bot, push_buttons)
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(PushButton, KeepButton)
+        self.bot.add_purge_hook(self.mark_expiring)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(PushButton, KeepButton)
+        self.bot.remove_purge_hook(self.mark_expiring)
+
+    async def mark_expiring(self) -> int:
+        """Before a purge: mark the messages of a few rolls that expired while pushable (endings.mark_expiring)."""
+        return await mark_expiring(self.bot)
+
+    @app_commands.command(name="yz")
+    @app_commands.guild_only()
+    @describe(
+        "private", "note",
+        attribute="The Attribute's current score: that many base dice (0-10).",
+        skill="The Skill level: that many more base dice (0-10; default 0, untrained).",
+        gear="The gear bonus: that many gear dice (0-10).",
+        artifact="An Artifact Die: d8 Mighty, d10 Epic, d12 Legendary.",
+        artifact2="A second Artifact Die.",
+        artifact3="A third Artifact Die.",
+        pride="Add your Pride die (a d12 read like an Artifact Die).",
+        pushes="How many times this roll may be pushed (0-3; 1 unless a talent or the GM says otherwise).",
+    )
+    async def yz(
+        self,
+        interaction: discord.Interaction,
+        attribute: app_commands.Range[int, 0, 10],
+        skill: app_commands.Range[int, 0, 10] = 0,
+        gear: app_commands.Range[int, 0, 10] = 0,
+        artifact: Artifact | None = None,
+        artifact2: Artifact | None = None,
+        artifact3: Artifact | None = None,
+        pride: bool = False,
+        pushes: app_commands.Range[int, 0, 3] = 1,
+        private: bool = False,
+        note: Note | None = None,
+    ) -> None:
+        """Roll Attribute + Skill base dice, gear dice, Artifact Dice and Pride; push or keep with the buttons."""
+        artifacts = tuple(a for a in (artifact, artifact2, artifact3) if a)
+        roll = roll_yz(attribute, skill, gear, artifacts, self.dice, pride=pride, pushes=pushes)
+        server_channel(interaction)  # a roll is stored under its server's channel: refused in a DM
+        first = await acknowledge(interaction, ephemeral=private)  # stored only once Discord took it
+        if roll.can_push:
+            await self._store_and_show(interaction, roll, pushes, note, private)
+        elif first:  # a repeat shows nothing: the first delivery shows and logs its own dice (these would differ)
+            await self._show_unpushable(interaction, roll, note, private)
+
+    async def _show_unpushable(
+        self, interaction: discord.Interaction, roll: YzRoll, note: str | None, private: bool
+    ) -> None:
+        """A roll without pushes is only shown and logged; once shown, it ends the roller's pushable rolls here."""
+        embed, rolled = _first_card(interaction, roll, note), yearzero_rolled(roll, pool_odds(roll))
+        if await logbook.deliver_roll(interaction, embed, rolled, private=private):
+            where = (*server_channel(interaction), interaction.user.id)
+            for older in await self.bot.db.rolls.supersede(*where, interaction_id=interaction.id):
+                await mark_ended(self.bot, older, Ending.SUPERSEDED)
+
+    async def _store_and_show(
+        self, interaction: discord.Interaction, roll: YzRoll, pushes: int, note: str | None, private: bool
+    ) -> None:
+        """A pushable roll (`pushes` allowed) is stored with its log entry (one transaction, once per interaction),
+        then shown with Push and Keep; once shown, it ends the roller's older roll here. A repeat shows what the
+        first stored."""
+        guild_id, channel_id = server_channel(interaction)
+        where = (guild_id, channel_id, interaction.user.id)
+        payload, embed = stored_payload(roll, note, private), _first_card(interaction, roll, note)
+        rolled = yearzero_rolled(roll, pool_odds(roll))
+        entry = logbook.new_entry(interaction, embed, rolled, private)
+        stored = await self.bot.db.rolls.create_for(
+            interaction.id, *where, payload, self.bot.now(), pushes, log=entry
+        )
+        if stored.state is not RollState.PENDING or stored.pushes_made:  # a repeat after the roll moved on
+            return
+        if stored.payload != payload:  # a repeated interaction shows the roll the first one stored
+            roll, note, private = read_payload(stored)
+            embed, rolled = _first_card(interaction, roll, note), yearzero_rolled(roll, pool_odds(roll))
+        answer = await logbook.deliver_roll(  # with Reveal when private
+            interaction, embed, rolled, private=private, entry_id=stored.id, buttons=push_buttons, logged=True
+        )
+        if answer is None:  # never shown: it must not supersede the roll the player does see
+            await withdraw(interaction, "/yz", lambda: self.bot.db.rolls.withdraw(stored.id))
+            return
+        # Best effort, written with others a moment later: only the message edits need it.
+        self.bot.db.rolls.note_message(stored.id, channel_id, answer.id)
+        replaced = await self.bot.db.rolls.superseded_by(stored.id, *where)
+        if replaced is not None:
+            await mark_ended(self.bot, replaced, Ending.SUPERSEDED)
+
+    @app_commands.command(name="push")
+    @app_commands.guild_only()
+    async def push_latest(self, interaction: discord.Interaction) -> None:
+        """Push your latest Year Zero roll in this channel: reroll every die that shows neither 6 nor 1."""
+        guild_id, channel_id = server_channel(interaction)
+        stored = await self.bot.db.rolls.latest_pending(
+            guild_id, channel_id, interaction.user.id, self.bot.now(), self.bot.settings.push_lifetime
+        )
+        if stored is None:
+            raise PlayerError(NO_ROLL_TO_PUSH)
+        await self.pushes.push(interaction, stored.id, self.dice, edit_in_place=False)
+
+
+def _first_card(interaction: discord.Interaction, roll: YzRoll, note: str | None) -> discord.Embed:
+    odds = FirstRollOdds(pool_odds(roll), odds_after_first(roll))
+    return render_first(roll, odds, roller=interaction.user, note=note)
+
+
+def yearzero_rolled(roll: YzRoll, odds: YzOdds) -> Rolled:
+    """What the log keeps of a Year Zero first roll: its event; no push, no Willpower, no bane taken yet."""
+    return Rolled("yearzero", "roll", yearzero_first_events(roll, odds), {"pushes": 0, "willpower": 0, "banes": 0})
+
+
+async def setup(bot: Rollkeeper) -> None:
+    await bot.add_cog(YearZero(bot))

@@ -1,0 +1,174 @@
+"""Pushing and keeping a stored Year Zero roll, for its roller: what the Push and Keep buttons and /push do
+(cogs/yearzero/cog.py holds the buttons and the commands).
+
+Each push is claimed with one atomic statement (a compare-and-set on the pushes made) together with the Willpower
+gain, so the Nth push of a roll happens at most once whatever arrives at once. A click on a message that no longer
+shows what is stored is answered by bringing it back to the stored roll (cogs/yearzero/endings.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.errors import PlayerError
+from bot.interactions import logbook
+from bot.interactions.answers import acknowledge, deliver, fill_in
+from bot.interactions.logbook import Rolled
+from bot.interactions.private_rolls import Buttons, roll_view
+from bot.interactions.rollkeeper import Rollkeeper
+from bot.storage.roll_records import PushRefusal, RollState, YearZeroRoll, push_subject, refusal_of
+from bot.storage.rolls import PushClaim
+from bot.storage.willpower import WillpowerChange
+from cogs.yearzero.card import PushedRoll, render_pushed
+from cogs.yearzero.endings import (
+    Ending,
+    is_private,
+    mark_ended,
+    pushed_payload,
+    read_payload,
+    refuse_or_repair,
+    repair,
+    show_ended,
+    show_pushed_in_place,
+    shown_elsewhere,
+)
+from rules.dice import DiceSource
+from rules.yearzero.luck_events import yearzero_push_events
+from rules.yearzero.odds import pool_odds
+from rules.yearzero.roll import YzRoll, push
+
+_PUSHED_SINCE = {PushRefusal.ALREADY_PUSHED, PushRefusal.NO_PUSHES_LEFT, PushRefusal.PUSHED_MEANWHILE}
+"""Refusals of a roller's push because another push of theirs was claimed: they are shown that push instead."""
+
+
+class RollPushes:
+    """Pushes and keeps of the rolls the bot stored; `buttons` gives a roll's Push and Keep buttons."""
+
+    def __init__(self, bot: Rollkeeper, buttons: Buttons) -> None:
+        self.bot = bot
+        self.buttons = buttons
+
+    async def push(
+        self, interaction: discord.Interaction, roll_id: int, dice: DiceSource, *, edit_in_place: bool
+    ) -> None:
+        """Push a stored roll for the interaction's user: acknowledge, claim the next push atomically, show it
+        (on the clicked message, or for /push in the answer, the roll's old message then marked as pushed)."""
+        stored = await self._pushable(interaction, roll_id)
+        if stored is None:
+            return
+        latest, note, private = read_payload(stored)
+        pushed = push(latest, dice)
+        await acknowledge(interaction, ephemeral=private)  # claimed only once Discord took it
+        claim = await self._claim(interaction, stored, pushed)
+        if claim is None or claim.roll is None or claim.willpower is None:
+            return
+        embed, pushes_left = pushed_answer(interaction, claim.roll, claim.willpower)  # as stored (a repeat: first's)
+        view = roll_view(roll_id, private, self.buttons if pushes_left else None)  # Reveal if private
+        what = f"push of roll {roll_id}"
+        if edit_in_place:
+            await deliver(lambda: interaction.edit_original_response(embed=embed, view=view), what)
+        else:
+            answer = await fill_in(interaction, what, embed=embed, **_with(view))
+            if answer is None:  # shown on the roll's own message instead, or on its roller's next click there
+                await show_pushed_in_place(self.bot, stored, embed, view)
+            else:  # the roll now shows in the answer
+                self.bot.db.rolls.note_message(roll_id, stored.channel_id, answer.id)
+                await mark_ended(self.bot, stored, Ending.PUSHED, answer.id)
+        logged = yearzero_push_rolled(latest, pushed, claim.willpower.gained)
+        await logbook.record_push(interaction, roll_id, claim.roll.pushes_made, embed, logged, private)  # once answered
+
+    async def keep(self, interaction: discord.Interaction, roll_id: int) -> None:
+        """Keep a stored roll for its roller: it can no longer be pushed; its message says so, without buttons."""
+        stored = await self._stored(interaction, roll_id)
+        if stored is None:
+            return
+        lifetime = self.bot.settings.push_lifetime
+        claim = await self.bot.db.rolls.keep(roll_id, interaction.user.id, self.bot.now(), lifetime)
+        if claim.refusal is not None:
+            return await refuse_or_repair(interaction, claim.refusal, stored)
+        await show_ended(interaction, Ending.KEPT, stored)
+
+    async def _pushable(self, interaction: discord.Interaction, roll_id: int) -> YearZeroRoll | None:
+        """The stored roll, if it may still be pushed from this message; else refused (or None once repaired, or
+        once the roller's click was shown the push that is stored)."""
+        stored = await self._stored(interaction, roll_id)
+        if stored is None:
+            return None
+        if shown_elsewhere(interaction, stored):
+            await refuse_or_repair(interaction, PushRefusal.PUSHED_MEANWHILE, stored)
+            return None
+        lifetime = self.bot.settings.push_lifetime
+        if stored.state is not RollState.PENDING or self.bot.now() > stored.expires_at(lifetime):  # ended: say why
+            if stored.state is RollState.PUSHED and await self._show_stored_push(interaction, stored):
+                return None
+            await refuse_or_repair(interaction, refusal_of(stored, self.bot.now(), lifetime), stored)
+            return None
+        return stored
+
+    async def _claim(self, interaction: discord.Interaction, stored: YearZeroRoll, pushed: YzRoll) -> PushClaim | None:
+        """Claim the push that made `pushed` (the roll's next one), once per interaction; None once refused (or the
+        roller's click that lost a race was shown the push that won)."""
+        claim = await self.bot.db.rolls.claim_push(
+            stored.id, interaction.user.id, pushed_payload(pushed), pushed.new_base_banes, self.bot.now(),
+            self.bot.settings.push_lifetime, pushes_made=stored.pushes_made, last=not pushed.can_push,
+            interaction_id=interaction.id,
+        )
+        if claim.refusal is None:
+            return claim
+        if claim.roll is not None and claim.refusal in _PUSHED_SINCE and await self._show_stored_push(
+            interaction, claim.roll
+        ):
+            return None
+        await refuse_or_repair(interaction, claim.refusal, stored)
+        return None
+
+    async def _show_stored_push(self, interaction: discord.Interaction, roll: YearZeroRoll) -> bool:
+        """Show the roller, on the message they clicked, the roll as its latest push left it (that push's answer did
+        not arrive, or they lost a race to it): what they see converges to what is stored. False when this is no
+        click on the roll's own message, or the push is older than what the store remembers of it."""
+        if interaction.type is not discord.InteractionType.component or shown_elsewhere(interaction, roll):
+            return False
+        outcome = await self.bot.db.applied.latest_for(push_subject(roll.id))
+        if outcome is None or roll.pushed_payload is None:
+            return False
+        await acknowledge(interaction)
+        embed, pushes_left = pushed_answer(interaction, roll, WillpowerChange(**outcome["willpower"]))
+        view = roll_view(roll.id, is_private(roll), self.buttons if pushes_left else None)  # Reveal too
+        await deliver(lambda: interaction.edit_original_response(embed=embed, view=view), f"push of roll {roll.id}")
+        return True
+
+    async def _stored(self, interaction: discord.Interaction, roll_id: int) -> YearZeroRoll | None:
+        """The stored roll a button or /push names. A purged one is refused, or None when the click on its message
+        was answered by repairing the message."""
+        rolls = self.bot.db.rolls
+        stored = await rolls.get(roll_id)
+        if stored is not None:
+            return stored
+        refusal = await rolls.refusal_for_missing(roll_id)
+        if refusal is PushRefusal.EXPIRED and await repair(interaction, Ending.EXPIRED):
+            return None
+        raise PlayerError(refusal.message)
+
+
+def pushed_answer(
+    interaction: discord.Interaction, roll: YearZeroRoll, change: WillpowerChange
+) -> tuple[discord.Embed, bool]:
+    """The card of a roll as its latest stored push left it, and whether it still offers a push (its buttons)."""
+    latest, note, _ = read_payload(roll)
+    result = PushedRoll(latest, change.after, change.lost)
+    embed = render_pushed(result, pool_odds(latest), roller=interaction.user, note=note)
+    return embed, roll.state is RollState.PENDING and latest.can_push
+
+
+def _with(view: discord.ui.View | None) -> dict[str, Any]:
+    return {"view": view} if view is not None else {}
+
+
+def yearzero_push_rolled(first: YzRoll, pushed: YzRoll, willpower_gained: int) -> Rolled:
+    """What the log keeps of a Year Zero push: its event (when the roll had no success yet), the Willpower it gained
+    and the banes showing after it (the log adds the push and the Willpower to the roll's, and keeps the latest
+    banes)."""
+    extras = {"willpower": willpower_gained, "banes": pushed.base_banes + pushed.gear_banes}
+    return Rolled("yearzero", "roll", yearzero_push_events(first, pushed), extras)
