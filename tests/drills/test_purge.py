@@ -83,8 +83,8 @@ async def test_the_lookup_before_the_purge_holds_the_store_no_longer_than_a_purg
     Each statement's cost is the store thread's own CPU time from its start to the next statement's start
     (`time.thread_time`, read in SQLite's trace callback on that thread): the machine's other load and the
     thread's idle waits do not count, and Python's garbage collector is off meanwhile (its pauses, on whichever
-    thread allocates, are this test process's and not the store's). The wall-clock wait of a /yz behind the whole purge is measured by
-    `python -m bench --only purge`."""
+    thread allocates, are this test process's and not the store's). The wall-clock wait of a /yz behind the
+    whole purge is measured by `python -m bench --only purge`."""
     path = tmp_path / "rollkeeper.sqlite3"
     await fill_one_player(path, BUSY_PLAYER_ROLLS)
     async with await Database.open(path) as db:
