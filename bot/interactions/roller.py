@@ -1,5 +1,10 @@
 """The check every button that only its roller may press makes first: Push, Keep (a stored roll) and Reveal (a
-logged private roll)."""
+logged private roll).
+
+A button's custom_id names its record, and a custom_id can be sent from anywhere: a crafted click, or the roller's
+own click on a copy of the message in another server, another channel or a DM. So the click must come from the
+record's own server and channel, as well as from its roller; a click from elsewhere is refused privately, and
+nothing is stored or edited."""
 
 from __future__ import annotations
 
@@ -12,19 +17,33 @@ from bot.interactions.rollkeeper import rollkeeper
 from bot.interactions.tree import report_error, send_private
 from bot.storage.database import Storage
 
+NOT_HERE = "This button belongs to a roll in another channel: nothing was done. Use the button on the roll itself."
+
 
 class Rolled(Protocol):
-    """A stored record of a roll, which names its roller."""
+    """A stored record of a roll, which names its roller and where it was rolled."""
 
     @property
     def user_id(self) -> int: ...
+
+    @property
+    def guild_id(self) -> int: ...
+
+    @property
+    def channel_id(self) -> int: ...
+
+
+def rolled_here(interaction: discord.Interaction, record: Rolled) -> bool:
+    """Whether the click comes from the server and channel the record was rolled in."""
+    return (interaction.guild_id, interaction.channel_id) == (record.guild_id, record.channel_id)
 
 
 async def only_its_roller(
     interaction: discord.Interaction, read: Callable[[Storage], Awaitable[Rolled | None]], refusal: str
 ) -> bool:
-    """Refuse a click while the bot drains (it is restarting), and privately anyone but the roller of the record
-    `read` finds (none found: the callback answers that); a failing read is answered like any other failure."""
+    """Refuse a click while the bot drains (it is restarting), a click from anywhere but the record's channel, and
+    privately anyone but the roller of the record `read` finds (none found: the callback answers that); a failing
+    read is answered like any other failure."""
     bot = rollkeeper(interaction)
     if await bot.refuse_if_draining(interaction):
         return False
@@ -33,6 +52,9 @@ async def only_its_roller(
         record = await read(bot.db)
     except Exception as error:  # a busy database, say
         await report_error(interaction, error)
+        return False
+    if record is not None and not rolled_here(interaction, record):
+        await send_private(interaction, NOT_HERE)
         return False
     if record is not None and record.user_id != interaction.user.id:
         await send_private(interaction, refusal)

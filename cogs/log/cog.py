@@ -17,8 +17,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import PlayerError
+from bot.interactions.roller import rolled_here
 from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
-from bot.interactions.tree import reports_errors, server_channel
+from bot.interactions.tree import report_error, reports_errors, send_private, server_channel
 from bot.storage.log_records import LogEntry
 from cogs.log.cards import log_csv, render_log_page
 from cogs.log.reveal import RevealButton
@@ -29,6 +30,7 @@ PAGE_PATTERN = re.compile(r"rk:log:(?P<direction>older|newer):(?P<entry>[0-9]{1,
 NEEDS_MANAGE_SERVER = "Only a game master (Manage Server permission) can export the roll log."
 DATE_HELP = "Dates are written YYYY-MM-DD (UTC), e.g. 2026-03-14."
 MAX_EXPORT_DAYS = 3660
+ANOTHER_CHANNELS_LOG = "These buttons turn the pages of another channel's log: nothing was done. Use /log show here."
 
 
 def read_date(text: str | None, default: date) -> date:
@@ -72,7 +74,18 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_PATTER
         return cls(match["direction"], int(match["entry"]))
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        rollkeeper(interaction).hold_interaction()
+        """The page turns only where its log is: its entry's channel (an entry purged since: any page of this
+        channel's log is its reader's to see)."""
+        bot = rollkeeper(interaction)
+        bot.hold_interaction()
+        try:
+            entry = await bot.db.log.get(self.entry_id)
+        except Exception as error:  # a busy database, say
+            await report_error(interaction, error)
+            return False
+        if entry is not None and not rolled_here(interaction, entry):
+            await send_private(interaction, ANOTHER_CHANNELS_LOG)
+            return False
         return True
 
     @reports_errors
