@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.playground.backend import error
 from bot.render.yearzero import PUSHED_DICE
 from bot.roll_endings import EXPIRING_EDITS, Ending
 from bot.storage import PushRefusal
@@ -31,7 +32,6 @@ from tests.bot.test_cog_yearzero import (
     willpower,
 )
 from tests.fakediscord import BOB, FakeDiscord
-from tests.fakediscord.backend import error
 
 pytestmark = pytest.mark.usefixtures("fake_discord")
 

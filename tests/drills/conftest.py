@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.playground.invoke import find_component
 from tests.bot.conftest import db_path, make_settings, start_bot  # noqa: F401 - the bot tests' fixtures, reused
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
-from tests.fakediscord.invoke import find_component
 
 SCALE = float(os.environ.get("ROLLKEEPER_DRILL_SCALE", "1"))
 COMPONENT = 3
