@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, TextIO
 
 from bot.lease import LeaseHeld
-from bot.settings import Settings, SettingsError, load_settings
+from bot.settings import MissingToken, Settings, SettingsError, load_settings
 from bot.storage import StorageError, check_database_path, probe_database, probe_postgres
 
 if TYPE_CHECKING:
@@ -41,6 +41,7 @@ TOKEN_REFUSED = (
     "Discord refused the token in DISCORD_TOKEN. Reset it in the developer portal (your application "
     "-> Bot -> Reset Token) and put the new one in .env as DISCORD_TOKEN=..."
 )
+PLAYGROUND_HINT = " To try rollkeeper first without a token: python -m bot playground"
 LOG_FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
 
 _log = logging.getLogger("bot")
@@ -213,6 +214,10 @@ def _clear_guild_commands(settings: Settings, text: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Check the settings and the database path, then run the bot (or a sub-command); return the exit code."""
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["playground"]:  # no token: the real bot against a local stand-in (bot/playground/)
+        from bot.playground.cli import main as playground
+
+        return playground(argv[1:])
     if argv[:1] == ["copy-db"]:  # its own options, and no settings needed (bot/copydb.py)
         from bot.copydb import main as copy_db
 
@@ -221,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = load_settings()
     except SettingsError as error:
-        return _fail(str(error), EXIT_SETTINGS)
+        return _fail(str(error) + (PLAYGROUND_HINT if isinstance(error, MissingToken) else ""), EXIT_SETTINGS)
     configure_logging(settings)
     if arguments.command == "healthcheck":
         from bot.admin import healthcheck
