@@ -1,3 +1,4 @@
+(() => {
 "use strict";
 // The message box as Discord's client has it for slash commands: "/" lists the synced commands, then
 // subcommands, then options (required first) with their descriptions, choices, the bot's autocomplete; a whole
@@ -125,3 +126,4 @@ function suggestions(state, commands, people, channels) {
 }
 
 window.CommandBox = {readLine, problems, suggestions, optionHint, visibleCommands};
+})();

@@ -1,3 +1,4 @@
+(() => {
 "use strict";
 // Drawing Discord messages as Discord's client does: embeds, components, attachments, flags.
 const EPHEMERAL = 1 << 6, LOADING = 1 << 7;
@@ -158,3 +159,4 @@ function spokenText(message) {
 }
 
 window.Markup = {drawMessage, spokenText, el, EPHEMERAL, LOADING};
+})();
