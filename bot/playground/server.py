@@ -9,8 +9,9 @@ from typing import Any
 
 from aiohttp import BodyPartReader, web
 
-from bot.playground.backend import Backend, Handler, Result, error
+from bot.playground.backend import Backend
 from bot.playground.limits import check_limits
+from bot.playground.protocol import Handler, Result, error
 from bot.playground.records import Request, Violation
 
 API = "/api/v10"

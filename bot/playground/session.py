@@ -8,11 +8,12 @@ import copy
 import logging
 from collections.abc import Callable
 
-from bot.playground.backend import CALLBACK_WINDOW, TOKEN_LIFETIME, Backend
+from bot.playground.backend import Backend
 from bot.playground.commandline import read_line
 from bot.playground.gateway import Gateway
 from bot.playground.interactions import APPLICATION_COMMAND, AUTOCOMPLETE, COMPONENT, Interactions
 from bot.playground.invoke import CannotInvoke, Place, check_access, command_data, find_component
+from bot.playground.protocol import CALLBACK_WINDOW, TOKEN_LIFETIME
 from bot.playground.records import Reply
 from bot.playground.routes import OwnChecks
 from bot.playground.table import BOT_USER, GUILD, PEOPLE, channel, person

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.playground.backend import error
+from bot.playground.protocol import error
 from bot.render.yearzero import PUSHED_DICE
 from bot.roll_endings import EXPIRING_EDITS, Ending
 from bot.storage import PushRefusal

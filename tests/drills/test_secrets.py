@@ -20,7 +20,7 @@ from urllib.parse import parse_qs, urlsplit
 import discord
 
 from bot.__main__ import HIDDEN, INTERACTION_HIDDEN
-from bot.playground.backend import error
+from bot.playground.protocol import error
 from bot.tree import GENERIC_MESSAGE
 from tests.bot.payloads import slash_payload
 from tests.conftest import SecretWatch

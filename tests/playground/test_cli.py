@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import os
 import subprocess
 import sys
 import urllib.request
@@ -28,6 +29,16 @@ def _note(event, args):
 sys.addaudithook(_note)
 '''
 """A sitecustomize for the playground's processes: each connection it opens, and each name it looks up."""
+
+
+def test_without_a_token_python_m_bot_names_the_playground(tmp_path: Path):
+    environment = {key: value for key, value in os.environ.items() if key != "DISCORD_TOKEN"}
+    finished = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=60
+    )
+    assert finished.returncode == 2
+    assert "DISCORD_TOKEN is not set" in finished.stderr
+    assert "without a token: python -m bot playground" in finished.stderr
 
 
 def test_a_public_host_is_refused_without_public(tmp_path: Path):
