@@ -95,6 +95,7 @@ def test_a_roll_pushed_refused_restarted_and_kept(table: Table):
     card = page.locator(".message").first
     expect(card.locator(".embed-title")).to_be_visible(timeout=SLOW)
     expect(card).to_contain_text("Alice used /yz")
+    expect(page.locator("#announcer")).to_contain_text("rollkeeper: ")  # the live region read it out
     table.shot("the-card")
     before = card.locator(".embed").inner_text()
 
@@ -134,6 +135,8 @@ def test_a_roll_pushed_refused_restarted_and_kept(table: Table):
 
 def test_help_menu_autocomplete_and_the_log_export(table: Table):
     page = table.page
+    page.get_by_role("button", name="Kill and restart").click()  # SIGKILL, as a crash
+    expect(page.locator("#bot-state")).to_have_text("rollkeeper: online", timeout=SLOW * 2)
     table.send("/help")
     menu = table.last().get_by_role("combobox")
     title = table.last().locator(".embed-title").first.inner_text()
@@ -168,6 +171,9 @@ def test_help_menu_autocomplete_and_the_log_export(table: Table):
     expect(link).to_be_visible()
     expect(table.last()).to_contain_text("Only you can see this")
     table.shot("log-export")
+    page.get_by_role("button", name="Light theme").click()
+    expect(page.get_by_role("button", name="Light theme")).to_have_attribute("aria-pressed", "true")
+    table.shot("light-theme")
     with page.expect_download() as download:
         link.click()
     csv = Path(download.value.path()).read_text(encoding="utf-8")

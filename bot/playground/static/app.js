@@ -29,14 +29,20 @@ function drawAll() {
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
   box.replaceChildren(...[...view.messages.values()].filter(visible)
     .map(message => drawMessage(message, view.people, view.bot, press)));
-  if (atBottom || box.dataset.stuck !== "no") box.scrollTop = box.scrollHeight;
+  if (atBottom) toBottom();
+}
+
+function toBottom() {
+  // The message list scrolls on a wide screen, the whole page on a phone's (see style.css).
+  $("messages").scrollTop = $("messages").scrollHeight;
+  document.scrollingElement.scrollTop = document.scrollingElement.scrollHeight;
 }
 
 function drawOne(message) {
   const old = document.getElementById(`m-${message.id}`);
   if (!visible(message)) { if (old) old.remove(); return; }
   const fresh = drawMessage(message, view.people, view.bot, press);
-  if (old) old.replaceWith(fresh); else { $("messages").append(fresh); $("messages").scrollTop = $("messages").scrollHeight; }
+  if (old) old.replaceWith(fresh); else { $("messages").append(fresh); toBottom(); }
 }
 
 function announce(text) { $("announcer").textContent = text; }
@@ -48,7 +54,7 @@ function notice(text) {
     el("div", {class: "message-text"}, el("div", {class: "content failed", text}),
       el("div", {class: "ephemeral-note"}, "Only you can see this"))));
   $("messages").append(line);
-  $("messages").scrollTop = $("messages").scrollHeight;
+  toBottom();
   announce(text);
 }
 
