@@ -16,9 +16,10 @@ import pytest
 from tests.playground.conftest import Playground
 
 try:
+    from playwright import sync_api as playwright_errors
     from playwright.sync_api import expect
 except ImportError:  # the `browser` fixture skips these tests, and says so at the end of the run
-    expect = None
+    expect = playwright_errors = None
 README_PICTURE = Path(__file__).resolve().parents[2] / "docs" / "playground.png"
 STEPS = itertools.count(1)
 """Screenshots are numbered across the module's tests, in the order they were taken."""
@@ -71,7 +72,10 @@ def table(browser, playground: Playground, shots: Path):
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(playground.url)
-    page.wait_for_selector("body[data-ready=yes]")
+    try:
+        page.wait_for_selector("body[data-ready=yes]")
+    except playwright_errors.TimeoutError:
+        raise AssertionError(f"the page did not get ready; its errors: {errors}") from None
     yield Table(page, shots)
     context.close()
     assert errors == [], errors
@@ -179,6 +183,10 @@ def test_help_menu_autocomplete_and_the_log_export(table: Table):
     csv = Path(download.value.path()).read_text(encoding="utf-8")
     assert csv.splitlines()[0].count(",") >= 3
     assert len(csv.splitlines()) >= 2
+
+    table.send("/willpower-set player:alice points:3")  # a member option, typed by name
+    expect(table.last()).to_contain_text("@Alice's Willpower is now 3")
+    expect(table.last()).to_contain_text("Today at")
 
 
 def test_on_a_phone(browser, playground: Playground, shots: Path):

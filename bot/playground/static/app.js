@@ -1,6 +1,6 @@
 "use strict";
 // The page: who is playing, which channel, the messages (live over a WebSocket), the command box, the bot's state.
-const {drawMessage, spokenText, el, EPHEMERAL, LOADING} = window.Markup;
+const {drawMessage, spokenText, el, names, EPHEMERAL, LOADING} = window.Markup;
 const {readLine, problems, suggestions, optionHint, visibleCommands} = window.CommandBox;
 
 const view = {people: [], channels: [], commands: [], messages: new Map(), bot: {name: "rollkeeper", state: "starting"},
@@ -25,11 +25,18 @@ function visible(message) {
 }
 
 function drawAll() {
-  const box = $("messages");
-  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+  const box = $("messages"), pinned = atBottom();
   box.replaceChildren(...[...view.messages.values()].filter(visible)
     .map(message => drawMessage(message, view.people, view.bot, press)));
-  if (atBottom) toBottom();
+  if (pinned) toBottom();
+}
+
+function atBottom() {
+  // Whether the newest message is in sight (in the message list, or on a phone in the page).
+  const box = $("messages"), page = document.scrollingElement;
+  const scrolls = box.scrollHeight > box.clientHeight + 1;
+  return scrolls ? box.scrollHeight - box.scrollTop - box.clientHeight < 80
+    : page.scrollHeight - page.scrollTop - page.clientHeight < 80;
 }
 
 function toBottom() {
@@ -42,7 +49,9 @@ function drawOne(message) {
   const old = document.getElementById(`m-${message.id}`);
   if (!visible(message)) { if (old) old.remove(); return; }
   const fresh = drawMessage(message, view.people, view.bot, press);
-  if (old) old.replaceWith(fresh); else { $("messages").append(fresh); toBottom(); }
+  const pinned = atBottom();
+  if (old) old.replaceWith(fresh); else $("messages").append(fresh);
+  if (!old || pinned) toBottom();
 }
 
 function announce(text) { $("announcer").textContent = text; }
@@ -219,6 +228,9 @@ async function load(first) {
   const state = await api("/api/state");
   Object.assign(view, {people: state.people, channels: state.channels, commands: state.commands});
   view.bot = state.bot;
+  for (const someone of state.people) names.set(someone.id, someone.display);
+  for (const channel of state.channels) names.set(channel.id, channel.name);
+  names.set(state.bot.id, state.bot.name);
   $("server-name").textContent = state.guild.name;
   if (first) {
     view.me = view.me || state.people[0].id;

@@ -42,11 +42,23 @@ function markdown(text) {
   return container;
 }
 
-const INLINE = /(\*\*[^*]+\*\*|__[^_]+__|~~[^~]+~~|`[^`]+`|\*[^*\s][^*]*\*|_[^_\s][^_]*_|\|\|[^|]+\|\|)/;
+const INLINE = /(<@!?\d+>|<#\d+>|<t:\d+(?::\w)?>|\*\*[^*]+\*\*|__[^_]+__|~~[^~]+~~|`[^`]+`|\*[^*\s][^*]*\*|_[^_\s][^_]*_|\|\|[^|]+\|\|)/;
+
+const names = new Map();  // user and channel ids -> names, for mentions (set by the page)
+
+function mention(part) {
+  const found = /^<(@!?|#|t:)(\d+)/.exec(part);
+  if (!found) return null;
+  if (found[1] === "t:") return el("time", {class: "mention-time", text: new Date(Number(found[2]) * 1000).toLocaleString()});
+  const sign = found[1] === "#" ? "#" : "@";
+  return el("span", {class: "mention", text: sign + (names.get(found[2]) || "unknown")});
+}
 
 function inline(text, target) {
   for (const part of text.split(INLINE)) {
     if (!part) continue;
+    const mentioned = mention(part);
+    if (mentioned) { target.append(mentioned); continue; }
     const wrap = [["**", "strong"], ["__", "u"], ["~~", "s"], ["||", "span"], ["`", "code"], ["*", "em"], ["_", "em"]]
       .find(([mark]) => part.length > 2 * mark.length && part.startsWith(mark) && part.endsWith(mark));
     if (!wrap) { target.append(document.createTextNode(part)); continue; }
@@ -59,8 +71,8 @@ function inline(text, target) {
 }
 
 function timeText(iso) {
-  const when = new Date(iso);
-  return when.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
+  const when = new Date(iso), clock = when.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
+  return when.toDateString() === new Date().toDateString() ? `Today at ${clock}` : `${when.toLocaleDateString()} ${clock}`;
 }
 
 function colour(value) {
@@ -155,8 +167,9 @@ function drawMessage(message, people, bot, act) {
 function spokenText(message) {
   const parts = [message.content];
   for (const embed of message.embeds || []) parts.push(embed.title, embed.description);
-  return parts.filter(Boolean).join(". ").replace(/[*_`~|]/g, "").slice(0, 300);
+  return parts.filter(Boolean).join(". ").replace(/<[@#]!?(\d+)>/g, (_, id) => names.get(id) || "someone")
+    .replace(/[*_`~|]/g, "").slice(0, 300);
 }
 
-window.Markup = {drawMessage, spokenText, el, EPHEMERAL, LOADING};
+window.Markup = {drawMessage, spokenText, el, names, EPHEMERAL, LOADING};
 })();
