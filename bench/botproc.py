@@ -70,11 +70,9 @@ def build_bare(sync: bool, defer: bool):
 
 def point_at_fake(api: str, gateway: str) -> None:
     """What the test harness does in-process: discord.py's REST base and gateway URL, on loopback."""
-    import discord
-    import yarl
+    from bot.playground.standin import point_discord_py_at
 
-    discord.http.Route.BASE = api
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+    point_discord_py_at(api, gateway)
 
 
 def time_setup_hook(bot) -> None:

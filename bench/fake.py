@@ -28,8 +28,8 @@ from pathlib import Path
 
 import discord
 
+from bot.playground.invoke import Place, command_data, find_component
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, Reply
-from tests.fakediscord.invoke import Place, command_data, find_component
 
 ROOT = Path(__file__).resolve().parents[1]
 APPLICATION_COMMAND, COMPONENT = 2, 3

@@ -14,91 +14,28 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import logging
-import re
-import signal
 import sys
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, TextIO
 
+from bot.app.logs import configure_logging, redact
+from bot.app.serving import serve
 from bot.app.shard_lease import LeaseHeld
-from bot.settings import Settings, SettingsError, load_settings
+from bot.settings import MissingToken, Settings, SettingsError, load_settings
 from bot.storage.errors import StorageError
 from bot.storage.files import check_database_path, probe_database
 from bot.storage.opening import probe_postgres
 
-if TYPE_CHECKING:
-    from bot.app.client import RollkeeperBot
-
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_SETTINGS = 2
-START_GRACE = 2.0
-"""Seconds the closed bot's start may take to return before it is cancelled (see _ended)."""
 
-HIDDEN = "[token hidden]"
-INTERACTION_HIDDEN = "[interaction token hidden]"
 TOKEN_REFUSED = (
     "Discord refused the token in DISCORD_TOKEN. Reset it in the developer portal (your application "
     "-> Bot -> Reset Token) and put the new one in .env as DISCORD_TOKEN=..."
 )
-LOG_FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
+PLAYGROUND_HINT = " To try rollkeeper first without a token: python -m bot playground"
 
 _log = logging.getLogger("bot")
-
-VOICE_UNUSED = "voice will NOT be supported"
-"""The end of discord.py's start-up warnings that PyNaCl or davey is missing (logger ``discord.client``)."""
-
-
-class WithoutVoiceWarnings(logging.Filter):
-    """Drops discord.py's warnings about missing voice libraries: rollkeeper never joins a voice channel."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not (record.levelno == logging.WARNING and record.getMessage().endswith(VOICE_UNUSED))
-
-
-_WITHOUT_VOICE = WithoutVoiceWarnings()
-
-
-class RedactingFormatter(logging.Formatter):
-    """A formatter that replaces each secret with HIDDEN in the finished line, traceback included."""
-
-    def __init__(self, secrets: tuple[str, ...], fmt: str = LOG_FORMAT) -> None:
-        super().__init__(fmt)
-        self._secrets = tuple(secret for secret in secrets if secret)
-
-    def format(self, record: logging.LogRecord) -> str:
-        return redact(super().format(record), self._secrets)
-
-
-INTERACTION_TOKEN = re.compile(r"(/(?:interactions/[0-9]+|webhooks/[0-9]+)/)([A-Za-z0-9_.\-]{20,})")
-"""An interaction's or a webhook's token in a callback or webhook URL (discord.py logs those URLs at DEBUG, and
-an aiohttp error names its URL): a credential that answers as the bot for 15 minutes."""
-TOKEN_VALUE = re.compile(r"""(["']token["']\s*:\s*)(["'])(?:(?!\2).)*\2""", re.IGNORECASE)
-"""A ``token`` key and its string value, as a payload prints in Python or JSON: discord.py logs every gateway
-event at DEBUG, and an INTERACTION_CREATE carries the interaction's token."""
-
-
-def redact(text: str, secrets: tuple[str, ...]) -> str:
-    """text with every non-empty secret replaced by HIDDEN, and every interaction or webhook token (in a URL or
-    as a payload's ``token`` value) by INTERACTION_HIDDEN."""
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, HIDDEN)
-    text = TOKEN_VALUE.sub(lambda match: f"{match[1]}{match[2]}{INTERACTION_HIDDEN}{match[2]}", text)
-    return INTERACTION_TOKEN.sub(lambda match: match[1] + INTERACTION_HIDDEN, text)
-
-
-def configure_logging(settings: Settings, stream: TextIO | None = None) -> logging.Handler:
-    """Send every log line to stream (default stderr) at LOG_LEVEL, with the token hidden."""
-    handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(RedactingFormatter((settings.discord_token,)))
-    logging.basicConfig(level=settings.log_level_number, handlers=[handler], force=True)
-    # aiosqlite logs every statement with its parameters at DEBUG: players' notes, hundreds of lines a minute.
-    logging.getLogger("aiosqlite").setLevel(max(settings.log_level_number, logging.INFO))
-    logging.getLogger("discord.client").addFilter(_WITHOUT_VOICE)  # discord.py's documented logger names
-    return handler
 
 
 def _fail(message: str, code: int, secrets: tuple[str, ...] = ()) -> int:
@@ -106,67 +43,16 @@ def _fail(message: str, code: int, secrets: tuple[str, ...] = ()) -> int:
     return code
 
 
-@contextlib.contextmanager
-def _signals_set(stop: asyncio.Event) -> Iterator[None]:
-    """While inside, SIGINT and SIGTERM set stop (where the platform allows; else Ctrl+C cancels the run)."""
-    loop = asyncio.get_running_loop()
-    installed = []
-    for number in (signal.SIGINT, signal.SIGTERM):
-        try:
-            loop.add_signal_handler(number, stop.set)
-        except (NotImplementedError, RuntimeError):
-            break
-        installed.append(number)
-    try:
-        yield
-    finally:
-        for number in installed:
-            loop.remove_signal_handler(number)
-
-
-async def serve(settings: Settings, bot: RollkeeperBot | None = None) -> None:
-    """Run the bot until Discord closes it or a SIGINT/SIGTERM arrives; close bot and database either way."""
-    if bot is None:
-        # Imported here, not at the top: a settings error is answered before discord.py loads.
-        from bot.app.client import RollkeeperBot
-        from bot.app.connections import discord_connector
-
-        bot = RollkeeperBot(settings, connector=discord_connector())
-    stop = asyncio.Event()
-    with _signals_set(stop):
-        async with bot:
-            runner = asyncio.create_task(bot.start(settings.discord_token), name="rollkeeper")
-            stoppers = {asyncio.create_task(stop.wait()), asyncio.create_task(bot.closed.wait())}
-            await asyncio.wait({runner, *stoppers}, return_when=asyncio.FIRST_COMPLETED)
-            if not runner.done():
-                _log.info("Shutting down")
-                await bot.close()
-            for stopper in stoppers:
-                stopper.cancel()
-            await _ended(runner)
-    if bot.lost_database is not None:
-        raise bot.lost_database
-    if bot.lease_refused is not None:
-        raise bot.lease_refused
-
-
-async def _ended(runner: asyncio.Task[None]) -> None:
-    """Wait for the closed bot's start to return. A shard still connecting when the bot closed would be retried
-    by discord.py for ever (and the bot holds it back: before_identify_hook), so after START_GRACE seconds the
-    start is cancelled."""
-    await asyncio.wait({runner}, timeout=START_GRACE)
-    if not runner.done():
-        runner.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await runner
-
-
 def _run(settings: Settings) -> int:
-    import discord  # for its exception types; only now, once the settings are known to be good
+    # Imported here, not at the top: a settings error is answered before discord.py loads.
+    import discord
+
+    from bot.app.client import RollkeeperBot
+    from bot.app.connections import discord_connector
 
     secrets = (settings.discord_token,)
     try:
-        asyncio.run(serve(settings))
+        asyncio.run(serve(settings, RollkeeperBot(settings, connector=discord_connector())))
     except discord.LoginFailure:
         return _fail(TOKEN_REFUSED, EXIT_SETTINGS)
     except (StorageError, LeaseHeld) as error:
@@ -215,6 +101,10 @@ def _clear_guild_commands(settings: Settings, text: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Check the settings and the database path, then run the bot (or a sub-command); return the exit code."""
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["playground"]:  # no token: the real bot against a local stand-in (bot/playground/)
+        from bot.playground.cli import main as playground
+
+        return playground(argv[1:])
     if argv[:1] == ["copy-db"]:  # its own options, and no settings needed (bot/app/copydb.py)
         from bot.app.copydb import main as copy_db
 
@@ -223,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = load_settings()
     except SettingsError as error:
-        return _fail(str(error), EXIT_SETTINGS)
+        return _fail(str(error) + (PLAYGROUND_HINT if isinstance(error, MissingToken) else ""), EXIT_SETTINGS)
     configure_logging(settings)
     if arguments.command == "healthcheck":
         from bot.app.admin import healthcheck

@@ -22,15 +22,16 @@ PACKAGES = ("bot", "cogs", "rules")
 MAX_CHAIN = 10
 
 LAYERS = (
-    ("app", ("bot.app", "bot.__main__")),
+    ("app", ("bot.app", "bot.__main__", "bot.playground")),
     ("interactions", ("bot.interactions",)),
     ("render", ("bot.render",)),
     ("storage", ("bot.storage",)),
     ("base", ("bot.errors", "bot.text", "bot.settings", "bot.shards", "bot")),
 )
-"""The floors of bot/, top first: a module may import its own floor and the floors below. The base holds what
-even storage uses: the player-fit error, inert player text, and the settings read once from the environment (with
-the shard plan they carry)."""
+"""The floors of bot/, top first: a module may import its own floor and the floors below. The playground (the
+real bot run against a local stand-in for Discord) is a way to run the app, so it stands on the app's floor. The
+base holds what even storage uses: the player-fit error, inert player text, and the settings read once from the
+environment (with the shard plan they carry)."""
 
 FORBIDDEN_TO_RULES = ("bot", "cogs", "discord")
 
@@ -208,7 +209,8 @@ def test_the_contract_sees_what_it_checks():
     modules = source_modules()
     edges, outside = import_graph(modules)
     assert {"bot.app.client", "bot.interactions.tree", "cogs.yearzero.cog", "rules.dice"} <= modules.keys()
-    assert "bot.app.client" in edges["bot.__main__"]  # imported inside serve(), and under TYPE_CHECKING
+    assert "bot.app.client" in edges["bot.__main__"]  # imported inside _run()
+    assert "bot.playground.backend" in edges["bot.playground.interactions"]  # under TYPE_CHECKING
     assert "bot.interactions.logbook" in edges["cogs.yearzero.cog"]  # `from bot.interactions import logbook`
     assert "discord" in outside["bot.interactions.tree"]
     assert all(layer_of(module) is not None for module in modules if _within(module, "bot"))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import copy
 
+from bot.playground.invoke import Place, command_data
 from tests.fakediscord import ALICE, FakeChannel, FakeDiscord, FakeUser, Reply
-from tests.fakediscord.invoke import Place, command_data
 
 APPLICATION_COMMAND, COMPONENT = 2, 3
 BUTTON = 2

@@ -11,8 +11,8 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
+from bot.playground.limits import check_limits
 from tests.fakediscord import ALICE, BOB, GM, GUILD_READY_TIMEOUT, CannotInvoke, FakeDiscord, FakeUser, Reply
-from tests.fakediscord.limits import check_limits
 
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
 PUT_GLOBAL = "/applications/{application_id}/commands"
@@ -493,7 +493,7 @@ async def test_privileged_intents_are_refused_like_discord():
 
 def test_the_route_list_is_the_specs_own(discord_spec):
     """routes.txt names routes where the spec is not found; where it is, the two must agree."""
-    from tests.fakediscord.spec import known_templates
+    from bot.playground.routes import known_templates
 
     templates = known_templates()
     assert len(templates) == len(set(templates)) > 100

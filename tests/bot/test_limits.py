@@ -6,8 +6,8 @@ from __future__ import annotations
 import discord
 import pytest
 
-from tests.fakediscord.components import modal_problems
-from tests.fakediscord.limits import check_limits
+from bot.playground.components import modal_problems
+from bot.playground.limits import check_limits
 
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
 CHANNEL_MESSAGES = "/channels/{channel_id}/messages"

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.playground.invoke import find_component
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
-from tests.fakediscord.invoke import find_component
 
 SCALE = float(os.environ.get("ROLLKEEPER_DRILL_SCALE", "1"))
 COMPONENT = 3

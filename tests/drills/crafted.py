@@ -16,11 +16,11 @@ import math
 from hypothesis import event
 from hypothesis import strategies as st
 
+from bot.playground.invoke import Place, command_data
 from tests.bot.payloads import click_payload as crafted_button_click
 from tests.drills.conftest import click_payload
 from tests.drills.reading import push_button_roll
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
-from tests.fakediscord.invoke import Place, command_data
 
 APPLICATION_COMMAND = 2
 SUBCOMMAND, GROUP, STRING, INTEGER, BOOLEAN, USER, NUMBER = 1, 2, 3, 4, 5, 6, 10

@@ -21,12 +21,9 @@ RAW_FORMAT = "%(levelname)s %(name)s: %(message)s"
 
 
 def point_at_fake(api: str, gateway: str) -> None:
-    import discord
-    import yarl
+    from bot.playground.standin import point_discord_py_at
 
-    # DEP: as in tests/fakediscord/harness.py, the class attributes discord.py reads its addresses from.
-    discord.http.Route.BASE = api
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+    point_discord_py_at(api, gateway)
 
 
 def no_guild_wait() -> None:

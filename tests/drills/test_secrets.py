@@ -19,15 +19,15 @@ from urllib.parse import parse_qs, urlsplit
 
 import discord
 
-from bot.__main__ import HIDDEN, INTERACTION_HIDDEN
+from bot.app.logs import HIDDEN, INTERACTION_HIDDEN
 from bot.interactions.tree import GENERIC_MESSAGE
+from bot.playground.protocol import error
 from tests.bot.payloads import slash_payload
 from tests.conftest import SecretWatch
 from tests.drills.conftest import PLAYERS, click_payload, table_of
 from tests.drills.launcher import RAW_LOG
 from tests.drills.process import BotProcess, answer_of
 from tests.drills.reading import is_pushed_roll, private_text, push_button_roll
-from tests.fakediscord.backend import error
 from tests.fakediscord.faults import CALLBACK
 
 TOKEN = "MTIzNDU2Nzg5.drill-token.secrets-never-log-me"

@@ -1,4 +1,5 @@
-"""A fake Discord on 127.0.0.1 that drives the real discord.py through its own parsing and HTTP path.
+"""A fake Discord on 127.0.0.1 (the product's stand-in, bot/playground/, with the tests' fault injection and
+OpenAPI validation around it) that drives the real discord.py through its own parsing and HTTP path.
 
 Usage (the `fake_discord` fixture in tests/conftest.py does the `async with` and checks at teardown)::
 
@@ -24,11 +25,9 @@ once, each on its own shards (tests/bot/app/test_shards.py).
 See tests/bot/test_fakediscord.py for worked examples.
 """
 
-from tests.fakediscord.harness import GUILD_READY_TIMEOUT, FakeDiscord
-from tests.fakediscord.invoke import CannotInvoke
-from tests.fakediscord.records import Reply, Request, Violation, message_text
-from tests.fakediscord.spec import SpecValidator
-from tests.fakediscord.world import (
+from bot.playground.invoke import CannotInvoke
+from bot.playground.records import Reply, Request, Violation, message_text
+from bot.playground.world import (
     ADMINISTRATOR,
     ALICE,
     BOB,
@@ -39,6 +38,8 @@ from tests.fakediscord.world import (
     FakeGuild,
     FakeUser,
 )
+from tests.fakediscord.harness import GUILD_READY_TIMEOUT, FakeDiscord
+from tests.fakediscord.spec import SpecValidator
 
 __all__ = [
     "GUILD_READY_TIMEOUT",

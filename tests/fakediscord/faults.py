@@ -51,6 +51,10 @@ class Fault:
             return False
         return self.when is None or self.when(body)
 
+    async def answer(self, request: web.Request, handler) -> web.StreamResponse:
+        """The stand-in's middleware hands the matched request over (bot.playground.backend.Fault)."""
+        return await faulted(self, request, handler)
+
     def error(self) -> web.Response:
         """The error answer: Discord's 429 body and the Via header discord.py looks for, or a JSON error."""
         status = self.status or 500

@@ -13,22 +13,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import socket
 import ssl
 from collections.abc import Iterable
 
 import discord
 import yarl
-from aiohttp import web
 
-from tests.fakediscord.backend import Backend
+from bot.playground.backend import Backend
+from bot.playground.gateway import Gateway
+from bot.playground.interactions import Interactions
+from bot.playground.records import Reply, Request, Violation
+from bot.playground.standin import StandIn, point_discord_py_at
+from bot.playground.world import BOT_PERMISSIONS, FakeChannel, FakeGuild, FakeUser
 from tests.fakediscord.faults import Fault
-from tests.fakediscord.gateway import Gateway
-from tests.fakediscord.interactions import Interactions
-from tests.fakediscord.records import Reply, Request, Violation
-from tests.fakediscord.server import API, RestApi
-from tests.fakediscord.spec import SpecValidator
-from tests.fakediscord.world import BOT_PERMISSIONS, FakeChannel, FakeGuild, FakeUser
+from tests.fakediscord.spec import SpecValidator, WithoutSpec
 
 INTERACTION_CREATE = "INTERACTION_CREATE"
 GUILD_READY_TIMEOUT = 0.01
@@ -58,7 +56,7 @@ class FakeDiscord(Interactions):
         reject_invalid: bool = True,
         allowed_intents: int = 0,
         timeout: float = 5.0,
-        validator: SpecValidator | None = None,
+        validator: SpecValidator | WithoutSpec | None = None,
         tls: ssl.SSLContext | None = None,
         shard_count: int = 1,
     ) -> None:
@@ -84,7 +82,7 @@ class FakeDiscord(Interactions):
         """app_permissions of every interaction (the bot's rights in the channel); tests may lower it."""
         self._running: dict[discord.Client, asyncio.Task] = {}
         """The bots connected now (several when each runs some of the shards), with their start() tasks."""
-        self._runner: web.AppRunner | None = None
+        self._standin = StandIn(self.backend, self.gateway, tls=tls)
         self._saved: tuple[str, yarl.URL] | None = None
         self._errors = _ErrorLog()
 
@@ -199,21 +197,8 @@ class FakeDiscord(Interactions):
             raise RuntimeError(
                 "another FakeDiscord is active: they patch discord.py globally, use one at a time"
             )
-        app = web.Application(middlewares=[(rest := RestApi(self.backend)).middleware])
-        app.router.add_get("/ws", self.gateway.handle)
-        app.add_routes(rest.routes())
-        self._runner = web.AppRunner(app, handle_signals=False)
-        await self._runner.setup()
-        listener = socket.create_server(("127.0.0.1", 0))
-        port = listener.getsockname()[1]
-        await web.SockSite(self._runner, listener, ssl_context=self.tls).start()
-        secure = "s" if self.tls is not None else ""
-        self.backend.gateway_url = f"ws{secure}://127.0.0.1:{port}/ws"
-        # DEP: discord.py takes its REST base and gateway address from these class attributes (2.7); no public
-        # setting points a bot elsewhere. test_fakediscord.py shows every request reaching the fake.
-        self._saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
-        discord.http.Route.BASE = f"http{secure}://127.0.0.1:{port}{API}"
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.backend.gateway_url)
+        await self._standin.start()
+        self._saved = point_discord_py_at(self._standin.api_url, self._standin.gateway_url)
         logging.getLogger("discord").addHandler(self._errors)
         return self
 
@@ -224,8 +209,7 @@ class FakeDiscord(Interactions):
             logging.getLogger("discord").removeHandler(self._errors)
             if self._saved is not None:
                 discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved
-            if self._runner is not None:
-                await self._runner.cleanup()
+            await self._standin.close()
 
     async def run(self, bot: discord.Client, token: str = "fake-token") -> discord.Client:
         """Start `bot.start(token)` in a task; return once setup_hook ran and the guilds arrived.

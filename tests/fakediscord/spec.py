@@ -26,13 +26,13 @@ from jsonschema import Draft202012Validator, ValidationError
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from bot.playground.routes import OwnChecks, PathTemplates
+
 SPEC_URI = "urn:discord:openapi:v10"
 REQUEST_URI = "urn:discord:openapi:v10:requests"
 DEFAULT_SPEC = Path(__file__).resolve().parents[3] / "shared" / "discord-api-spec" / "openapi.json"
 """The read-only shared/ folder sits beside the repository's clone, for developers and CI alike."""
 BODY_METHODS = ("post", "put", "patch")
-ROUTES = Path(__file__).with_name("routes.txt")
-"""The spec's path templates, one a line (checked against the spec by a test wherever the spec is found)."""
 
 
 def spec_path() -> Path:
@@ -73,62 +73,14 @@ def _lenient_requests(document: dict) -> dict:
     return document | {"components": components}
 
 
-class PathTemplates:
-    """Concrete API paths matched to Discord's path templates; literal segments beat parameters."""
-
-    def __init__(self, templates: Iterable[str]) -> None:
-        self._templates: dict[int, list[tuple[str, list[str]]]] = {}
-        for template in templates:
-            segments = template.strip("/").split("/")
-            self._templates.setdefault(len(segments), []).append((template, segments))
-
-    @classmethod
-    @cache
-    def known(cls) -> PathTemplates:
-        """The templates listed in routes.txt (those of the spec, for a machine that lacks it)."""
-        return cls(known_templates())
-
-    def template_for(self, path: str) -> str | None:
-        """The path template for a concrete API path, or None when Discord has no such route."""
-        segments = path.strip("/").split("/")
-        best, best_score = None, -1
-        for template, parts in self._templates.get(len(segments), []):
-            score = 0
-            for part, segment in zip(parts, segments, strict=True):
-                if part == segment:
-                    score += 1
-                elif not (part.startswith("{") and part.endswith("}")):
-                    break
-            else:
-                if score > best_score:
-                    best, best_score = template, score
-        return best
-
-
-def known_templates() -> list[str]:
-    lines = (ROUTES.read_text(encoding="utf-8")).splitlines()
-    return [line for line in lines if line.startswith("/")]
-
-
-class WithoutSpec:
+class WithoutSpec(OwnChecks):
     """Stands in for SpecValidator where Discord's OpenAPI description is not found: routes are named from
-    routes.txt, and the fake's own checks (tests/fakediscord/limits.py: embed and component rules, the
+    routes.txt, and the stand-in's own checks (bot/playground/limits.py: embed and component rules, the
     interaction protocol) still run on every body; only the OpenAPI schema check is off."""
 
-    openapi = False
-
     def __init__(self, looked_at: Path) -> None:
+        super().__init__()
         self.looked_at = looked_at
-        self._paths = PathTemplates.known()
-
-    def template_for(self, path: str) -> str | None:
-        return self._paths.template_for(path)
-
-    def check(self, method: str, template: str, body: object) -> list[str]:
-        return []
-
-    def check_response(self, method: str, template: str, status: int, body: object) -> list[str]:
-        return []
 
 
 class SpecValidator:

@@ -101,7 +101,7 @@ def test_clear_guild_commands_refuses_a_server_id_that_is_not_one(tmp_path: Path
 MAKE_A_CLIENT = """
 import logging, sys
 from pathlib import Path
-from bot.__main__ import configure_logging
+from bot.app.logs import configure_logging
 from bot.settings import Settings
 if sys.argv[1] == "configured":
     configure_logging(Settings("x", Path("db.sqlite3")))

@@ -22,8 +22,9 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from bot.__main__ import configure_logging, serve
 from bot.app.client import RollkeeperBot
+from bot.app.logs import configure_logging
+from bot.app.serving import serve
 from bot.app.sync import CommandSync, command_definitions_hash
 from bot.settings import Settings
 from bot.storage.log_records import NewEntry
@@ -305,8 +306,8 @@ async def test_sigterm_closes_the_bot_and_the_database(tmp_path: Path, caplog: p
 
 def test_interaction_tokens_in_urls_are_redacted():
     """discord.py logs each callback's URL at DEBUG, and the token in it answers as the bot for 15 minutes."""
-    from bot.__main__ import INTERACTION_HIDDEN as HIDDEN
-    from bot.__main__ import redact
+    from bot.app.logs import INTERACTION_HIDDEN as HIDDEN
+    from bot.app.logs import redact
 
     token = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5MDEyMzQ1Njc4OTpQQ1pLRE5wc3NBWE0"
     line = f"POST https://discord.com/api/v10/interactions/1234567890/{token}/callback has returned 204"
@@ -319,8 +320,8 @@ def test_interaction_tokens_in_urls_are_redacted():
 def test_interaction_tokens_in_payloads_are_redacted():
     """discord.py logs each gateway event's payload at DEBUG (a dict's repr), and a body may be logged as JSON:
     the ``token`` value goes, whatever quotes it has, and nothing around it."""
-    from bot.__main__ import INTERACTION_HIDDEN as HIDDEN
-    from bot.__main__ import redact
+    from bot.app.logs import INTERACTION_HIDDEN as HIDDEN
+    from bot.app.logs import redact
 
     token = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5MDEyMzQ1Njc4OTpQQ1pLRE5wc3NBWE0"
     event = f"WebSocket Event: {{'t': 'INTERACTION_CREATE', 'd': {{'id': '12', 'token': '{token}', 'version': 1}}}}"

@@ -173,8 +173,8 @@ async def test_a_game_master_who_lost_manage_server_before_clicking_clears_nothi
 
 
 async def test_a_crafted_autocomplete_from_a_dm_gets_no_choices_and_logs_nothing(fake_discord, bot):
-    from tests.fakediscord.interactions import AUTOCOMPLETE
-    from tests.fakediscord.invoke import Place, command_data
+    from bot.playground.interactions import AUTOCOMPLETE
+    from bot.playground.invoke import Place, command_data
 
     await start_task(fake_discord, bot, "Siege")
     command = fake_discord.backend.commands.find("test", fake_discord.guild.id)

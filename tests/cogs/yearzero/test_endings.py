@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.playground.protocol import error
 from bot.storage.roll_records import PushRefusal
 from cogs.yearzero.card import PUSHED_DICE
 from cogs.yearzero.cog import NO_ROLL_TO_PUSH
@@ -31,7 +32,6 @@ from tests.cogs.yearzero.test_cog import (
     willpower,
 )
 from tests.fakediscord import BOB, FakeDiscord
-from tests.fakediscord.backend import error
 
 pytestmark = pytest.mark.usefixtures("fake_discord")
 

@@ -1,27 +1,31 @@
-"""Discord's side of interactions and messages: what each REST call does to the fake's state."""
+"""Discord's side of interactions and messages: what each REST call does to the stand-in's state.
+
+With ``callback_window`` and ``token_lifetime`` set (the playground sets Discord's 3 s and 15 minutes), a first
+callback after the window is refused as Discord refuses it (10062), and so is any use of a token after its
+lifetime (50027); the tests leave both off, as their faults simulate lateness themselves.
+"""
 
 from __future__ import annotations
 
-from tests.fakediscord.faults import Fault
-from tests.fakediscord.records import Reply, Request, Violation
-from tests.fakediscord.spec import SpecValidator
-from tests.fakediscord.store import EPHEMERAL, LOADING, CommandRegistry, MessageStore
-from tests.fakediscord.world import FakeGuild, FakeUser, Snowflakes
+import time
 
-Result = tuple[int, object]
+from bot.playground.protocol import (
+    ALREADY_ACKNOWLEDGED,
+    INVALID_WEBHOOK_TOKEN,
+    NOT_FOR_THIS_INTERACTION,
+    UNKNOWN_CHANNEL,
+    UNKNOWN_INTERACTION,
+    UNKNOWN_MESSAGE,
+    UNKNOWN_WEBHOOK,
+    Fault,
+    Result,
+    error,
+)
+from bot.playground.records import Reply, Request, Violation
+from bot.playground.routes import Validator
+from bot.playground.store import EPHEMERAL, LOADING, CommandRegistry, MessageStore
+from bot.playground.world import FakeChannel, FakeGuild, FakeUser, Snowflakes
 
-
-def error(status: int, code: int, message: str) -> Result:
-    """A Discord JSON error body."""
-    return status, {"code": code, "message": message}
-
-
-UNKNOWN_INTERACTION = error(404, 10062, "Unknown interaction")
-UNKNOWN_WEBHOOK = error(404, 10015, "Unknown Webhook")
-UNKNOWN_MESSAGE = error(404, 10008, "Unknown Message")
-UNKNOWN_CHANNEL = error(404, 10003, "Unknown Channel")
-ALREADY_ACKNOWLEDGED = error(400, 40060, "Interaction has already been acknowledged.")
-NOT_FOR_THIS_INTERACTION = error(400, 50035, "Invalid interaction response type for this interaction")
 AUTOCOMPLETE, MODAL_SUBMIT = 4, 5
 
 
@@ -34,9 +38,11 @@ class Backend:
         guilds: list[FakeGuild],
         bot_user: FakeUser,
         application_id: int,
-        validator: SpecValidator,
+        validator: Validator,
         reject_invalid: bool,
         shard_count: int = 1,
+        callback_window: float | None = None,
+        token_lifetime: float | None = None,
     ) -> None:
         self.new_id = Snowflakes()
         self.guilds = {guild.id: guild for guild in guilds}
@@ -60,6 +66,8 @@ class Backend:
         """Seconds each REST answer waits before it is sent, as the round trip to Discord would (benchmarks)."""
         self.shard_count = shard_count
         """What GET /gateway/bot recommends; a bot must IDENTIFY with this count."""
+        self.callback_window = callback_window
+        self.token_lifetime = token_lifetime
 
     def shard_of(self, guild_id: int | None) -> int:
         """The shard that carries a guild's events (Discord's formula); DMs go to shard 0."""
@@ -74,7 +82,7 @@ class Backend:
     def track(self, reply: Reply) -> None:
         self.replies[reply.token] = reply
 
-    def find_channel(self, channel_id: int) -> tuple[FakeGuild, object] | None:
+    def find_channel(self, channel_id: int) -> tuple[FakeGuild, FakeChannel] | None:
         for guild in self.guilds.values():
             channel = guild.find_channel(channel_id)
             if channel is not None:
@@ -111,11 +119,12 @@ class Backend:
     def callback(self, interaction_id: int, token: str, body: dict, files: list[dict]) -> Result:
         """POST /interactions/{id}/{token}/callback, answered as with ?with_response=true."""
         reply = self.replies.get(token)
-        if reply is None or reply.id != interaction_id:
+        if reply is None or reply.id != interaction_id or self._late(reply, self.callback_window):
             return UNKNOWN_INTERACTION
         if reply.callbacks:
             return ALREADY_ACKNOWLEDGED
-        kind, data = body.get("type"), body.get("data") or {}
+        kind: int = body.get("type", 0)
+        data = body.get("data") or {}
         if not self._fits(reply.interaction["type"], kind):
             return NOT_FOR_THIS_INTERACTION
         handler = {
@@ -189,14 +198,24 @@ class Backend:
 
     # -- interaction webhooks (followups and edits) ---------------------------------------------------
 
+    @staticmethod
+    def _late(reply: Reply, window: float | None) -> bool:
+        return window is not None and time.monotonic() - reply.sent_at > window
+
     def _acknowledged(self, application_id: int, token: str) -> Reply | None:
         reply = self.replies.get(token)
         if application_id != self.application_id or reply is None or not reply.callbacks:
             return None
         return reply
 
+    def _expired(self, token: str) -> bool:
+        reply = self.replies.get(token)
+        return reply is not None and self._late(reply, self.token_lifetime)
+
     def followup(self, application_id: int, token: str, body: dict, files: list[dict]) -> Result:
         """POST /webhooks/{app}/{token}: after a deferral the first followup fills the 'thinking' message."""
+        if self._expired(token):
+            return INVALID_WEBHOOK_TOKEN
         reply = self._acknowledged(application_id, token)
         if reply is None:
             return UNKNOWN_WEBHOOK
@@ -212,6 +231,8 @@ class Backend:
     def _webhook_message(
         self, application_id: int, token: str, message_id: str
     ) -> tuple[Reply, dict] | Result:
+        if self._expired(token):
+            return INVALID_WEBHOOK_TOKEN
         reply = self._acknowledged(application_id, token)
         if reply is None:
             return UNKNOWN_WEBHOOK

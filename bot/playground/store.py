@@ -1,12 +1,15 @@
-"""What the fake Discord remembers: messages and registered application commands."""
+"""What the Discord stand-in remembers: messages (with their uploaded files) and registered application commands.
+
+Whoever wants to know when a message changes (the playground's page) adds a callable to `MessageStore.listeners`:
+it is called with ("create" | "update" | "delete", message) after each change."""
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from tests.fakediscord.components import walk_components
-from tests.fakediscord.world import FakeUser, now_iso
+from bot.playground.components import walk_components
+from bot.playground.world import FakeUser, now_iso
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
@@ -21,6 +24,13 @@ class MessageStore:
         self._bot_user = bot_user
         self._application_id = application_id
         self.messages: dict[int, dict] = {}
+        self.files: dict[int, dict] = {}
+        """Uploaded files by attachment id: filename, content_type and data (the playground serves them)."""
+        self.listeners: list[Callable[[str, dict], None]] = []
+
+    def _tell(self, change: str, message: dict) -> None:
+        for listener in self.listeners:
+            listener(change, message)
 
     def __getitem__(self, message_id: int) -> dict:
         return self.messages[message_id]
@@ -34,7 +44,7 @@ class MessageStore:
         *,
         channel_id: int,
         guild_id: int | None,
-        files: list[dict] = (),
+        files: Sequence[dict] = (),
         interaction: dict | None = None,
         trigger: dict | None = None,
         flags: int = 0,
@@ -64,11 +74,17 @@ class MessageStore:
         if interaction is not None:
             message.update(_interaction_fields(interaction, self._application_id, trigger))
         self.messages[message_id] = message
-        self.apply(message, body, files=files, edit=False)
+        self._apply(message, body, files=files, edit=False)
+        self._tell("create", message)
         return message
 
-    def apply(self, message: dict, body: dict, *, files: list[dict] = (), edit: bool = True) -> dict:
+    def apply(self, message: dict, body: dict, *, files: Sequence[dict] = (), edit: bool = True) -> dict:
         """Apply the fields of a create/edit body to a stored message."""
+        self._apply(message, body, files=files, edit=edit)
+        self._tell("update", message)
+        return message
+
+    def _apply(self, message: dict, body: dict, *, files: Sequence[dict], edit: bool) -> dict:
         for key in EDITABLE:
             if key in body:
                 message[key] = copy.deepcopy(body[key]) if body[key] is not None else _empty(key)
@@ -77,20 +93,24 @@ class MessageStore:
         message["components"] = _without_nulls(message["components"])
         _number_components(message["components"])
         if files or "attachments" in body:
-            message["attachments"] = _attachments(body.get("attachments") or [], files, self._new_id)
+            message["attachments"] = _attachments(body.get("attachments") or [], files, self._new_id, self.files)
         if edit:
             message["flags"] = (message["flags"] & ~LOADING) | ((body.get("flags") or 0) & ~EPHEMERAL)
             message["edited_timestamp"] = now_iso()
         return message
 
-    def fill_loading(self, message: dict, body: dict, files: list[dict] = ()) -> dict:
+    def fill_loading(self, message: dict, body: dict, files: Sequence[dict] = ()) -> dict:
         """The first answer after a deferral replaces the 'thinking' message (no edited mark)."""
-        self.apply(message, body, files=files, edit=False)
+        self._apply(message, body, files=files, edit=False)
         message["flags"] &= ~LOADING
+        self._tell("update", message)
         return message
 
     def delete(self, message_id: int) -> dict | None:
-        return self.messages.pop(message_id, None)
+        message = self.messages.pop(message_id, None)
+        if message is not None:
+            self._tell("delete", message)
+        return message
 
 
 def _empty(key: str) -> object:
@@ -147,7 +167,9 @@ def _number_components(components: list) -> None:
             used.add(next_id)
 
 
-def _attachments(declared: list[dict], files: list[dict], new_id: Callable[[], int]) -> list[dict]:
+def _attachments(
+    declared: list[dict], files: Sequence[dict], new_id: Callable[[], int], kept: dict[int, dict]
+) -> list[dict]:
     uploaded = {file["index"]: file for file in files}
     result = []
     for entry in declared:
@@ -164,6 +186,8 @@ def _attachments(declared: list[dict], files: list[dict], new_id: Callable[[], i
             "description": entry.get("description"),
         }
         result.append({key: value for key, value in attachment.items() if value is not None})
+        if upload is not None:
+            kept[attachment_id] = {"filename": filename, "type": upload.get("content_type"), "data": upload["data"]}
     return result
 
 

@@ -1,22 +1,23 @@
-"""The REST half of the fake Discord: an aiohttp app that records, validates and answers every request."""
+"""The REST half of the Discord stand-in: an aiohttp app that records, validates and answers every request."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import re
+from typing import Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
-from tests.fakediscord.backend import Backend, Result, error
-from tests.fakediscord.faults import faulted
-from tests.fakediscord.limits import check_limits
-from tests.fakediscord.records import Request, Violation
+from bot.playground.backend import Backend
+from bot.playground.limits import check_limits
+from bot.playground.protocol import Handler, Result, error
+from bot.playground.records import Request, Violation
 
 API = "/api/v10"
 FILE_FIELD = re.compile(r"files\[(\d+)\]")
-BODY = web.RequestKey("body", object)
-FILES = web.RequestKey("files", list)
+BODY: web.RequestKey[Any] = web.RequestKey("body", object)
+FILES: web.RequestKey[list[dict]] = web.RequestKey("files", list)
 
 
 def respond(result: Result) -> web.Response:
@@ -35,6 +36,8 @@ async def read_body(request: web.Request) -> tuple[object, list[dict]]:
         body, files = None, []
         reader = await request.multipart()
         async for part in reader:
+            if not isinstance(part, BodyPartReader):
+                continue
             if part.name == "payload_json":
                 body = json.loads(await part.text())
             elif part.name and (match := FILE_FIELD.fullmatch(part.name)):
@@ -81,7 +84,7 @@ class RestApi:
         ]
 
     @web.middleware
-    async def middleware(self, request: web.Request, handler) -> web.StreamResponse:
+    async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """Record the request, validate its body against the spec and the limits, then answer."""
         if not request.path.startswith(API):
             return await handler(request)
@@ -95,13 +98,14 @@ class RestApi:
         if reply is not None:
             reply.requests.append(record)
         problems = self._problems(record)
+        response: web.StreamResponse
         if problems and self.backend.reject_invalid:
             if reply is not None:
                 reply.rejected.append(record)
             response = respond(error(400, 50035, "Invalid Form Body: " + "; ".join(problems)))
         elif (fault := self.backend.fault_for(request.method, template, body)) is not None:
             request[BODY], request[FILES] = body, files
-            response = await faulted(fault, request, handler)
+            response = await fault.answer(request, handler)
         elif (request.method, path) in self.backend.failures:
             response = respond(self.backend.failures[request.method, path])
         else:
@@ -115,7 +119,9 @@ class RestApi:
 
     def _check_response(self, record: Request, response: web.StreamResponse) -> None:
         """Validate the fake's own answer against the spec; drift is kept in backend.fake_problems."""
-        if record.template is None or not isinstance(response, web.Response) or not response.body:
+        if record.template is None or not isinstance(response, web.Response):
+            return
+        if not isinstance(response.body, bytes | bytearray) or not response.body:
             return
         answer = json.loads(response.body)
         for problem in self.backend.validator.check_response(
@@ -216,7 +222,7 @@ class RestApi:
 
     # -- interactions ---------------------------------------------------------------------------------
 
-    def interaction_answer(self, request: web.Request, result: Result) -> web.Response:
+    def interaction_answer(self, request: web.Request, result: tuple[int, Any]) -> web.Response:
         """Answer a call on an interaction's token; one Discord refuses (a second initial response, a callback
         type that does not fit the interaction, a followup before any response) is a violation too."""
         status, payload = result

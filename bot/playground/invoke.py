@@ -5,8 +5,8 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from tests.fakediscord.components import walk_components
-from tests.fakediscord.world import ADMINISTRATOR, FakeChannel, FakeGuild, FakeUser
+from bot.playground.components import walk_components
+from bot.playground.world import ADMINISTRATOR, FakeChannel, FakeGuild, FakeUser
 
 SUBCOMMAND, GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
@@ -165,7 +165,7 @@ def _scalar(kind: int, name: str, value: object) -> object:
     expected = {STRING: (str,), INTEGER: (int,), BOOLEAN: (bool,), NUMBER: (int, float)}[kind]
     if not isinstance(value, expected) or (kind != BOOLEAN and isinstance(value, bool)):
         raise CannotInvoke(f"option {name!r} takes {expected[0].__name__}, not {value!r}")
-    if kind in (INTEGER, NUMBER) and abs(value) > MAX_SAFE_INTEGER:
+    if isinstance(value, int | float) and kind in (INTEGER, NUMBER) and abs(value) > MAX_SAFE_INTEGER:
         raise CannotInvoke(f"option {name!r}: {value} is out of Discord's range")
     return value
 

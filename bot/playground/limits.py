@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from tests.fakediscord.components import component_problems, modal_problems
+from bot.playground.components import component_problems, modal_problems
 
 EMBED_TOTAL = 6000
 EMBED_LIMITS = {"title": 256, "description": 4096}

@@ -11,8 +11,8 @@ import secrets
 
 from aiohttp import WSMsgType, web
 
-from tests.fakediscord.backend import Backend
-from tests.fakediscord.world import PRIVILEGED_INTENTS
+from bot.playground.backend import Backend
+from bot.playground.world import PRIVILEGED_INTENTS
 
 HELLO, HEARTBEAT, IDENTIFY, RESUME, INVALID_SESSION, HEARTBEAT_ACK = 10, 1, 2, 6, 9, 11
 INVALID_SHARD, DISALLOWED_INTENTS = 4010, 4014

@@ -97,7 +97,7 @@ def _row_problems(children: list, where: str, allowed: set[int]) -> list[str]:
 def _each_problems(components: list, where: str) -> list[str]:
     problems, seen = [], set()
     for component, here in walk_components(components, where):
-        check = _CHECKS.get(component.get("type"))
+        check = _CHECKS.get(component.get("type", 0))
         if check is not None:
             problems.extend(check(component, here))
         problems.extend(_text_problems(component, here, "custom_id", CUSTOM_ID))

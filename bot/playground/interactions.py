@@ -7,7 +7,7 @@ import copy
 import logging
 from typing import TYPE_CHECKING
 
-from tests.fakediscord.invoke import (
+from bot.playground.invoke import (
     CannotInvoke,
     Place,
     base_payload,
@@ -16,12 +16,12 @@ from tests.fakediscord.invoke import (
     find_component,
     modal_data,
 )
-from tests.fakediscord.records import Reply
-from tests.fakediscord.world import ALICE, FakeChannel, FakeGuild, FakeUser
+from bot.playground.records import Reply
+from bot.playground.world import ALICE, FakeChannel, FakeGuild, FakeUser
 
 if TYPE_CHECKING:
-    from tests.fakediscord.backend import Backend
-    from tests.fakediscord.gateway import Gateway
+    from bot.playground.backend import Backend
+    from bot.playground.gateway import Gateway
 
 APPLICATION_COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
 
@@ -162,6 +162,7 @@ class Interactions:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + (timeout or self.timeout)
         try:
+            assert reply.handled is not None  # set by send_interaction
             tasks = await asyncio.wait_for(asyncio.shield(reply.handled), deadline - loop.time())
         except TimeoutError:
             raise AssertionError("discord.py never parsed the interaction:\n" + reply.describe()) from None

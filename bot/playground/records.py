@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass, field
 
-from tests.fakediscord.store import EPHEMERAL, LOADING, MessageStore
+from bot.playground.store import EPHEMERAL, LOADING, MessageStore
 
 
 @dataclass(slots=True)
@@ -60,6 +61,8 @@ class Reply:
     final: asyncio.Event = field(default_factory=asyncio.Event)
     """Set once the player sees an answer: a callback other than a deferral, or an edit or followup after one."""
     handled: asyncio.Future | None = None
+    sent_at: float = field(default_factory=time.monotonic)
+    """When the interaction was sent (time.monotonic): Discord's windows for its answers start then."""
 
     @property
     def id(self) -> int:

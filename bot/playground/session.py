@@ -1,0 +1,131 @@
+"""What the page's people do at the table, as Discord's client would send it: commands typed out, autocomplete,
+clicks on buttons and select menus; and what they see change, pushed to every open page."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import logging
+from collections.abc import Callable
+
+from bot.playground.backend import Backend
+from bot.playground.commandline import read_line
+from bot.playground.gateway import Gateway
+from bot.playground.interactions import APPLICATION_COMMAND, AUTOCOMPLETE, COMPONENT, Interactions
+from bot.playground.invoke import CannotInvoke, Place, check_access, command_data, find_component
+from bot.playground.protocol import CALLBACK_WINDOW, TOKEN_LIFETIME
+from bot.playground.records import Reply
+from bot.playground.routes import OwnChecks
+from bot.playground.table import BOT_USER, GUILD, PEOPLE, channel, person
+from bot.playground.world import BOT_PERMISSIONS, FakeGuild
+
+Listener = Callable[[dict], None]
+
+
+class Table(Interactions):
+    """The stand-in's state and gateway for the playground's server, and the people's actions on it."""
+
+    def __init__(self) -> None:
+        self.backend = Backend(
+            guilds=[GUILD],
+            bot_user=BOT_USER,
+            application_id=BOT_USER.id,
+            validator=OwnChecks(),
+            reject_invalid=True,
+            callback_window=CALLBACK_WINDOW,
+            token_lifetime=TOKEN_LIFETIME,
+        )
+        self.gateway = Gateway(self.backend)
+        self.timeout = CALLBACK_WINDOW
+        self.guild: FakeGuild = GUILD
+        self.bot_errors: list[logging.LogRecord] = []
+        self.bot_permissions = BOT_PERMISSIONS
+        self.listeners: list[Listener] = []
+        self.backend.store.listeners.append(self._message_changed)
+        self._pending: set[asyncio.Task[None]] = set()
+
+    # -- what every page hears --------------------------------------------------------------------------
+
+    def tell(self, event: dict) -> None:
+        for listener in list(self.listeners):
+            listener(event)
+
+    def _message_changed(self, change: str, message: dict) -> None:
+        self.tell({"type": "message", "change": change, "message": message})
+
+    def commands(self) -> list[dict]:
+        """The commands the bot registered for the table's server (its own, then global ones)."""
+        registry = self.backend.commands
+        scoped = registry.list(GUILD.id)
+        names = {command["name"] for command in scoped}
+        return scoped + [command for command in registry.list(None) if command["name"] not in names]
+
+    def messages(self) -> list[dict]:
+        return sorted(self.backend.store.messages.values(), key=lambda message: int(message["id"]))
+
+    # -- what people do -----------------------------------------------------------------------------------
+
+    def _definitions(self, user_id: str) -> dict[str, dict]:
+        place = Place(person(user_id).user, GUILD, None)
+        visible = {}
+        for command in self.commands():
+            try:
+                check_access(command, place)
+            except CannotInvoke:
+                continue
+            visible[command["name"]] = command
+        return visible
+
+    def _read(self, user_id: str, channel_id: str, line: str, *, typed_only: bool = False) -> tuple:
+        someone, where = person(user_id), channel(channel_id)
+        users = [other.user for other in PEOPLE]
+        read = read_line(line, self._definitions(user_id), users, list(GUILD.channels), typed_only=typed_only)
+        return read, Place(someone.user, GUILD, where)
+
+    async def command(self, user_id: str, channel_id: str, line: str) -> Reply:
+        """Send the command line as Discord's client would (CannotInvoke where it would refuse)."""
+        read, place = self._read(user_id, channel_id, line)
+        data = command_data(read.command, read.path, read.options, place)
+        return await self._send(self._payload(APPLICATION_COMMAND, data, place))
+
+    async def choices(self, user_id: str, channel_id: str, line: str, focused: str) -> list[dict]:
+        """The bot's autocomplete answer for option `focused` of the line typed so far ([] if none in time)."""
+        read, place = self._read(user_id, channel_id, line, typed_only=True)
+        options = dict(read.texts) | {focused: read.texts.get(focused, "")}
+        data = command_data(read.command, read.path, options, place, focused=focused)
+        reply = await self.send_interaction(self._payload(AUTOCOMPLETE, data, place), wait=False)
+        try:
+            await asyncio.wait_for(reply.answered.wait(), CALLBACK_WINDOW)
+        except TimeoutError:
+            return []
+        return reply.choices or []
+
+    async def press(self, user_id: str, message_id: str, custom_id: str, values: list[str] | None) -> Reply:
+        """Click a button, or pick values in a select menu (CannotInvoke for a disabled or missing one)."""
+        stored = self.backend.store.get(int(message_id))
+        if stored is None:
+            raise CannotInvoke("that message no longer exists")
+        component = find_component(stored, custom_id, None)
+        data: dict = {"custom_id": custom_id, "component_type": component["type"]}
+        if values is not None:
+            data["values"] = values
+        place = self._place_of(stored, person(user_id).user)
+        payload = self._payload(COMPONENT, data, place) | {"message": copy.deepcopy(stored)}
+        return await self._send(payload)
+
+    async def _send(self, payload: dict) -> Reply:
+        """Dispatch; an interaction the bot does not answer in time fails for its user, as in Discord."""
+        if self.gateway.session_for(GUILD.id) is None:
+            raise CannotInvoke("the bot is offline: this interaction failed")
+        reply = await self.send_interaction(payload, wait=False)
+        task = asyncio.create_task(self._watch(reply))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+        return reply
+
+    async def _watch(self, reply: Reply) -> None:
+        try:
+            await asyncio.wait_for(reply.answered.wait(), CALLBACK_WINDOW + 0.5)
+        except TimeoutError:
+            user = (reply.interaction.get("member") or {}).get("user") or {}
+            self.tell({"type": "failed", "user": user.get("id"), "channel": reply.interaction.get("channel_id")})
