@@ -1,5 +1,6 @@
 """The README and docs/ hold together: every relative link leads to a file (and heading) that exists, every page of
-docs/ is linked from the README, and the README stays a five-minute read (at most 12,000 bytes)."""
+docs/ is linked from the README, the README stays a five-minute read (at most 12,000 bytes), and its map of the
+code matches the tree."""
 
 from __future__ import annotations
 
@@ -78,6 +79,23 @@ def test_the_readme_is_a_five_minute_read():
 def test_every_page_of_docs_is_linked_from_the_readme():
     linked = {(ROOT / target.partition("#")[0]).resolve() for target in relative_links(README)}
     assert PAGES and not [page.name for page in PAGES if page.resolve() not in linked]
+
+
+def packages_under(folder: str) -> list[str]:
+    return sorted(path.parent.name for path in (ROOT / folder).glob("*/__init__.py"))
+
+
+def test_the_map_of_the_code_matches_the_tree():
+    """Every path the README's map names exists, and it names every package of bot/, every feature of cogs/ and
+    every system of rules/ (a new folder must be placed on the map)."""
+    table = README.read_text(encoding="utf-8").split("## Map of the code", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"`([\w./]+)`", table))
+    top = {path.name for path in ROOT.iterdir()}
+    paths = [name for name in named if "/" in name and name.split("/")[0] in top and "..." not in name]
+    assert paths and [path for path in paths if not (ROOT / path).exists()] == []
+    assert [f"bot/{name}/" for name in packages_under("bot") if f"bot/{name}/" not in named] == []
+    assert [name for name in packages_under("cogs") if f"{name}/" not in named] == []
+    assert [name for name in packages_under("rules") if name not in table] == []
 
 
 def test_the_checker_sees_a_broken_link_and_a_missing_heading(tmp_path: Path):
