@@ -12,10 +12,10 @@ from contextlib import closing
 import pytest
 
 from bot.interactions.roller import NOT_HERE
+from bot.playground.invoke import find_component
+from bot.playground.records import Reply
 from cogs.log.cog import ANOTHER_CHANNELS_LOG
 from tests.fakediscord import ALICE, FakeChannel, FakeDiscord, FakeGuild, FakeUser
-from tests.fakediscord.invoke import find_component
-from tests.fakediscord.records import Reply
 
 COMPONENT, EPHEMERAL = 3, 64
 TAVERN = FakeChannel("tavern")
