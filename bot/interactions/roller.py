@@ -44,6 +44,19 @@ async def only_its_roller(
     """Refuse a click while the bot drains (it is restarting), a click from anywhere but the record's channel, and
     privately anyone but the roller of the record `read` finds (none found: the callback answers that); a failing
     read is answered like any other failure."""
+    return await from_its_place(interaction, read, elsewhere=NOT_HERE, not_yours=refusal)
+
+
+async def from_its_place(
+    interaction: discord.Interaction,
+    read: Callable[[Storage], Awaitable[Rolled | None]],
+    *,
+    elsewhere: str,
+    not_yours: str | None = None,
+) -> bool:
+    """The check a button naming a record makes first: refuse a click while the bot drains, a click from anywhere
+    but the record's server and channel (answered `elsewhere`) and, when `not_yours` is given, anyone but its
+    roller; a record no longer found passes (the callback answers that)."""
     bot = rollkeeper(interaction)
     if await bot.refuse_if_draining(interaction):
         return False
@@ -54,9 +67,9 @@ async def only_its_roller(
         await report_error(interaction, error)
         return False
     if record is not None and not rolled_here(interaction, record):
-        await send_private(interaction, NOT_HERE)
+        await send_private(interaction, elsewhere)
         return False
-    if record is not None and record.user_id != interaction.user.id:
-        await send_private(interaction, refusal)
+    if record is not None and not_yours is not None and record.user_id != interaction.user.id:
+        await send_private(interaction, not_yours)
         return False
     return True

@@ -17,9 +17,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import PlayerError
-from bot.interactions.roller import rolled_here
+from bot.interactions.roller import from_its_place
 from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
-from bot.interactions.tree import report_error, reports_errors, send_private, server_channel
+from bot.interactions.tree import reports_errors, server_channel
 from bot.storage.log_records import LogEntry
 from cogs.log.cards import log_csv, render_log_page
 from cogs.log.reveal import RevealButton
@@ -74,19 +74,9 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_PATTER
         return cls(match["direction"], int(match["entry"]))
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """The page turns only where its log is: its entry's channel (an entry purged since: any page of this
-        channel's log is its reader's to see)."""
-        bot = rollkeeper(interaction)
-        bot.hold_interaction()
-        try:
-            entry = await bot.db.log.get(self.entry_id)
-        except Exception as error:  # a busy database, say
-            await report_error(interaction, error)
-            return False
-        if entry is not None and not rolled_here(interaction, entry):
-            await send_private(interaction, ANOTHER_CHANNELS_LOG)
-            return False
-        return True
+        """The page turns only where its log is, its entry's channel (an entry purged since: any page of this
+        channel's log is its reader's to see), and not while the bot restarts."""
+        return await from_its_place(interaction, lambda db: db.log.get(self.entry_id), elsewhere=ANOTHER_CHANNELS_LOG)
 
     @reports_errors
     async def callback(self, interaction: discord.Interaction) -> None:
