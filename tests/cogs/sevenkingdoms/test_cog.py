@@ -14,16 +14,6 @@ GUILD = FakeGuild(channels=(GENERAL, TAVERN))
 """The default server, with a second channel."""
 
 
-@pytest.fixture
-def fake_guilds():
-    return (GUILD,)
-
-
-@pytest.fixture
-async def bot(start_bot):
-    return await start_bot(extensions=("cogs.sevenkingdoms.cog",))
-
-
 def use_faces(bot, *faces: int) -> FixedDice:
     return give_faces(bot, "SevenKingdoms", *faces)
 

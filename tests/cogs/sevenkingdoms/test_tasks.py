@@ -2,22 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
 from bot.storage.schema import load_migrations
 from tests.bot.embeds import give_faces
-from tests.cogs.sevenkingdoms.test_cog import GENERAL, GUILD, TAVERN
+from tests.cogs.sevenkingdoms.test_cog import GENERAL, TAVERN
 from tests.fakediscord import ALICE, BOB, GM, MEMBER_PERMISSIONS, FakeUser
-
-
-@pytest.fixture
-def fake_guilds():
-    return (GUILD,)
-
-
-@pytest.fixture
-async def bot(start_bot):
-    return await start_bot(extensions=("cogs.sevenkingdoms.cog",))
 
 
 async def start_task(fake_discord, bot, name: str, needed: int = 5, *, by=ALICE, channel=GENERAL, progress=0):
