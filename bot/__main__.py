@@ -43,16 +43,20 @@ def _fail(message: str, code: int, secrets: tuple[str, ...] = ()) -> int:
     return code
 
 
-def _run(settings: Settings) -> int:
+async def _serve_the_bot(settings: Settings) -> None:
     # Imported here, not at the top: a settings error is answered before discord.py loads.
-    import discord
-
     from bot.app.client import RollkeeperBot
     from bot.app.connections import discord_connector
 
+    await serve(settings, RollkeeperBot(settings, connector=discord_connector()))  # in the loop: its connector
+
+
+def _run(settings: Settings) -> int:
+    import discord  # for its exception types; only now, once the settings are known to be good
+
     secrets = (settings.discord_token,)
     try:
-        asyncio.run(serve(settings, RollkeeperBot(settings, connector=discord_connector())))
+        asyncio.run(_serve_the_bot(settings))
     except discord.LoginFailure:
         return _fail(TOKEN_REFUSED, EXIT_SETTINGS)
     except (StorageError, LeaseHeld) as error:
