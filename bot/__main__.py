@@ -22,11 +22,11 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, TextIO
 
+from bot.app.opening import probe_postgres
 from bot.app.shard_lease import LeaseHeld
 from bot.settings import Settings, SettingsError, load_settings
 from bot.storage.errors import StorageError
 from bot.storage.files import check_database_path, probe_database
-from bot.storage.opening import probe_postgres
 
 if TYPE_CHECKING:
     from bot.app.client import RollkeeperBot

@@ -1,5 +1,6 @@
-"""Open the store the settings choose: PostgreSQL when DATABASE_URL is set, else the SQLite file; and what the
-command line asks of PostgreSQL before the bot starts (asyncpg is imported only for those who use it)."""
+"""The store the app's settings choose: PostgreSQL when DATABASE_URL is set, else the SQLite file; and what the
+command line asks of PostgreSQL before the bot starts (asyncpg is imported only for those who use it). The app's
+choice, not storage's: bot/storage/ offers both drivers and never reads the settings."""
 
 from __future__ import annotations
 
