@@ -1,22 +1,18 @@
 """Leases on shards: one process serves a shard at a time, on one database.
 
-A process takes a lease on each shard id it serves (today shard 0 of 1) with its owner name and an expiry, and
-renews it while it lives. A second process started with the same token on the same database finds the leases
-held and is refused (it would otherwise answer every interaction a second time). A crashed process stops
-renewing, so its leases expire and the next start takes them over.
-
-Taking and renewing are one transaction for all the shards: a process gets every shard it asked for or none.
-SQLite's write transactions take turns by themselves; on PostgreSQL two processes starting at once could both read
-"nobody holds it", so each transaction first takes the dialect's `lease_turn` (an advisory lock).
+A process takes a lease on each shard it serves, with its owner name and an expiry, and renews it while it lives;
+a second process started with the same token finds the leases held and is refused; a crashed process's leases
+expire. Taking and renewing are one transaction for all the shards (every shard asked for, or none), first
+taking the dialect's `lease_turn` (docs/reliability.md, "One process per shard").
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
-from bot.storage.driver import Session, Statements
+from bot.storage.driver import Session, Statements, moment, record
 
 _HELD_BY_OTHERS = """
 SELECT shard_id, owner, expires_at FROM shard_leases
@@ -71,7 +67,7 @@ class ShardLeases:
                 params = {"shard": shard, "owner": owner, "now": now.timestamp()}
                 row = await transaction.fetch_one(_HELD_BY_OTHERS, params)
                 if row is not None and row["owner"] not in overrule:
-                    held.append(HeldLease(row["shard_id"], row["owner"], _moment(row["expires_at"])))
+                    held.append(record(HeldLease, row, expires_at=moment(row["expires_at"])))
             if held:
                 return held
             rows = [{"shard": shard, "owner": owner, "until": (now + ttl).timestamp()} for shard in shard_ids]
@@ -100,7 +96,3 @@ class ShardLeases:
 
 class _Lost(Exception):
     """A lease was no longer the owner's: raised inside renew's transaction to roll it back."""
-
-
-def _moment(seconds: float) -> datetime:
-    return datetime.fromtimestamp(seconds, UTC)

@@ -1,12 +1,8 @@
 """The roll log: one row per roll of every system, public and private (what an entry is: log_records.py).
 
-Writing an entry is one INSERT. A Year Zero roll's entry takes the id of the stored roll (each store keeps the
-two tables' ids apart otherwise), so Push and Reveal name the same number. A private roll keeps its card as
-sent, so Reveal can post the same dice; the reveal is claimed by one conditional UPDATE, so a roll is revealed
-at most once whatever clicks race. Private entries are read only for their roller.
-
-What each database says its own way: a push's update of the entry's JSON extras (the dialect's log_push).
-Times are aware datetimes (UTC) in the API and Unix seconds in the database.
+A Year Zero roll's entry takes the id of the stored roll, so Push and Reveal name the same number. A private roll
+keeps its card as sent, so Reveal can post the same dice; the reveal is claimed by one conditional UPDATE (at most
+once, whatever clicks race). Private entries are read only for their roller.
 """
 
 from __future__ import annotations
@@ -15,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.storage.dialects import Dialect
-from bot.storage.driver import PURGE_BATCH, Session, Statements, epoch
+from bot.storage.driver import LARGEST_ID, PURGE_BATCH, Session, Statements, epoch, purge, storable_id
 from bot.storage.log_records import (
     COMPACT,
     MAX_READING,
@@ -74,8 +70,6 @@ _PURGE_BATCH = """
 DELETE FROM roll_log WHERE id IN (SELECT id FROM roll_log WHERE created_at < :oldest ORDER BY created_at LIMIT :batch)
 """
 
-_LARGEST_ID = 2**63 - 1
-
 
 class RollLog:
     """The roll log of every channel."""
@@ -115,14 +109,14 @@ class RollLog:
         return bool(await self._db.execute(_UNLOG, {"id": entry_id}))
 
     async def get(self, entry_id: int) -> LogEntry | None:
-        if not 0 < entry_id <= _LARGEST_ID:
+        if not storable_id(entry_id):
             return None
         row = await self._db.fetch_one(_GET, {"id": entry_id})
         return entry_from(row) if row else None
 
     async def claim_reveal(self, entry_id: int, user_id: int, now: datetime) -> RevealClaim:
         """Mark a private entry revealed, at most once and only for its roller; return it with its card."""
-        if not 0 < entry_id <= _LARGEST_ID:
+        if not storable_id(entry_id):
             return RevealClaim(None, RevealRefusal.UNKNOWN)
         rows = await self._db.write(_REVEAL, {"id": entry_id, "user": user_id, "now": epoch(now)})
         if rows:
@@ -140,7 +134,7 @@ class RollLog:
         if after is not None:
             rows = await self._db.fetch_all(_PAGE_NEWER, params | {"after": after})
             return [entry_from(row) for row in reversed(rows)]
-        params["before"] = _LARGEST_ID if before is None else before
+        params["before"] = LARGEST_ID if before is None else before
         return [entry_from(row) for row in await self._db.fetch_all(_PAGE, params)]
 
     async def since(
@@ -162,13 +156,8 @@ class RollLog:
         return [entry_from(row) for row in await self._db.fetch_all(_BETWEEN, params)]
 
     async def purge_older(self, now: datetime, keep: timedelta, batch: int = PURGE_BATCH) -> int:
-        """Delete every entry older than keep, `batch` rows per statement (other tasks' statements go between
-        them, as in the Year Zero purge); return how many were deleted."""
-        params, purged, deleted = {"oldest": epoch(now - keep), "batch": batch}, 0, batch
-        while deleted == batch:
-            deleted = await self._db.execute(_PURGE_BATCH, params)
-            purged += deleted
-        return purged
+        """Delete every entry older than keep, in batches; return how many."""
+        return await purge(self._db, _PURGE_BATCH, now - keep, batch)
 
 
 async def log_in(session: Session, entry: NewEntry, now: datetime, *, entry_id: int, interaction_id: int) -> None:

@@ -1,27 +1,25 @@
 """Year Zero rolls a player may push: stored when posted, each push claimed once.
 
 A roll allows 0-3 pushes. It is *pending* until its last push is claimed (*pushed*), its roller keeps it
-(*kept*), the player rolls again in that channel (*superseded*: read, not written - a newer roll exists, see the
-view ``yz_roll_states`` - so storing a roll is one INSERT) or it outlives its lifetime (the purge deletes it). A
-claim is one ``UPDATE ... RETURNING`` holding every condition of a pushable roll and a compare-and-set on
-``pushes_made``, in one transaction with the Willpower gain: of simultaneous pushes, in one process or several,
-exactly one wins. How "still pushable" is checked under each database's locking is in its dialect. Times are
-aware datetimes (UTC) in the API and Unix seconds in the database.
+(*kept*), the player rolls again in that channel (*superseded*: read through the view ``yz_roll_states``, so
+storing a roll is one INSERT) or it outlives its lifetime (the purge deletes it). A claim is one ``UPDATE ...
+RETURNING`` with a compare-and-set on ``pushes_made``, in one transaction with the Willpower gain: of simultaneous
+pushes exactly one wins (how, under each database's locking: dialects.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from bot.storage.applied import AppliedIn
 from bot.storage.dialects import Dialect
-from bot.storage.driver import PURGE_BATCH, Row, Session, Statements, epoch
+from bot.storage.driver import PURGE_BATCH, Row, Session, Statements, epoch, purge, storable_id
 from bot.storage.log_records import NewEntry
 from bot.storage.roll_log import log_in, unlog_in
 from bot.storage.roll_messages import RollMessages
-from bot.storage.roll_records import PushRefusal, YearZeroRoll, push_subject, refusal_for, roll_from, storable_id
+from bot.storage.roll_records import PushRefusal, YearZeroRoll, push_subject, refusal_for, roll_from
 from bot.storage.willpower import WillpowerChange, gained, points_in, store_in
 
 
@@ -38,12 +36,7 @@ class PushClaim:
         return self.refusal is None
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "claimed": self.claimed,
-            "refusal": self.refusal.value if self.refusal else None,
-            "roll": self.roll.as_dict() if self.roll else None,
-            "willpower": self.willpower.as_dict() if self.willpower else None,
-        }
+        return asdict(self) | {"claimed": self.claimed}
 
 
 class YearZeroRolls:
@@ -162,11 +155,11 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
         return [self.messages.seen_in(roll_from(row)) for row in rows]
 
     def note_message(self, roll_id: int, channel_id: int, message_id: int) -> None:
-        """Remember the message that shows a roll, without waiting (see RollMessages.note)."""
+        """Remember the message that shows a roll, without waiting (RollMessages.note)."""
         self.messages.note(roll_id, channel_id, message_id)
 
     async def flush_messages(self) -> int:
-        """Write the noted message ids now (see RollMessages.flush); return how many rolls got one."""
+        """Write the noted message ids now (RollMessages.flush); return how many rolls got one."""
         return await self.messages.flush()
 
     async def get(self, roll_id: int) -> YearZeroRoll | None:
@@ -251,14 +244,8 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
         return [roll_from(row) for row in read if row is not None]
 
     async def purge_expired(self, now: datetime, lifetime: timedelta, batch: int = PURGE_BATCH) -> int:
-        """Delete every roll older than lifetime, whatever its state, `batch` rows per statement (each a short
-        transaction of its own: other statements go between them, so a million rows never hold the database for
-        seconds); return how many."""
-        params, purged, deleted = {"oldest": epoch(now - lifetime), "batch": batch}, 0, batch
-        while deleted == batch:
-            deleted = await self._db.execute(self._PURGE_BATCH, params)
-            purged += deleted
-        return purged
+        """Delete every roll older than lifetime, whatever its state, in batches; return how many."""
+        return await purge(self._db, self._PURGE_BATCH, now - lifetime, batch)
 
     def _seen(self, row: Row | None) -> YearZeroRoll | None:
         """The roll read, with the message noted for it but perhaps not written yet."""
