@@ -27,8 +27,7 @@ from bot.settings import Settings
 from bot.shards import running_shards
 from bot.storage.database import Storage
 from bot.storage.errors import StorageBusy, StorageUnavailable
-from bot.storage.sqlite import Database
-from bot.storage.sqlite_store import DEFAULT_BUSY_TIMEOUT_MS
+from bot.storage.sqlite import DEFAULT_BUSY_TIMEOUT_MS, Database
 
 _log = logging.getLogger(__name__)
 

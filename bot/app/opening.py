@@ -10,8 +10,7 @@ import logging
 from bot.settings import Settings
 from bot.storage.database import Storage
 from bot.storage.errors import StorageError, StorageUnavailable
-from bot.storage.sqlite import Database
-from bot.storage.sqlite_store import DEFAULT_BUSY_TIMEOUT_MS
+from bot.storage.sqlite import DEFAULT_BUSY_TIMEOUT_MS, Database
 
 _log = logging.getLogger(__name__)
 

@@ -222,11 +222,6 @@ class PostgresDatabase(Storage):
         """The number of the last migration applied."""
         return await schema_version(self.store)
 
-    async def _give_space_back(self) -> None:
-        """Nothing to do: PostgreSQL's autovacuum gives the space a purge freed back by itself."""
-
-    async def _close(self) -> None:
-        await self.store.close()
 
 
 MIGRATION_LOCK = 0x726F6C6C6B656570
