@@ -41,7 +41,7 @@ def storable_id(value: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= LARGEST_ID
 
 
-def record(kind: type[T], row: Row, **read: Any) -> T:
+def from_row(kind: type[T], row: Row, **read: Any) -> T:
     """The dataclass `kind` from the row's columns of the same names; `read` gives those read otherwise."""
     return kind(**{field.name: row[field.name] for field in fields(kind) if field.name not in read}, **read)
 

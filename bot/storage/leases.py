@@ -12,7 +12,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from bot.storage.driver import Session, Statements, moment, record
+from bot.storage.driver import Session, Statements, from_row, moment
 
 _HELD_BY_OTHERS = """
 SELECT shard_id, owner, expires_at FROM shard_leases
@@ -67,7 +67,7 @@ class ShardLeases:
                 params = {"shard": shard, "owner": owner, "now": now.timestamp()}
                 row = await transaction.fetch_one(_HELD_BY_OTHERS, params)
                 if row is not None and row["owner"] not in overrule:
-                    held.append(record(HeldLease, row, expires_at=moment(row["expires_at"])))
+                    held.append(from_row(HeldLease, row, expires_at=moment(row["expires_at"])))
             if held:
                 return held
             rows = [{"shard": shard, "owner": owner, "until": (now + ttl).timestamp()} for shard in shard_ids]

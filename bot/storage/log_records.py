@@ -8,7 +8,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from bot.storage.driver import Row, moment, record
+from bot.storage.driver import Row, from_row, moment
 
 MAX_READING = 300
 """Characters of a roll's reading kept in the log (a card's title is at most 256)."""
@@ -84,7 +84,7 @@ class RevealClaim:
 def entry_from(row: Row) -> LogEntry:
     """An entry as read back from its row."""
     card = json.loads(row["card"]) if row["card"] else None
-    return record(
+    return from_row(
         LogEntry, row, created_at=moment(row["created_at"]), revealed_at=moment(row["revealed_at"]),
         events=tuple(row["events"].split()), extras=json.loads(row["extras"]), private=bool(row["private"]), card=card,
     )

@@ -24,21 +24,16 @@ from bot.storage.log_records import (
     refusal_for,
 )
 
-_COLUMNS = "id, guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras, private, card, " \
-           "revealed_at"
-
-_WRITTEN = "guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras, private, card, " \
-           "interaction_id"
+_FIELDS = "guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras, private, card"
+_COLUMNS = f"id, {_FIELDS}, revealed_at"
+_WRITTEN = f"{_FIELDS}, interaction_id"
 _VALUES = ":guild, :channel, :user, :now, :system, :kind, :reading, :events, :extras, :private, :card, :interaction"
 
 # The entry's id is the database's next, or one given (a Year Zero roll's); a repeated interaction inserts nothing.
 _INSERT = f"INSERT INTO roll_log ({_WRITTEN}) VALUES ({_VALUES}) ON CONFLICT DO NOTHING RETURNING id"
 _INSERT_AS = f"INSERT INTO roll_log (id, {_WRITTEN}) VALUES (:id, {_VALUES}) ON CONFLICT DO NOTHING RETURNING id"
-
 _LOGGED_FOR = "SELECT id FROM roll_log WHERE interaction_id = :interaction"
-
 _UNLOG = "DELETE FROM roll_log WHERE id = :id"
-
 _GET = f"SELECT {_COLUMNS} FROM roll_log WHERE id = :id"
 
 _REVEAL = f"""
@@ -48,9 +43,7 @@ RETURNING {_COLUMNS}
 """
 
 _VISIBLE = "guild_id = :guild AND channel_id = :channel AND (private = 0 OR user_id = :viewer)"
-
 _PAGE = f"SELECT {_COLUMNS} FROM roll_log WHERE {_VISIBLE} AND id < :before ORDER BY id DESC LIMIT :limit"
-
 _PAGE_NEWER = f"SELECT {_COLUMNS} FROM roll_log WHERE {_VISIBLE} AND id > :after ORDER BY id LIMIT :limit"
 
 # The cast tells PostgreSQL the type of a parameter that may be NULL.

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from bot.storage.driver import Row, epoch, moment, record
+from bot.storage.driver import Row, epoch, from_row, moment
 
 
 class RollState(StrEnum):
@@ -76,7 +76,7 @@ class YearZeroRoll:
 
 def roll_from(row: Row) -> YearZeroRoll:
     read = {name: moment(row[name]) for name in ("created_at", "pushed_at")}
-    return record(YearZeroRoll, row, state=RollState(row["state"]), **read)
+    return from_row(YearZeroRoll, row, state=RollState(row["state"]), **read)
 
 
 def push_subject(roll_id: int) -> str:
