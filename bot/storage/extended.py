@@ -122,11 +122,8 @@ class ExtendedTests:
         self, guild_id: int, channel_id: int, name: str, needed: int, degrees: int, *, fresh: bool,
         started_by: int | None = None, interaction_id: int | None = None,
     ) -> ExtendedTask:
-        """Count one roll's degrees in one transaction: (re)start the task first when fresh; return the task as
-        stored. A repeat of interaction_id counts nothing: AlreadyApplied, with the first one's task and degrees.
-
-        An unfinished task only: NoSuchExtendedTest if it is missing, TaskComplete if it finished meanwhile.
-        """
+        """Count one roll's degrees in one transaction, (re)starting the task first when fresh; return the task.
+        NoSuchExtendedTest if it is missing, TaskComplete if it finished meanwhile; AlreadyApplied for a repeat."""
         check_count("Degrees needed", needed, low=1)
         check_count("Degrees", degrees, low=0)
         tidy = task_name(name)
@@ -146,9 +143,7 @@ class ExtendedTests:
 
     async def withdraw(self, interaction_id: int) -> bool:
         """Take back the roll counted by interaction_id, whose answer never reached the player, and forget the
-        interaction: its degrees come off the task again, or the task it started or restarted is put back as the
-        roll found it. False when it stays: a later roll finished the task on top of it, or built on the
-        (re)started task."""
+        interaction (docs/reliability.md); False when it stays, a later roll having built on it."""
         async with self._db.transaction() as session:
             outcome = await self._applied.recalled(session, interaction_id)
             if outcome is None or "fresh" not in outcome:  # not applied (or by a version before withdrawals)

@@ -18,17 +18,14 @@ _HELD_BY_OTHERS = """
 SELECT shard_id, owner, expires_at FROM shard_leases
 WHERE shard_id = :shard AND owner != :owner AND expires_at > :now
 """
-
 _TAKE = """
 INSERT INTO shard_leases (shard_id, owner, expires_at) VALUES (:shard, :owner, :until)
 ON CONFLICT (shard_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
 """
-
 _RENEW = """
 UPDATE shard_leases SET expires_at = :until WHERE shard_id = :shard AND owner = :owner AND expires_at > :now
 RETURNING shard_id
 """
-
 _RELEASE = "DELETE FROM shard_leases WHERE shard_id = :shard AND owner = :owner"
 
 

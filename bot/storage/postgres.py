@@ -68,8 +68,7 @@ def bound(sql: str, params: Params) -> tuple[str, list[Any]]:
 
 
 def where(url: str) -> str:
-    """The database a URL names, without its user and password (``postgresql://host:port/name``; for a Unix
-    socket, ``postgresql:///name?host=/socket/directory``)."""
+    """The database a URL names, without its user and password (for a Unix socket: ``postgresql:///name?host=``)."""
     parts = urlsplit(url)
     query = parse_qs(parts.query)
     name = parts.path.lstrip("/")

@@ -74,9 +74,8 @@ class RollLog:
     async def write(
         self, entry: NewEntry, now: datetime, *, entry_id: int | None = None, interaction_id: int | None = None
     ) -> int:
-        """Log a roll in one INSERT and return the entry's id. A Year Zero roll's entry takes its stored roll's id
-        (entry_id), so that Push and Reveal name the same number. A repeat of the interaction that made the entry
-        (interaction_id) changes nothing and gets the first entry's id back."""
+        """Log a roll in one INSERT; return the entry's id (entry_id when given: a Year Zero roll's). A repeat of
+        interaction_id changes nothing and gets the first entry's id back."""
         params = _params(entry, now, entry_id, interaction_id)
         rows = await self._db.write(_INSERT if entry_id is None else _INSERT_AS, params)
         if rows:
@@ -133,8 +132,7 @@ class RollLog:
     async def since(
         self, guild_id: int, channel_id: int, viewer_id: int, since: datetime, *, user_id: int | None = None
     ) -> list[LogEntry]:
-        """The channel's rolls since a moment, oldest first, of one player or all; private ones only the
-        viewer's own."""
+        """The channel's rolls since a moment, oldest first, of one player or all; private ones the viewer's own."""
         params = {"guild": guild_id, "channel": channel_id, "viewer": viewer_id, "since": epoch(since),
                   "user": user_id}
         return [entry_from(row) for row in await self._db.fetch_all(_STATS, params)]
@@ -142,8 +140,7 @@ class RollLog:
     async def between(
         self, guild_id: int, channel_id: int, viewer_id: int, start: datetime, end: datetime
     ) -> list[LogEntry]:
-        """The channel's rolls from start (included) to end (excluded), oldest first: public and revealed ones,
-        and the viewer's own private ones."""
+        """The channel's rolls from start to end (excluded), oldest first: public, revealed and the viewer's own."""
         params = {"guild": guild_id, "channel": channel_id, "viewer": viewer_id, "start": epoch(start),
                   "end": epoch(end)}
         return [entry_from(row) for row in await self._db.fetch_all(_BETWEEN, params)]

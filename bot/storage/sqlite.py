@@ -29,13 +29,10 @@ from bot.storage.errors import StorageBusy, StorageUnavailable
 from bot.storage.files import RESTORE, check_database_path, file_identity, is_busy, is_corrupt, sqlite_reason
 from bot.storage.schema import Migration, check_not_newer, load_migrations
 
-DEFAULT_BUSY_TIMEOUT_MS = 2000
-"""How long a statement waits for another connection's lock: under Discord's 3-second window."""
+DEFAULT_BUSY_TIMEOUT_MS = 2000  # how long a statement waits for another connection's lock: under Discord's 3 s
 LOCKED_AT_START = "another program kept it locked past the busy timeout"
-RECLAIM_STEP_PAGES = 256
-"""Pages given back to the file system per statement after a purge (1 MB at SQLite's default 4 KiB page)."""
-STUCK_STEPS = 3
-"""Steps in a row that give nothing back before the clean-up stops (a file that is not INCREMENTAL gives none)."""
+RECLAIM_STEP_PAGES = 256  # pages given back to the file system per statement after a purge (1 MB at 4 KiB)
+STUCK_STEPS = 3  # steps in a row that give nothing back before the clean-up stops (a file not INCREMENTAL)
 
 Params = Mapping[str, Any] | Iterable[Any]
 Row = sqlite3.Row
@@ -59,7 +56,6 @@ class Transaction:
         return rows[0] if rows else None
 
     async def execute_many(self, sql: str, rows: Iterable[Params]) -> int:
-        """One statement per set of parameters, in one trip; how many rows they changed."""
         cursor = await self._connection.executemany(sql, rows)
         return cursor.rowcount
 
@@ -73,10 +69,8 @@ class Store:
         self._lock = asyncio.Lock()
         self._gave_up_at = -math.inf  # when (time.monotonic) a statement last gave up on another program's lock
         self._identity = file_identity(path)
-        self.lost: StorageUnavailable | None = None
-        """Why the database can no longer be used (its file deleted, replaced or damaged), once that is seen."""
-        self.on_lost: Callable[[StorageUnavailable], object] | None = None
-        """Called once, when the database is lost: the bot stops rather than answer "try again" forever."""
+        self.lost: StorageUnavailable | None = None  # why the file can no longer be used (deleted, replaced, damaged)
+        self.on_lost: Callable[[StorageUnavailable], object] | None = None  # called once then: the bot stops
 
     @classmethod
     async def connect(cls, path: Path, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS) -> Store:
@@ -119,7 +113,7 @@ class Store:
         return self._connection is None
 
     async def set_trace_callback(self, callback: Callable[[str], object]) -> None:
-        """Have SQLite call callback with each statement this connection runs (for tests, and for an operator)."""
+        """Have SQLite call callback with each statement this connection runs."""
         async with self._turn() as connection:
             await connection.set_trace_callback(callback)
 
@@ -187,8 +181,7 @@ class Store:
     fetch_all = write
 
     async def execute(self, sql: str, params: Params = ()) -> int:
-        """One write statement, autocommit; how many rows it changed (for statements changing too many rows to
-        return them)."""
+        """One write statement, autocommit; how many rows it changed."""
         async with self._turn() as connection, connection.execute(sql, params) as cursor:
             return cursor.rowcount
 
