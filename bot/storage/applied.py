@@ -1,11 +1,7 @@
-"""The interactions whose change the store applied, with their outcome: an interaction applies once.
-
-Discord may deliver one INTERACTION_CREATE twice (a gateway RESUME replays events; a duplicate delivery). Each
-change a player asks for - a roll, a push, a Willpower spend or set, an extended test's progress - is applied
-together with a row here, in one transaction, keyed by the interaction's id (`AppliedIn`). A repeat finds the row
-and gets the first delivery's outcome back instead of applying again, so it answers what the first was told.
-
-Rows are kept for `APPLIED_RETENTION` and then purged. The outcome is a JSON object kept as text.
+"""The interactions whose change the store applied, with their outcome: an interaction applies once (Discord may
+deliver one twice; docs/reliability.md, "An interaction applies once"). Each change a player asks for is applied
+together with a row here, keyed by the interaction's id, in one transaction (`AppliedIn`): a repeat gets the first
+delivery's outcome (a JSON object kept as text) back instead. Rows are purged after `APPLIED_RETENTION`.
 """
 
 from __future__ import annotations
@@ -15,7 +11,7 @@ import time
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.storage.driver import Session, Statements
+from bot.storage.driver import Row, Session, Statements
 
 Outcome = dict[str, Any]
 
@@ -43,44 +39,42 @@ class AlreadyApplied(Exception):  # noqa: N818 - it is an answer, not an error: 
         self.outcome = outcome
 
 
-def outcome_of(text: str) -> Outcome:
-    """The outcome as stored (JSON text), read back."""
-    value = json.loads(text)
+def outcome_of(row: Row | None) -> Outcome | None:
+    """The outcome a row holds (JSON text) read back; None for no row."""
+    if row is None:
+        return None
+    value = json.loads(row["outcome"])
     if not isinstance(value, dict):
-        raise ValueError(f"an applied interaction's outcome must be a JSON object, not {text!r}")
+        raise ValueError(f"an applied interaction's outcome must be a JSON object, not {row['outcome']!r}")
     return value
 
 
 class AppliedIn:
-    """The applied interactions inside a change's transaction: recall a repeat, remember, forget.
-
-    ``before_recall``: a statement on ``:id`` run first, so that a second delivery of the same interaction waits
-    for the first to commit (the dialect's; None where transactions already take turns)."""
+    """The applied interactions inside a change's transaction. ``before_recall``: the dialect's statement on ``:id``
+    that makes a second delivery wait for the first to commit (None where transactions already take turns)."""
 
     def __init__(self, before_recall: str | None) -> None:
         self._before_recall = before_recall
 
     async def recalled(self, session: Session, interaction_id: int | None) -> Outcome | None:
-        """The outcome stored for interaction_id inside session, or None (never applied, or no id given)."""
+        """The outcome stored for interaction_id, or None (never applied, or no id given)."""
         if interaction_id is None:
             return None
         if self._before_recall is not None:
             await session.fetch_all(self._before_recall, {"id": interaction_id})
-        row = await session.fetch_one(_RECALL, {"id": interaction_id})
-        return outcome_of(row["outcome"]) if row else None
+        return outcome_of(await session.fetch_one(_RECALL, {"id": interaction_id}))
 
     async def remember(
         self, session: Session, interaction_id: int | None, outcome: Outcome, subject: str | None = None
     ) -> None:
-        """Keep interaction_id's outcome inside session (nothing when no id is given)."""
+        """Keep interaction_id's outcome (nothing when no id is given)."""
         if interaction_id is None:
             return
         params = {"id": interaction_id, "subject": subject, "outcome": json.dumps(outcome), "now": time.time()}
         await session.fetch_all(_REMEMBER, params)
 
     async def forget(self, session: Session, interaction_id: int) -> bool:
-        """Forget interaction_id inside session (its change is withdrawn: a repeat may apply it anew); False when
-        it was not remembered."""
+        """Forget interaction_id, its change withdrawn (a repeat may apply it anew); False when not remembered."""
         return bool(await session.fetch_all(_FORGET, {"id": interaction_id}))
 
 
@@ -92,13 +86,11 @@ class AppliedInteractions:
 
     async def outcome(self, interaction_id: int) -> Outcome | None:
         """What the interaction applied, or None when the store never applied it (or forgot it)."""
-        row = await self._db.fetch_one(_RECALL, {"id": interaction_id})
-        return outcome_of(row["outcome"]) if row else None
+        return outcome_of(await self._db.fetch_one(_RECALL, {"id": interaction_id}))
 
     async def latest_for(self, subject: str) -> Outcome | None:
         """The outcome of the latest interaction applied to subject (e.g. 'yz_roll:12'), or None."""
-        row = await self._db.fetch_one(_LATEST_FOR, {"subject": subject})
-        return outcome_of(row["outcome"]) if row else None
+        return outcome_of(await self._db.fetch_one(_LATEST_FOR, {"subject": subject}))
 
     async def purge(self, before: datetime) -> int:
         """Forget the interactions applied before `before`; return how many."""

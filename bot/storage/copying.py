@@ -1,11 +1,8 @@
-"""Copy what a SQLite database keeps into a PostgreSQL one, for the day a game master outgrows the file.
+"""Copy what a SQLite database keeps into a PostgreSQL one (``python -m bot copy-db``; docs/self-hosting.md).
 
-Idempotent: every row is written by its key (a row already there takes the source's values), so a second run,
-or a run after an interrupted one, leaves PostgreSQL holding exactly the source's rows; rows only PostgreSQL has
-are left alone. The SQLite side is read inside one transaction (a consistent picture, even while a bot writes
-to it) and PostgreSQL is written in one transaction (all or nothing). Roll ids are kept, so the Push buttons
-on messages already posted still find their rolls, and PostgreSQL's next id starts after the highest id SQLite
-ever gave (purged ones included).
+Idempotent: every row is written by its key, so a second run leaves PostgreSQL holding exactly the source's rows
+(rows only PostgreSQL has are left alone). SQLite is read in one transaction, PostgreSQL written in one. Roll ids
+are kept, so posted Push buttons still find their rolls, and PostgreSQL's next id follows SQLite's highest.
 """
 
 from __future__ import annotations

@@ -1,6 +1,5 @@
-"""The open database, whichever kind: what it keeps (one class per thing, on the driver's statements and its
-dialect), its purge and its closing. `sqlite.Database` and `postgres.PostgresDatabase` open it, say where it is
-and what schema version it has, and may give freed space back after a purge."""
+"""The open database, whichever kind (`sqlite.Database`, `postgres.PostgresDatabase`): what it keeps, one class
+per thing on the driver's statements and its dialect; its purge and its closing."""
 
 from __future__ import annotations
 
@@ -24,10 +23,7 @@ class Storage(ABC):
     """What `bot.db` is: ``.rolls``, ``.willpower``, ``.extended``, ``.meta``, ``.applied`` (interactions applied,
     for answering repeats), ``.leases`` (shards served) and ``.log`` (the roll log); ``async with`` closes it.
 
-    Both kinds keep the same guarantees, each in one atomic statement or transaction: a roll is pushed at most once,
-    by its roller only, whatever races; Willpower stays within 0-10; a newer roll supersedes the player's older ones
-    in that channel; an extended test counts each roll once. tests/storage/ runs one contract suite on both.
-    """
+    Both kinds keep the same guarantees (tests/storage/ runs one contract suite on both)."""
 
     def __init__(self, statements: Statements, dialect: Dialect) -> None:
         self._statements = statements
@@ -61,23 +57,19 @@ class Storage(ABC):
         await self._give_space_back()
         return purged
 
-    @abstractmethod
     async def _give_space_back(self) -> None:
-        """After a purge, return the space it freed (where the database does not do so by itself)."""
+        """After a purge, return the space it freed (PostgreSQL's autovacuum does so by itself)."""
+        return None
 
     def _writable(self) -> bool:
         """Whether what is still noted can be written before closing."""
         return not self._statements.closed
 
-    @abstractmethod
-    async def _close(self) -> None:
-        """Close the connection or pool; harmless when already closed."""
-
     async def close(self) -> None:
         """Write what is still noted, then close; harmless when already closed."""
         if self._writable():
             await self.rolls.flush_messages()
-        await self._close()
+        await self._statements.close()
 
     async def __aenter__(self) -> Self:
         return self

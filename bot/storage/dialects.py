@@ -16,21 +16,20 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Dialect:
-    """The statements one database says its own way."""
+    """The statements one database says its own way (their named parameters as below)."""
 
     name: str
     claim: str
     """Claim push :made + 1 of roll :id by :user if still pushable (newer than :oldest, pending, the player's latest
     there): store :pushed at :now, end it when :last; RETURNING the roll (and, on SQLite, willpower_before)."""
     keep: str
-    """Mark roll :id kept if :user may still push it (the claim's conditions without a push count); RETURNING it."""
+    """Mark roll :id kept if :user may still push it; RETURNING it."""
     highest_id: str
     """One row, ``highest``: the highest roll id ever given (0 before the first)."""
     points_before_change: str
-    """One row, ``points``, for :guild's :user (or none), read so that no other change comes between it and the
-    end of the transaction: what a gain or a set builds on."""
+    """One row, ``points``, for :guild's :user (or none), with no other change before the transaction's end."""
     claim_reads_points: bool
-    """True when the claim's row holds willpower_before (the write lock is held already): no statement needed."""
+    """True when the claim's row holds willpower_before (the write lock is held already)."""
     refund: str
     """Give :points back to :guild's :user, at most :most (a spend withdrawn)."""
     task_named: str

@@ -1,23 +1,27 @@
 """The driver seam: what the classes of what is kept need of a database. Statements with named parameters
-(``:guild``), run one at a time (each its own transaction) or inside `transaction()`.
-
-SQLite's `Store` and `Transaction` (bot/storage/sqlite_store.py) offer this as they are (sqlite3 binds ``:name``
-itself); PostgreSQL's `PostgresStore` and `NamedTransaction` (bot/storage/postgres.py) number them for asyncpg.
-"""
+(``:guild``), run one at a time (each its own transaction) or inside `transaction()`; sqlite.py offers them as
+sqlite3 binds them, postgres.py numbers them for asyncpg. Times are aware datetimes in the API, Unix seconds in
+the database."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from datetime import datetime
+from dataclasses import fields
+from datetime import UTC, datetime
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 Params = Mapping[str, Any]
 NO_PARAMS: Params = MappingProxyType({})
 PURGE_BATCH = 500
-"""Rows deleted per statement by a purge (Year Zero rolls, roll log entries): a few milliseconds of the database
-each (see bench/purge.py)."""
+"""Rows deleted per statement by a purge: a few milliseconds of the database each (see bench/purge.py)."""
+T = TypeVar("T", bound="DataclassInstance")
+LARGEST_ID = 2**63 - 1
+"""The largest id a database column holds (a custom_id from a hostile client may name any number)."""
 
 
 def epoch(moment: datetime) -> float:
@@ -25,6 +29,21 @@ def epoch(moment: datetime) -> float:
     if moment.tzinfo is None or moment.utcoffset() is None:
         raise ValueError(f"expected an aware datetime (e.g. discord.utils.utcnow()), got {moment!r}")
     return moment.timestamp()
+
+
+def moment(seconds: float | None) -> datetime | None:
+    """The aware datetime (UTC) of Unix seconds read back; None for None."""
+    return None if seconds is None else datetime.fromtimestamp(seconds, UTC)
+
+
+def storable_id(value: int) -> bool:
+    """True for an id a database column can hold."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= LARGEST_ID
+
+
+def from_row(kind: type[T], row: Row, **read: Any) -> T:
+    """The dataclass `kind` from the row's columns of the same names; `read` gives those read otherwise."""
+    return kind(**{field.name: row[field.name] for field in fields(kind) if field.name not in read}, **read)
 
 
 class Row(Protocol):
@@ -49,6 +68,8 @@ class Statements(Protocol):
     @property
     def closed(self) -> bool: ...
 
+    async def close(self) -> None: ...
+
     def transaction(self) -> AbstractAsyncContextManager[Session]: ...
 
     async def fetch_one(self, sql: str, params: Params = ..., /) -> Row | None: ...
@@ -62,3 +83,13 @@ class Statements(Protocol):
     async def execute(self, sql: str, params: Params = ..., /) -> int:
         """One write statement; how many rows it changed."""
         ...
+
+
+async def purge(db: Statements, sql: str, oldest: datetime, batch: int = PURGE_BATCH) -> int:
+    """Run a purge's DELETE (of rows created before :oldest, :batch at a time) until it deletes less than a batch;
+    return how many rows it deleted. Each batch is a short transaction of its own: other statements go between."""
+    params, purged, deleted = {"oldest": epoch(oldest), "batch": batch}, 0, batch
+    while deleted == batch:
+        deleted = await db.execute(sql, params)
+        purged += deleted
+    return purged

@@ -1,8 +1,5 @@
-"""Errors from the storage layer.
-
-Two audiences: `StorageUnavailable` is for whoever runs the bot (it names the database file); the others are
-`PlayerError`s, fit to show a player as they are.
-"""
+"""Errors from the storage layer: `StorageUnavailable` is for whoever runs the bot (it names the database); the
+others are `PlayerError`s, fit to show a player as they are."""
 
 from __future__ import annotations
 
@@ -15,17 +12,9 @@ from bot.text import inert
 class StorageError(Exception):
     """Base of every error raised by bot.storage."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-    def __str__(self) -> str:
-        return self.message
-
 
 class StorageUnavailable(StorageError):
-    """The database cannot be opened or prepared; the message names the file, or PostgreSQL's host (never a
-    password)."""
+    """The database cannot be opened or used; the message names the file, or PostgreSQL's host (never a password)."""
 
     def __init__(self, path: Path | str, reason: str) -> None:
         super().__init__(f"Cannot use the database at {path}: {reason}")
@@ -41,8 +30,7 @@ class StorageBusy(StorageError, PlayerError):
 
 
 class StorageOffline(StorageBusy):
-    """The database server could not be reached, or went away during the statement; nothing was written (a
-    transaction that did not commit is rolled back)."""
+    """The database server could not be reached, or went away during the statement; nothing was written."""
 
 
 class InvalidValue(StorageError, PlayerError):

@@ -1,9 +1,5 @@
-"""Seven Kingdoms extended tests: a named task per channel, needing degrees of success,
-and its progress. Each roll counts once, in one transaction with its interaction, and only while the task is
-unfinished: of two rolls racing for the last degrees, the second finds the task finished and counts nothing.
-
-What each database says its own way: how a name finds its task whatever its case (the dialect's task_named).
-"""
+"""Seven Kingdoms extended tests: a named task per channel, needing degrees of success, and its progress. Each
+roll counts once, in one transaction with its interaction, and only while the task is unfinished."""
 
 from __future__ import annotations
 
@@ -12,7 +8,7 @@ from typing import Any
 
 from bot.storage.applied import AlreadyApplied, AppliedIn, Outcome
 from bot.storage.dialects import Dialect
-from bot.storage.driver import Row, Statements
+from bot.storage.driver import Row, Statements, from_row
 from bot.storage.errors import InvalidValue, NoSuchExtendedTest, TaskComplete
 from rules.sevenkingdoms.extended import MAX_TASK_NAME, is_complete, still_needed
 
@@ -39,16 +35,15 @@ class ExtendedTask:
     def remaining(self) -> int:
         return still_needed(self.needed, self.progress)
 
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self) | {"complete": self.complete, "remaining": self.remaining}
-
 
 class ExtendedSql:
-    """The statements, from how the dialect finds a task by name."""
+    """The statements, from how the dialect finds a task by name whatever its case."""
 
     def __init__(self, dialect: Dialect) -> None:
         self.where = where = f"WHERE guild_id = :guild AND channel_id = :channel AND {dialect.task_named}"
-        self.by_name = dialect.task_order
+        self.in_channel = f"""
+SELECT {_COLUMNS} FROM extended_tests WHERE guild_id = :guild AND channel_id = :channel ORDER BY {dialect.task_order}
+"""
         # Start at progress 0, or start over; a restart keeps who first started the task.
         self.start = f"""
 INSERT INTO extended_tests (guild_id, channel_id, name, needed, progress, started_by)
@@ -87,12 +82,6 @@ def check_count(name: str, value: int, low: int) -> None:
         raise InvalidValue(f"{name} must be a whole number of at least {low}, not {value!r}")
 
 
-def task_from(row: Row) -> ExtendedTask:
-    return ExtendedTask(
-        row["guild_id"], row["channel_id"], row["name"], row["needed"], row["progress"], row["started_by"]
-    )
-
-
 def recorded(task: ExtendedTask, added: int, before: Row | None, *, fresh: bool) -> Outcome:
     """What an extended roll applied, as its interaction's outcome, for a withdrawal: the task as the roll left
     it, the degrees added, whether it (re)started the task, and the task's needed and progress as the roll found
@@ -117,7 +106,7 @@ class ExtendedTests:
         params = {
             "guild": guild_id, "channel": channel_id, "name": task_name(name), "needed": needed, "starter": started_by
         }
-        return task_from((await self._db.write(self._sql.start, params))[0])
+        return from_row(ExtendedTask, (await self._db.write(self._sql.start, params))[0])
 
     async def add(self, guild_id: int, channel_id: int, name: str, degrees: int) -> ExtendedTask:
         """Add degrees (0 or more) to the progress in one statement; NoSuchExtendedTest if not started."""
@@ -127,17 +116,14 @@ class ExtendedTests:
         rows = await self._db.write(self._sql.add, params)
         if not rows:
             raise NoSuchExtendedTest(tidy)
-        return task_from(rows[0])
+        return from_row(ExtendedTask, rows[0])
 
     async def record(
         self, guild_id: int, channel_id: int, name: str, needed: int, degrees: int, *, fresh: bool,
         started_by: int | None = None, interaction_id: int | None = None,
     ) -> ExtendedTask:
-        """Count one roll's degrees in one transaction: (re)start the task first when fresh; return the task as
-        stored. A repeat of interaction_id counts nothing: AlreadyApplied, with the first one's task and degrees.
-
-        An unfinished task only: NoSuchExtendedTest if it is missing, TaskComplete if it finished meanwhile.
-        """
+        """Count one roll's degrees in one transaction, (re)starting the task first when fresh; return the task.
+        NoSuchExtendedTest if it is missing, TaskComplete if it finished meanwhile; AlreadyApplied for a repeat."""
         check_count("Degrees needed", needed, low=1)
         check_count("Degrees", degrees, low=0)
         tidy = task_name(name)
@@ -151,15 +137,13 @@ class ExtendedTests:
             row = await session.fetch_one(self._sql.add_unfinished, params | {"degrees": degrees})
             if row is None:
                 raise TaskComplete(tidy) if before else NoSuchExtendedTest(tidy)
-            task = task_from(row)
+            task = from_row(ExtendedTask, row)
             await self._applied.remember(session, interaction_id, recorded(task, degrees, before, fresh=fresh))
         return task
 
     async def withdraw(self, interaction_id: int) -> bool:
         """Take back the roll counted by interaction_id, whose answer never reached the player, and forget the
-        interaction: its degrees come off the task again, or the task it started or restarted is put back as the
-        roll found it. False when it stays: a later roll finished the task on top of it, or built on the
-        (re)started task."""
+        interaction (docs/reliability.md); False when it stays, a later roll having built on it."""
         async with self._db.transaction() as session:
             outcome = await self._applied.recalled(session, interaction_id)
             if outcome is None or "fresh" not in outcome:  # not applied (or by a version before withdrawals)
@@ -173,14 +157,12 @@ class ExtendedTests:
         """The task, or None if it was never started here (or was cleared)."""
         params = {"guild": guild_id, "channel": channel_id, "name": task_name(name)}
         row = await self._db.fetch_one(f"SELECT {_COLUMNS} FROM extended_tests {self._sql.where}", params)
-        return task_from(row) if row else None
+        return from_row(ExtendedTask, row) if row else None
 
     async def in_channel(self, guild_id: int, channel_id: int) -> list[ExtendedTask]:
         """Every task of the channel, by name (whatever its case)."""
-        sql = f"""
-SELECT {_COLUMNS} FROM extended_tests WHERE guild_id = :guild AND channel_id = :channel ORDER BY {self._sql.by_name}
-"""
-        return [task_from(row) for row in await self._db.fetch_all(sql, {"guild": guild_id, "channel": channel_id})]
+        rows = await self._db.fetch_all(self._sql.in_channel, {"guild": guild_id, "channel": channel_id})
+        return [from_row(ExtendedTask, row) for row in rows]
 
     async def clear(self, guild_id: int, channel_id: int, name: str) -> bool:
         """Forget the task; False if there was none."""

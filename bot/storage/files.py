@@ -1,5 +1,4 @@
-"""The database file before SQLite opens it (path checks, a probe, the health check) and SQLite's errors read for
-people."""
+"""The SQLite file before the bot opens it (path checks, a probe, the health check); SQLite's errors for people."""
 
 from __future__ import annotations
 
@@ -16,8 +15,7 @@ _log = logging.getLogger(__name__)
 
 _BUSY_CODES = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 _CORRUPT_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
-QUICK_CHECK_SECONDS = 10.0
-"""How long the start-up's PRAGMA quick_check may run; past it the check stops and the bot starts anyway."""
+QUICK_CHECK_SECONDS = 10.0  # how long the start-up's PRAGMA quick_check may run before the bot starts anyway
 RESTORE = "stop the bot, restore a backup (see the README's 'Backing up the database'), and start it again"
 
 
@@ -48,10 +46,8 @@ def file_identity(path: Path) -> tuple[int, int] | None:
 
 
 def check_database_path(path: str | os.PathLike[str]) -> Path:
-    """Return path made absolute, or raise StorageUnavailable naming it when no database can live there.
-
-    Only looks at the file system (cheap enough for the event loop); `probe_database` goes further.
-    """
+    """Return path made absolute, or raise StorageUnavailable naming it when no database can live there (the file
+    system only, cheap enough for the event loop; `probe_database` goes further)."""
     path = Path(path).expanduser().absolute()
     directory = path.parent
     if not directory.exists():
@@ -70,12 +66,9 @@ def check_database_path(path: str | os.PathLike[str]) -> Path:
 
 
 def probe_database(path: Path) -> None:
-    """Open path with plain sqlite3 and take (then drop) the write lock; StorageUnavailable if SQLite cannot.
-
-    Catches what the file-system checks miss (a read-only mount, a file that is not a database). A lock held
-    by another process is not a fault here: the bot waits for it like any other write. Creates an empty file
-    when none exists, which the bot would do a moment later anyway.
-    """
+    """Open path with plain sqlite3, take (then drop) the write lock and run `quick_check`; StorageUnavailable if
+    SQLite cannot (a read-only mount, a file that is not a database). A lock held by another process is no fault:
+    the bot waits for it like any other write. Creates an empty file when none exists, as the bot would."""
     try:
         connection = sqlite3.connect(path, timeout=0.1, isolation_level=None)
     except sqlite3.Error as error:
@@ -92,11 +85,8 @@ def probe_database(path: Path) -> None:
 
 
 def quick_check(connection: sqlite3.Connection, path: Path, seconds: float = QUICK_CHECK_SECONDS) -> None:
-    """Run SQLite's PRAGMA quick_check for at most `seconds`; StorageUnavailable when the file is damaged.
-
-    A check cut short by the time limit is logged and passed: a damaged page it did not reach is found (and
-    stops the bot) when a statement reads it.
-    """
+    """Run SQLite's PRAGMA quick_check for at most `seconds`; StorageUnavailable when the file is damaged (a check
+    cut short is logged and passed: a damaged page it did not reach stops the bot when a statement reads it)."""
     deadline = time.monotonic() + seconds
     connection.set_progress_handler(lambda: time.monotonic() > deadline, 10_000)
     try:

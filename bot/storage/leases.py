@@ -1,38 +1,31 @@
 """Leases on shards: one process serves a shard at a time, on one database.
 
-A process takes a lease on each shard id it serves (today shard 0 of 1) with its owner name and an expiry, and
-renews it while it lives. A second process started with the same token on the same database finds the leases
-held and is refused (it would otherwise answer every interaction a second time). A crashed process stops
-renewing, so its leases expire and the next start takes them over.
-
-Taking and renewing are one transaction for all the shards: a process gets every shard it asked for or none.
-SQLite's write transactions take turns by themselves; on PostgreSQL two processes starting at once could both read
-"nobody holds it", so each transaction first takes the dialect's `lease_turn` (an advisory lock).
+A process takes a lease on each shard it serves, with its owner name and an expiry, and renews it while it lives;
+a second process started with the same token finds the leases held and is refused; a crashed process's leases
+expire. Taking and renewing are one transaction for all the shards (every shard asked for, or none), first
+taking the dialect's `lease_turn` (docs/reliability.md, "One process per shard").
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
-from bot.storage.driver import Session, Statements
+from bot.storage.driver import Session, Statements, from_row, moment
 
 _HELD_BY_OTHERS = """
 SELECT shard_id, owner, expires_at FROM shard_leases
 WHERE shard_id = :shard AND owner != :owner AND expires_at > :now
 """
-
 _TAKE = """
 INSERT INTO shard_leases (shard_id, owner, expires_at) VALUES (:shard, :owner, :until)
 ON CONFLICT (shard_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
 """
-
 _RENEW = """
 UPDATE shard_leases SET expires_at = :until WHERE shard_id = :shard AND owner = :owner AND expires_at > :now
 RETURNING shard_id
 """
-
 _RELEASE = "DELETE FROM shard_leases WHERE shard_id = :shard AND owner = :owner"
 
 
@@ -71,7 +64,7 @@ class ShardLeases:
                 params = {"shard": shard, "owner": owner, "now": now.timestamp()}
                 row = await transaction.fetch_one(_HELD_BY_OTHERS, params)
                 if row is not None and row["owner"] not in overrule:
-                    held.append(HeldLease(row["shard_id"], row["owner"], _moment(row["expires_at"])))
+                    held.append(from_row(HeldLease, row, expires_at=moment(row["expires_at"])))
             if held:
                 return held
             rows = [{"shard": shard, "owner": owner, "until": (now + ttl).timestamp()} for shard in shard_ids]
@@ -100,7 +93,3 @@ class ShardLeases:
 
 class _Lost(Exception):
     """A lease was no longer the owner's: raised inside renew's transaction to roll it back."""
-
-
-def _moment(seconds: float) -> datetime:
-    return datetime.fromtimestamp(seconds, UTC)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from bot.storage.driver import Row
+from bot.storage.driver import Row, from_row, moment
 
 MAX_READING = 300
 """Characters of a roll's reading kept in the log (a card's title is at most 256)."""
@@ -72,6 +72,7 @@ _REVEAL_MESSAGES = {
     RevealRefusal.ALREADY_REVEALED: "This roll has already been revealed.",
 }
 
+
 @dataclass(frozen=True, slots=True)
 class RevealClaim:
     """The entry whose reveal this caller won, or why not."""
@@ -82,13 +83,10 @@ class RevealClaim:
 
 def entry_from(row: Row) -> LogEntry:
     """An entry as read back from its row."""
-    revealed = row["revealed_at"]
-    return LogEntry(
-        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], user_id=row["user_id"],
-        created_at=datetime.fromtimestamp(row["created_at"], UTC), system=row["system"], kind=row["kind"],
-        reading=row["reading"], events=tuple(row["events"].split()), extras=json.loads(row["extras"]),
-        private=bool(row["private"]), card=json.loads(row["card"]) if row["card"] else None,
-        revealed_at=None if revealed is None else datetime.fromtimestamp(revealed, UTC),
+    card = json.loads(row["card"]) if row["card"] else None
+    return from_row(
+        LogEntry, row, created_at=moment(row["created_at"]), revealed_at=moment(row["revealed_at"]),
+        events=tuple(row["events"].split()), extras=json.loads(row["extras"]), private=bool(row["private"]), card=card,
     )
 
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 from bot.storage.driver import Statements
 
 _GET = "SELECT value FROM meta WHERE key = :key"
-
 _SET = "INSERT INTO meta (key, value) VALUES (:key, :value) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-
 _DELETE = "DELETE FROM meta WHERE key = :key RETURNING key"
 
 

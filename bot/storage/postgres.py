@@ -1,11 +1,10 @@
-"""The bot's database on a PostgreSQL server (``pip install -e ".[postgres]"``), chosen by DATABASE_URL: for several
+"""The bot's database on a PostgreSQL server, chosen by DATABASE_URL (``pip install -e ".[postgres]"``): for several
 bot processes sharing one database. An asyncpg pool (public API only), its migrations, and the statements written
-with named parameters (``:guild``, as SQLite reads them) run with numbered ones (``$1``).
+with named parameters (``:guild``) run with numbered ones (``$1``).
 
-Every call takes a connection from the pool for one statement or one transaction and gives it back. When the
-server goes away, the statements of that moment fail with `StorageOffline` (the players' "try again"; a
-transaction that did not commit is rolled back by the server), and the pool opens new connections by itself once
-the server is back: a broken connection is dropped when it is released.
+Each call takes a connection from the pool for one statement or one transaction. When the server goes away, the
+statements of that moment fail with `StorageOffline` (a transaction that did not commit is rolled back by the
+server), and the pool opens new connections by itself once the server is back.
 """
 
 from __future__ import annotations
@@ -13,8 +12,8 @@ from __future__ import annotations
 import functools
 import logging
 import re
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -32,14 +31,16 @@ CONNECT_TIMEOUT = 2.0
 """Seconds to open one connection or wait for a free one: under Discord's 3-second window for an answer."""
 STATEMENT_TIMEOUT = 2.5
 """Seconds one statement may take before the player is told to try again."""
+MIGRATION_LOCK = 0x726F6C6C6B656570  # 'rollkeep': the advisory lock held while migrating, one process at a time
+MIGRATION_TIMEOUT = 600.0
+"""Seconds a migration statement (or the wait for another process's) may take: it may rewrite a large table."""
 
 OFFLINE = (
     OSError, TimeoutError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncpg.InternalClientError,
     asyncpg.exceptions.OperatorInterventionError,
 )
-"""What asyncpg raises when the server cannot be reached, went away mid-statement, or is shutting down: errors of
-the connection, not of the statement (InternalClientError: a transaction's connection cut while a statement runs,
-as tests/storage/test_postgres.py does on purpose; the pool drops that connection when it comes back)."""
+"""Errors of the connection, not of the statement: the server cannot be reached, went away mid-statement, or is
+shutting down (InternalClientError: a transaction's connection cut while a statement runs)."""
 
 # A name not after a colon (a cast, ``::bigint``) nor inside a word ('yz_roll:12'); a string literal holding a
 # colon before a letter would be read as a name, so such text goes in a parameter.
@@ -49,7 +50,7 @@ _NAME = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
 @functools.cache
 def numbered(sql: str) -> tuple[str, tuple[str, ...]]:
     """sql with ``$n`` in place of each ``:name`` (the same number each time a name appears), and the names in the
-    order of their numbers (cached: the statements are the storage modules' constants, a few dozen)."""
+    order of their numbers (cached: the statements are the storage modules' constants)."""
     names: list[str] = []
 
     def number(match: re.Match[str]) -> str:
@@ -67,8 +68,7 @@ def bound(sql: str, params: Params) -> tuple[str, list[Any]]:
 
 
 def where(url: str) -> str:
-    """The database a URL names, for messages and logs: the URL without its user and password
-    (``postgresql://host:port/name``; for a Unix socket, ``postgresql:///name?host=/socket/directory``)."""
+    """The database a URL names, without its user and password (for a Unix socket: ``postgresql:///name?host=``)."""
     parts = urlsplit(url)
     query = parse_qs(parts.query)
     name = parts.path.lstrip("/")
@@ -81,18 +81,23 @@ def where(url: str) -> str:
     return f"postgresql://{parts.hostname or 'localhost'}{port}/{name}"
 
 
-@contextmanager
-def offline_as_busy(location: str) -> Iterator[None]:
-    """Turn the server being unreachable into StorageOffline (the players' "try again")."""
-    try:
-        yield
-    except OFFLINE as error:
-        _log.warning("Lost the database at %s: %s", location, type(error).__name__)
-        raise StorageOffline() from error
+def _reason(error: BaseException) -> str:
+    """What went wrong, in words that never hold the URL (and so never its password)."""
+    if isinstance(error, asyncpg.InvalidPasswordError):
+        return "the server refused the user name or password"
+    if isinstance(error, asyncpg.InvalidCatalogNameError):
+        return "the server has no such database (create it first)"
+    if isinstance(error, TimeoutError):
+        return "the server did not answer in time"
+    if isinstance(error, OSError):
+        return f"cannot reach the server ({error.strerror or type(error).__name__})"
+    if isinstance(error, ValueError):
+        return "DATABASE_URL is not a PostgreSQL URL asyncpg can read"
+    return f"the server refused the connection ({type(error).__name__})"
 
 
-class NamedTransaction:
-    """The statements of one transaction on an asyncpg connection."""
+class NamedStatements:
+    """Statements with named parameters on one asyncpg connection: a transaction's, or one on its own."""
 
     __slots__ = ("connection",)
 
@@ -100,10 +105,12 @@ class NamedTransaction:
         self.connection = connection
 
     async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> asyncpg.Record | None:
-        return await self.connection.fetchrow(*_flat(sql, params))
+        text, args = bound(sql, params)
+        return await self.connection.fetchrow(text, *args)
 
     async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> list[asyncpg.Record]:
-        return list(await self.connection.fetch(*_flat(sql, params)))
+        text, args = bound(sql, params)
+        return list(await self.connection.fetch(text, *args))
 
     async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
         text, names = numbered(sql)
@@ -141,56 +148,40 @@ class PostgresStore:
 
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[asyncpg.Connection]:
-        """A connection of the pool, to this task alone until the block ends."""
+        """A connection of the pool, to this task alone until the block ends; the server unreachable is
+        StorageOffline (the players' "try again"; a broken connection is dropped when it is released)."""
         if self._pool is None:
             raise RuntimeError(f"the database at {self.location} is closed")
-        with offline_as_busy(self.location):
+        try:
             async with self._pool.acquire(timeout=CONNECT_TIMEOUT) as connection:
                 yield connection
+        except OFFLINE as error:
+            _log.warning("Lost the database at %s: %s", self.location, type(error).__name__)
+            raise StorageOffline() from error
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[NamedTransaction]:
-        """A transaction (READ COMMITTED): committed when the block ends, rolled back on any error. Rows are locked
-        by the statements that change them, so racing transactions wait in turn."""
+    async def transaction(self) -> AsyncIterator[NamedStatements]:
+        """A transaction (READ COMMITTED), committed when the block ends, rolled back on any error."""
         async with self.connection() as connection, connection.transaction():
-            yield NamedTransaction(connection)
+            yield NamedStatements(connection)
 
     async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> Sequence[asyncpg.Record]:
         """One statement on its own (autocommit): every row."""
         async with self.connection() as connection:
-            return list(await connection.fetch(*_flat(sql, params)))
+            return await NamedStatements(connection).fetch_all(sql, params)
 
     write = fetch_all
 
     async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> asyncpg.Record | None:
         async with self.connection() as connection:
-            return await connection.fetchrow(*_flat(sql, params))
+            return await NamedStatements(connection).fetch_one(sql, params)
 
     async def execute(self, sql: str, params: Params = NO_PARAMS) -> int:
         """One statement on its own; how many rows it changed."""
+        text, args = bound(sql, params)
         async with self.connection() as connection:
-            status = await connection.execute(*_flat(sql, params))
+            status = await connection.execute(text, *args)
         return int(status.rsplit(" ", 1)[-1]) if status[-1:].isdigit() else 0
-
-
-def _flat(sql: str, params: Params) -> list[Any]:
-    text, args = bound(sql, params)
-    return [text, *args]
-
-
-def _reason(error: BaseException) -> str:
-    """What went wrong, in words that never hold the URL (and so never its password)."""
-    if isinstance(error, asyncpg.InvalidPasswordError):
-        return "the server refused the user name or password"
-    if isinstance(error, asyncpg.InvalidCatalogNameError):
-        return "the server has no such database (create it first)"
-    if isinstance(error, TimeoutError):
-        return "the server did not answer in time"
-    if isinstance(error, OSError):
-        return f"cannot reach the server ({error.strerror or type(error).__name__})"
-    if isinstance(error, ValueError):
-        return "DATABASE_URL is not a PostgreSQL URL asyncpg can read"
-    return f"the server refused the connection ({type(error).__name__})"
 
 
 class PostgresDatabase(Storage):
@@ -219,33 +210,10 @@ class PostgresDatabase(Storage):
         return self.store.location
 
     async def schema_version(self) -> int:
-        """The number of the last migration applied."""
         return await schema_version(self.store)
-
-    async def _give_space_back(self) -> None:
-        """Nothing to do: PostgreSQL's autovacuum gives the space a purge freed back by itself."""
-
-    async def _close(self) -> None:
-        await self.store.close()
-
-
-MIGRATION_LOCK = 0x726F6C6C6B656570
-"""The advisory lock key held while migrating ('rollkeep' in ASCII): one process at a time."""
-MIGRATION_TIMEOUT = 600.0
-"""Seconds a migration statement (or the wait for another process's migrations) may take: far longer than a
-player's statement, since a migration may rewrite a large table once."""
-
-_TRACKING = """
-CREATE TABLE IF NOT EXISTS schema_migrations (
-    version    INTEGER PRIMARY KEY,
-    name       TEXT NOT NULL,
-    applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
-)
-"""
 
 
 def load_postgres_migrations() -> list[Migration]:
-    """The bot's PostgreSQL migrations, sorted and checked for gaps."""
     return load_migrations(migrations_of("postgres"))
 
 
@@ -280,3 +248,12 @@ async def migrate(store: PostgresStore, migrations: list[Migration] | None = Non
         finally:
             await connection.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
     return len(migrations)
+
+
+_TRACKING = """
+CREATE TABLE IF NOT EXISTS schema_migrations (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+)
+"""

@@ -1,12 +1,8 @@
 """The roll log: one row per roll of every system, public and private (what an entry is: log_records.py).
 
-Writing an entry is one INSERT. A Year Zero roll's entry takes the id of the stored roll (each store keeps the
-two tables' ids apart otherwise), so Push and Reveal name the same number. A private roll keeps its card as
-sent, so Reveal can post the same dice; the reveal is claimed by one conditional UPDATE, so a roll is revealed
-at most once whatever clicks race. Private entries are read only for their roller.
-
-What each database says its own way: a push's update of the entry's JSON extras (the dialect's log_push).
-Times are aware datetimes (UTC) in the API and Unix seconds in the database.
+A Year Zero roll's entry takes the id of the stored roll, so Push and Reveal name the same number. A private roll
+keeps its card as sent, so Reveal can post the same dice; the reveal is claimed by one conditional UPDATE (at most
+once, whatever clicks race). Private entries are read only for their roller.
 """
 
 from __future__ import annotations
@@ -15,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.storage.dialects import Dialect
-from bot.storage.driver import PURGE_BATCH, Session, Statements, epoch
+from bot.storage.driver import LARGEST_ID, PURGE_BATCH, Session, Statements, epoch, purge, storable_id
 from bot.storage.log_records import (
     COMPACT,
     MAX_READING,
@@ -28,21 +24,16 @@ from bot.storage.log_records import (
     refusal_for,
 )
 
-_COLUMNS = "id, guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras, private, card, " \
-           "revealed_at"
-
-_WRITTEN = "guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras, private, card, " \
-           "interaction_id"
+_FIELDS = "guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras, private, card"
+_COLUMNS = f"id, {_FIELDS}, revealed_at"
+_WRITTEN = f"{_FIELDS}, interaction_id"
 _VALUES = ":guild, :channel, :user, :now, :system, :kind, :reading, :events, :extras, :private, :card, :interaction"
 
 # The entry's id is the database's next, or one given (a Year Zero roll's); a repeated interaction inserts nothing.
 _INSERT = f"INSERT INTO roll_log ({_WRITTEN}) VALUES ({_VALUES}) ON CONFLICT DO NOTHING RETURNING id"
 _INSERT_AS = f"INSERT INTO roll_log (id, {_WRITTEN}) VALUES (:id, {_VALUES}) ON CONFLICT DO NOTHING RETURNING id"
-
 _LOGGED_FOR = "SELECT id FROM roll_log WHERE interaction_id = :interaction"
-
 _UNLOG = "DELETE FROM roll_log WHERE id = :id"
-
 _GET = f"SELECT {_COLUMNS} FROM roll_log WHERE id = :id"
 
 _REVEAL = f"""
@@ -52,9 +43,7 @@ RETURNING {_COLUMNS}
 """
 
 _VISIBLE = "guild_id = :guild AND channel_id = :channel AND (private = 0 OR user_id = :viewer)"
-
 _PAGE = f"SELECT {_COLUMNS} FROM roll_log WHERE {_VISIBLE} AND id < :before ORDER BY id DESC LIMIT :limit"
-
 _PAGE_NEWER = f"SELECT {_COLUMNS} FROM roll_log WHERE {_VISIBLE} AND id > :after ORDER BY id LIMIT :limit"
 
 # The cast tells PostgreSQL the type of a parameter that may be NULL.
@@ -74,8 +63,6 @@ _PURGE_BATCH = """
 DELETE FROM roll_log WHERE id IN (SELECT id FROM roll_log WHERE created_at < :oldest ORDER BY created_at LIMIT :batch)
 """
 
-_LARGEST_ID = 2**63 - 1
-
 
 class RollLog:
     """The roll log of every channel."""
@@ -87,9 +74,8 @@ class RollLog:
     async def write(
         self, entry: NewEntry, now: datetime, *, entry_id: int | None = None, interaction_id: int | None = None
     ) -> int:
-        """Log a roll in one INSERT and return the entry's id. A Year Zero roll's entry takes its stored roll's id
-        (entry_id), so that Push and Reveal name the same number. A repeat of the interaction that made the entry
-        (interaction_id) changes nothing and gets the first entry's id back."""
+        """Log a roll in one INSERT; return the entry's id (entry_id when given: a Year Zero roll's). A repeat of
+        interaction_id changes nothing and gets the first entry's id back."""
         params = _params(entry, now, entry_id, interaction_id)
         rows = await self._db.write(_INSERT if entry_id is None else _INSERT_AS, params)
         if rows:
@@ -115,14 +101,14 @@ class RollLog:
         return bool(await self._db.execute(_UNLOG, {"id": entry_id}))
 
     async def get(self, entry_id: int) -> LogEntry | None:
-        if not 0 < entry_id <= _LARGEST_ID:
+        if not storable_id(entry_id):
             return None
         row = await self._db.fetch_one(_GET, {"id": entry_id})
         return entry_from(row) if row else None
 
     async def claim_reveal(self, entry_id: int, user_id: int, now: datetime) -> RevealClaim:
         """Mark a private entry revealed, at most once and only for its roller; return it with its card."""
-        if not 0 < entry_id <= _LARGEST_ID:
+        if not storable_id(entry_id):
             return RevealClaim(None, RevealRefusal.UNKNOWN)
         rows = await self._db.write(_REVEAL, {"id": entry_id, "user": user_id, "now": epoch(now)})
         if rows:
@@ -140,14 +126,13 @@ class RollLog:
         if after is not None:
             rows = await self._db.fetch_all(_PAGE_NEWER, params | {"after": after})
             return [entry_from(row) for row in reversed(rows)]
-        params["before"] = _LARGEST_ID if before is None else before
+        params["before"] = LARGEST_ID if before is None else before
         return [entry_from(row) for row in await self._db.fetch_all(_PAGE, params)]
 
     async def since(
         self, guild_id: int, channel_id: int, viewer_id: int, since: datetime, *, user_id: int | None = None
     ) -> list[LogEntry]:
-        """The channel's rolls since a moment, oldest first, of one player or all; private ones only the
-        viewer's own."""
+        """The channel's rolls since a moment, oldest first, of one player or all; private ones the viewer's own."""
         params = {"guild": guild_id, "channel": channel_id, "viewer": viewer_id, "since": epoch(since),
                   "user": user_id}
         return [entry_from(row) for row in await self._db.fetch_all(_STATS, params)]
@@ -155,20 +140,14 @@ class RollLog:
     async def between(
         self, guild_id: int, channel_id: int, viewer_id: int, start: datetime, end: datetime
     ) -> list[LogEntry]:
-        """The channel's rolls from start (included) to end (excluded), oldest first: public and revealed ones,
-        and the viewer's own private ones."""
+        """The channel's rolls from start to end (excluded), oldest first: public, revealed and the viewer's own."""
         params = {"guild": guild_id, "channel": channel_id, "viewer": viewer_id, "start": epoch(start),
                   "end": epoch(end)}
         return [entry_from(row) for row in await self._db.fetch_all(_BETWEEN, params)]
 
     async def purge_older(self, now: datetime, keep: timedelta, batch: int = PURGE_BATCH) -> int:
-        """Delete every entry older than keep, `batch` rows per statement (other tasks' statements go between
-        them, as in the Year Zero purge); return how many were deleted."""
-        params, purged, deleted = {"oldest": epoch(now - keep), "batch": batch}, 0, batch
-        while deleted == batch:
-            deleted = await self._db.execute(_PURGE_BATCH, params)
-            purged += deleted
-        return purged
+        """Delete every entry older than keep, in batches; return how many."""
+        return await purge(self._db, _PURGE_BATCH, now - keep, batch)
 
 
 async def log_in(session: Session, entry: NewEntry, now: datetime, *, entry_id: int, interaction_id: int) -> None:

@@ -1,8 +1,6 @@
-"""The messages that show Year Zero rolls: noted as they are sent, written a moment later in batches.
-
-Only the clean-up of a roll's message needs them (taking its buttons off when the roll ends), so a roll's
-answer never waits for this write, and a batch of many rolls is one UPDATE (the dialect's set_messages).
-"""
+"""The messages that show Year Zero rolls, noted as they are sent and written a moment later, many rolls in one
+UPDATE (the dialect's set_messages): only the clean-up of a roll's message needs them (taking its buttons off when
+the roll ends), so a roll's answer never waits for this write."""
 
 from __future__ import annotations
 
@@ -17,8 +15,7 @@ from bot.storage.roll_records import YearZeroRoll
 
 _log = logging.getLogger(__name__)
 
-MESSAGE_FLUSH_DELAY = 0.05
-"""Seconds between noting a roll's message id and writing it, with the others noted meanwhile."""
+MESSAGE_FLUSH_DELAY = 0.05  # seconds between noting a roll's message id and writing it with the others noted
 
 
 class RollMessages:
@@ -27,10 +24,8 @@ class RollMessages:
     def __init__(self, store: Statements, set_messages: str) -> None:
         self._store = store
         self._set_messages = set_messages
-        self._messages: dict[int, tuple[int, int]] = {}
-        """Message ids noted but not yet written: roll id -> (channel id, message id)."""
-        self._writing: dict[int, tuple[int, int]] = {}
-        """Those being written right now (still not visible to reads until the write commits)."""
+        self._messages: dict[int, tuple[int, int]] = {}  # noted, not yet written: roll id -> (channel, message)
+        self._writing: dict[int, tuple[int, int]] = {}  # being written (not visible to reads until it commits)
         self._flush_soon: asyncio.TimerHandle | None = None
         self._flushing: set[asyncio.Task] = set()
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Any
 
-from bot.storage.driver import Row, epoch
+from bot.storage.driver import Row, epoch, from_row, moment
 
 
 class RollState(StrEnum):
@@ -74,45 +73,15 @@ class YearZeroRoll:
         """The moment after which the roll can no longer be pushed."""
         return self.created_at + lifetime
 
-    def as_dict(self) -> dict[str, Any]:
-        times = {"created_at": self.created_at.isoformat(), "pushed_at": _iso(self.pushed_at)}
-        fields = {name: getattr(self, name) for name in self.__slots__ if name not in times}
-        return fields | times | {"state": self.state.value}
+
+def roll_from(row: Row) -> YearZeroRoll:
+    read = {name: moment(row[name]) for name in ("created_at", "pushed_at")}
+    return from_row(YearZeroRoll, row, state=RollState(row["state"]), **read)
 
 
 def push_subject(roll_id: int) -> str:
     """How the pushes of a roll are named among the applied interactions (AppliedInteractions.latest_for)."""
     return f"yz_roll:{roll_id}"
-
-
-def storable_id(roll_id: int) -> bool:
-    """True for an id SQLite could hold (a custom_id from a hostile client may name any number)."""
-    return isinstance(roll_id, int) and not isinstance(roll_id, bool) and 0 < roll_id < 2**63
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment else None
-
-
-def _moment(seconds: float | None) -> datetime | None:
-    return None if seconds is None else datetime.fromtimestamp(seconds, UTC)
-
-
-def roll_from(row: Row) -> YearZeroRoll:
-    return YearZeroRoll(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        user_id=row["user_id"],
-        message_id=row["message_id"],
-        state=RollState(row["state"]),
-        payload=row["payload"],
-        pushed_payload=row["pushed_payload"],
-        created_at=datetime.fromtimestamp(row["created_at"], UTC),
-        pushed_at=_moment(row["pushed_at"]),
-        pushes_allowed=row["pushes_allowed"],
-        pushes_made=row["pushes_made"],
-    )
 
 
 def refusal_of(roll: YearZeroRoll, now: datetime, lifetime: timedelta) -> PushRefusal:

@@ -1,27 +1,25 @@
 """Year Zero rolls a player may push: stored when posted, each push claimed once.
 
 A roll allows 0-3 pushes. It is *pending* until its last push is claimed (*pushed*), its roller keeps it
-(*kept*), the player rolls again in that channel (*superseded*: read, not written - a newer roll exists, see the
-view ``yz_roll_states`` - so storing a roll is one INSERT) or it outlives its lifetime (the purge deletes it). A
-claim is one ``UPDATE ... RETURNING`` holding every condition of a pushable roll and a compare-and-set on
-``pushes_made``, in one transaction with the Willpower gain: of simultaneous pushes, in one process or several,
-exactly one wins. How "still pushable" is checked under each database's locking is in its dialect. Times are
-aware datetimes (UTC) in the API and Unix seconds in the database.
+(*kept*), the player rolls again in that channel (*superseded*: read through the view ``yz_roll_states``, so
+storing a roll is one INSERT) or it outlives its lifetime (the purge deletes it). A claim is one ``UPDATE ...
+RETURNING`` with a compare-and-set on ``pushes_made``, in one transaction with the Willpower gain: of simultaneous
+pushes exactly one wins (how, under each database's locking: dialects.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from bot.storage.applied import AppliedIn
 from bot.storage.dialects import Dialect
-from bot.storage.driver import PURGE_BATCH, Row, Session, Statements, epoch
+from bot.storage.driver import PURGE_BATCH, Row, Session, Statements, epoch, purge, storable_id
 from bot.storage.log_records import NewEntry
 from bot.storage.roll_log import log_in, unlog_in
 from bot.storage.roll_messages import RollMessages
-from bot.storage.roll_records import PushRefusal, YearZeroRoll, push_subject, refusal_for, roll_from, storable_id
+from bot.storage.roll_records import PushRefusal, YearZeroRoll, push_subject, refusal_for, roll_from
 from bot.storage.willpower import WillpowerChange, gained, points_in, store_in
 
 
@@ -38,12 +36,7 @@ class PushClaim:
         return self.refusal is None
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "claimed": self.claimed,
-            "refusal": self.refusal.value if self.refusal else None,
-            "roll": self.roll.as_dict() if self.roll else None,
-            "willpower": self.willpower.as_dict() if self.willpower else None,
-        }
+        return asdict(self) | {"claimed": self.claimed}
 
 
 class YearZeroRolls:
@@ -111,9 +104,8 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
         self, interaction_id: int, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime,
         pushes_allowed: int = 1, *, log: NewEntry | None = None,
     ) -> YearZeroRoll:
-        """Store the roll an interaction made, once, and its roll log entry (under the roll's id) in the same
-        transaction: a repeat of that interaction gets the first one's roll back (its payload, not the repeat's)
-        and writes nothing. Otherwise as `create`."""
+        """As `create`, with the roll's log entry (under the roll's id) in the same transaction, once: a repeat of
+        the interaction gets the first one's roll back (its payload, not the repeat's) and writes nothing."""
         params = _new_roll(guild_id, channel_id, user_id, payload, now, pushes_allowed)
         async with self._db.transaction() as session:
             outcome = await self._applied.recalled(session, interaction_id)
@@ -130,9 +122,8 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
         return roll_from(row)
 
     async def withdraw(self, roll_id: int) -> bool:
-        """Delete a roll whose answer did not reach the player, and its log entry: the roll shown before it is the
-        player's latest again. Only a roll never shown (no message noted for it: a repeated delivery may fail to
-        show a roll its first delivery did) and never pushed; False otherwise."""
+        """Delete a roll whose answer did not reach the player, and its log entry (the roll shown before it is the
+        player's latest again); only a roll never shown (no message noted) and never pushed, else False."""
         roll = await self.get(roll_id)
         if roll is None or roll.message_id is not None:
             return False
@@ -145,11 +136,8 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
     async def supersede(
         self, guild_id: int, channel_id: int, user_id: int, *, interaction_id: int | None = None
     ) -> list[YearZeroRoll]:
-        """Supersede the player's pending rolls here without storing a new one (a roll that cannot be pushed).
-
-        Returns the rolls superseded: their messages may still show buttons. A repeat of interaction_id
-        supersedes nothing: a newer roll must not be superseded by a replayed older one.
-        """
+        """Supersede the player's pending rolls here without storing a new one (a roll that cannot be pushed); return
+        them (their messages may still show buttons). A repeat of interaction_id supersedes nothing."""
         params = {"guild": guild_id, "channel": channel_id, "user": user_id}
         if interaction_id is None:
             rows = await self._db.write(self._SUPERSEDE, params)
@@ -162,11 +150,11 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
         return [self.messages.seen_in(roll_from(row)) for row in rows]
 
     def note_message(self, roll_id: int, channel_id: int, message_id: int) -> None:
-        """Remember the message that shows a roll, without waiting (see RollMessages.note)."""
+        """Remember the message that shows a roll, without waiting (RollMessages.note)."""
         self.messages.note(roll_id, channel_id, message_id)
 
     async def flush_messages(self) -> int:
-        """Write the noted message ids now (see RollMessages.flush); return how many rolls got one."""
+        """Write the noted message ids now (RollMessages.flush); return how many rolls got one."""
         return await self.messages.flush()
 
     async def get(self, roll_id: int) -> YearZeroRoll | None:
@@ -192,13 +180,10 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
         self, roll_id: int, user_id: int, pushed_payload: str, willpower_gain: int, now: datetime, lifetime: timedelta,
         *, pushes_made: int = 0, last: bool = True, interaction_id: int | None = None,
     ) -> PushClaim:
-        """Claim push number pushes_made + 1 of the roll: store pushed_payload and add the Willpower gain, both or
-        neither, only if the roll still has made exactly pushes_made pushes (so each push is claimed at most once).
-
-        The caller computes the pushed result from the roll as stored and claims with it; ``last`` says no push is
-        left after this one (none allowed, or nothing to reroll), which ends the roll. A refusal changes nothing.
-        A repeat of interaction_id gets the first one's claim back (the roll as stored, the Willpower change then).
-        """
+        """Claim push number pushes_made + 1 of the roll: store pushed_payload (computed by the caller from the roll
+        as stored) and add the Willpower gain, both or neither, only if the roll still has made exactly pushes_made
+        pushes. ``last``: no push is left after this one, which ends the roll. A refusal changes nothing; a repeat
+        of interaction_id gets the first one's claim back."""
         if not isinstance(pushed_payload, str):
             raise TypeError("pushed_payload must be the pushed roll as a JSON string")
         if not storable_id(roll_id):
@@ -208,37 +193,36 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
         params |= {"made": pushes_made, "last": bool(last)}
         async with self._db.transaction() as session:
             if (outcome := await self._applied.recalled(session, interaction_id)) is not None:
-                return await self._claimed_before(session, roll_id, outcome)
+                first = WillpowerChange(**outcome["willpower"])
+                return await self._read_back(session, roll_id, user_id, oldest, first)
             row = await session.fetch_one(self._dialect.claim, params)
             if row is None:
-                return await self._refusal(session, roll_id, user_id, oldest)
+                return await self._read_back(session, roll_id, user_id, oldest)
             change = await self._gain(session, row, user_id, willpower_gain)
             gain = {"willpower": change.as_dict()}
             await self._applied.remember(session, interaction_id, gain, push_subject(roll_id))
         return PushClaim(roll_from(row), willpower=change)
 
     async def keep(self, roll_id: int, user_id: int, now: datetime, lifetime: timedelta) -> PushClaim:
-        """The roller accepts the roll as it lies: it becomes *kept* and can no longer be pushed. Atomic like a
-        push claim (a keep racing a push: one of them wins); the answer is a claim without Willpower."""
+        """The roller keeps the roll as it lies: no more pushes. Atomic like a claim (racing a push, one wins)."""
         if not storable_id(roll_id):
             return PushClaim(None, PushRefusal.UNKNOWN)
         oldest = epoch(now - lifetime)
         async with self._db.transaction() as session:
             row = await session.fetch_one(self._dialect.keep, {"id": roll_id, "user": user_id, "oldest": oldest})
             if row is None:
-                return await self._refusal(session, roll_id, user_id, oldest)
+                return await self._read_back(session, roll_id, user_id, oldest)
         return PushClaim(roll_from(row))
 
     async def superseded_by(self, newer_id: int, guild_id: int, channel_id: int, user_id: int) -> YearZeroRoll | None:
-        """The player's roll here just before newer_id, if newer_id superseded it while it was pending (its message
-        may still show buttons), or None. Older rolls were superseded by that one, and their messages edited then."""
+        """The player's roll here just before newer_id, if newer_id superseded it while pending (its message may
+        still show buttons), or None."""
         params = {"guild": guild_id, "channel": channel_id, "user": user_id, "newer": newer_id}
         return self._seen(await self._db.fetch_one(self._SUPERSEDED_BY, params))
 
     async def expiring(self, now: datetime, lifetime: timedelta, limit: int) -> list[YearZeroRoll]:
-        """Up to limit rolls past their lifetime that were still pushable and have a message (oldest first): the
-        purge takes their buttons off before deleting them. Looked for in rounds of PURGE_BATCH rolls, one short
-        statement each, as the purge deletes them: another task's statement waits for one round, never the scan."""
+        """Up to limit rolls past their lifetime still pushable and with a message, oldest first (the purge takes
+        their buttons off), looked for in short rounds of PURGE_BATCH rolls: a statement waits for one round."""
         params: dict[str, Any] = {"oldest": epoch(now - lifetime), "round": PURGE_BATCH, "after_at": -1, "after_id": 0}
         found: list[int] = []
         while len(found) < limit:
@@ -251,22 +235,15 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
         return [roll_from(row) for row in read if row is not None]
 
     async def purge_expired(self, now: datetime, lifetime: timedelta, batch: int = PURGE_BATCH) -> int:
-        """Delete every roll older than lifetime, whatever its state, `batch` rows per statement (each a short
-        transaction of its own: other statements go between them, so a million rows never hold the database for
-        seconds); return how many."""
-        params, purged, deleted = {"oldest": epoch(now - lifetime), "batch": batch}, 0, batch
-        while deleted == batch:
-            deleted = await self._db.execute(self._PURGE_BATCH, params)
-            purged += deleted
-        return purged
+        """Delete every roll older than lifetime, whatever its state, in batches; return how many."""
+        return await purge(self._db, self._PURGE_BATCH, now - lifetime, batch)
 
     def _seen(self, row: Row | None) -> YearZeroRoll | None:
-        """The roll read, with the message noted for it but perhaps not written yet."""
+        """The roll read, with the message noted for it (perhaps not written yet)."""
         return self.messages.seen_in(roll_from(row)) if row else None
 
     async def _gain(self, session: Session, claimed: Row, user_id: int, points: int) -> WillpowerChange:
-        """Add the Willpower the claimed push gains, inside the claim's transaction: from the points the claim read
-        (SQLite), or else read with the dialect's points_before_change (which locks the row on PostgreSQL)."""
+        """Add the Willpower the claimed push gains, from the points the claim read (SQLite) or read now."""
         if self._dialect.claim_reads_points:
             before = claimed["willpower_before"] or 0
         else:
@@ -278,22 +255,18 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
         highest = await reader.fetch_one(self._dialect.highest_id)
         return PushRefusal.EXPIRED if highest and 0 < roll_id <= int(highest["highest"]) else PushRefusal.UNKNOWN
 
-    async def _claimed_before(self, session: Session, roll_id: int, outcome: dict[str, Any]) -> PushClaim:
-        """The claim a repeated interaction made the first time, read back."""
-        row = await session.fetch_one(self._GET, {"id": roll_id})
-        if row is None:
-            return PushClaim(None, await self._missing_reason(session, roll_id))
-        return PushClaim(roll_from(row), willpower=WillpowerChange(**outcome["willpower"]))
-
-    async def _refusal(self, session: Session, roll_id: int, user_id: int, oldest: float) -> PushClaim:
-        """Why a claim or keep found nothing to update, read in its own transaction."""
+    async def _read_back(
+        self, session: Session, roll_id: int, user_id: int, oldest: float, first: WillpowerChange | None = None
+    ) -> PushClaim:
+        """The claim a repeat made the first time (its Willpower change `first`), or why a claim or keep found
+        nothing to update."""
         row = await session.fetch_one(self._GET, {"id": roll_id})
         if row is None:
             return PushClaim(None, await self._missing_reason(session, roll_id))
         roll = roll_from(row)
-        if roll.user_id != user_id:
-            return PushClaim(roll, PushRefusal.NOT_YOURS)
-        return PushClaim(roll, refusal_for(roll, oldest))
+        if first is not None:
+            return PushClaim(roll, willpower=first)
+        return PushClaim(roll, PushRefusal.NOT_YOURS if roll.user_id != user_id else refusal_for(roll, oldest))
 
 
 def _new_roll(guild: int, channel: int, user: int, payload: str, now: datetime, allowed: int) -> dict[str, Any]:

@@ -1,8 +1,6 @@
-"""Numbered schema migrations: ``bot/storage/migrations/<database>/V<n>__<what>.sql``, applied in order at
-start, each in one transaction together with the record of its number (SQLite's ``PRAGMA user_version``,
-PostgreSQL's ``schema_migrations``), so a failure leaves the database at the previous version. A file holds plain
-statements (no BEGIN or COMMIT). Numbers start at 1 and have no gaps; a deployed database records them, so a file
-once released never changes: a change is a new file.
+"""Numbered schema migrations, ``migrations/<database>/V<n>__<what>.sql``: plain statements (no BEGIN or COMMIT),
+applied in order at start, each in one transaction with the record of its number. Numbers start at 1 with no gaps;
+a deployed database records them, so a file once released never changes: a change is a new file.
 """
 
 from __future__ import annotations
@@ -42,7 +40,7 @@ class Migration:
 
 
 def _has_code(sql: str) -> bool:
-    """True when sql holds more than whitespace, comments and semicolons."""
+    """More than whitespace, comments and semicolons."""
     lines = (line.split("--", 1)[0] for line in sql.splitlines())
     return any(line.strip(" \t;") for line in lines)
 

@@ -1,9 +1,6 @@
-"""Willpower Points per player per server, 0 to 10, each change atomic.
-
-A spend is one statement (only where the points are there, re-checked on the newest row when two spends race). A
-gain and a GM's set need the points before the change too (a gain past 10 is lost, and the card says how much):
-they read them with the dialect's `points_before_change`, so that no other change comes between the read and the
-write (SQLite holds the write lock from BEGIN IMMEDIATE; PostgreSQL's statement locks the row).
+"""Willpower Points per player per server, 0 to 10, each change atomic: a spend is one statement; a gain (past 10
+is lost, and the card says how much) and a GM's set build on the points read with the dialect's
+`points_before_change`, so that no other change comes between the read and the write.
 """
 
 from __future__ import annotations

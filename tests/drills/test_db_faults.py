@@ -26,8 +26,7 @@ import pytest
 
 from bot.storage.errors import NotEnoughWillpower, StorageBusy
 from bot.storage.roll_messages import MESSAGE_FLUSH_DELAY
-from bot.storage.sqlite import Database
-from bot.storage.sqlite_store import DEFAULT_BUSY_TIMEOUT_MS
+from bot.storage.sqlite import DEFAULT_BUSY_TIMEOUT_MS, Database
 from rules.yearzero.roll import YzRoll
 from rules.yearzero.willpower import MAX_WILLPOWER
 from tests.bot.app.test_main import SECRET, assert_clean_refusal, run_bot

@@ -20,9 +20,9 @@ from collections import Counter, defaultdict
 
 import pytest
 
+from bot.app.opening import open_storage
 from bot.shards import ShardPlan
 from bot.storage.database import Storage
-from bot.storage.opening import open_storage
 from bot.storage.roll_records import PushRefusal, RollState
 from cogs.yearzero.cog import NO_ROLL_TO_PUSH
 from rules.yearzero.roll import YzRoll

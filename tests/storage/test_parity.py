@@ -7,8 +7,7 @@ import inspect
 
 from bot.storage.database import Storage
 from bot.storage.postgres import PostgresDatabase, PostgresStore
-from bot.storage.sqlite import Database
-from bot.storage.sqlite_store import Store
+from bot.storage.sqlite import Database, Store
 
 KEPT = ("rolls", "willpower", "extended", "meta", "applied", "leases", "log")
 

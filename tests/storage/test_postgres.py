@@ -185,7 +185,7 @@ def test_without_asyncpg_sqlite_needs_nothing_more_and_postgresql_says_what_to_i
         "import sys; sys.modules['asyncpg'] = None\n"  # as if the postgres extra were not installed
         "import bot.app.client, bot.__main__, cogs.yearzero.cog\n"
         "from bot.storage.errors import StorageUnavailable\n"
-        "from bot.storage.opening import probe_postgres\n"
+        "from bot.app.opening import probe_postgres\n"
         "try:\n"
         f"    probe_postgres('postgresql://bot:{PASSWORD}@127.0.0.1/rolls')\n"
         "except StorageUnavailable as error:\n"

@@ -22,8 +22,7 @@ from bot.storage.errors import (
 )
 from bot.storage.files import check_database_path, probe_database
 from bot.storage.schema import Migration, load_migrations
-from bot.storage.sqlite import Database, migrate
-from bot.storage.sqlite_store import Store
+from bot.storage.sqlite import Database, Store, migrate
 
 G, C, U = 1111, 2222, 3333
 
@@ -345,7 +344,7 @@ async def test_connections_opening_a_new_file_at_once_all_switch_it_to_wal(tmp_p
     another switches the file to WAL; each ends in WAL mode."""
     import asyncio
 
-    from bot.storage.sqlite_store import Store
+    from bot.storage.sqlite import Store
 
     for attempt in range(6):
         path = tmp_path / f"fresh-{attempt}.sqlite3"

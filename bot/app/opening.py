@@ -1,5 +1,6 @@
-"""Open the store the settings choose: PostgreSQL when DATABASE_URL is set, else the SQLite file; and what the
-command line asks of PostgreSQL before the bot starts (asyncpg is imported only for those who use it)."""
+"""The store the app's settings choose: PostgreSQL when DATABASE_URL is set, else the SQLite file; and what the
+command line asks of PostgreSQL before the bot starts (asyncpg is imported only for those who use it). The app's
+choice, not storage's: bot/storage/ offers both drivers and never reads the settings."""
 
 from __future__ import annotations
 
@@ -9,8 +10,7 @@ import logging
 from bot.settings import Settings
 from bot.storage.database import Storage
 from bot.storage.errors import StorageError, StorageUnavailable
-from bot.storage.sqlite import Database
-from bot.storage.sqlite_store import DEFAULT_BUSY_TIMEOUT_MS
+from bot.storage.sqlite import DEFAULT_BUSY_TIMEOUT_MS, Database
 
 _log = logging.getLogger(__name__)
 
