@@ -18,8 +18,8 @@ import logging
 import sys
 
 from bot.app.logs import configure_logging, redact
-from bot.app.serving import serve
 from bot.app.opening import probe_postgres
+from bot.app.serving import serve
 from bot.app.shard_lease import LeaseHeld
 from bot.settings import MissingToken, Settings, SettingsError, load_settings
 from bot.storage.errors import StorageError

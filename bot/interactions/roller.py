@@ -41,9 +41,9 @@ def rolled_here(interaction: discord.Interaction, record: Rolled) -> bool:
 async def only_its_roller(
     interaction: discord.Interaction, read: Callable[[Storage], Awaitable[Rolled | None]], refusal: str
 ) -> bool:
-    """Refuse a click while the bot drains (it is restarting), a click from anywhere but the record's channel, and
-    privately anyone but the roller of the record `read` finds (none found: the callback answers that); a failing
-    read is answered like any other failure."""
+    """Refuse a click while the bot drains (it is restarting), privately anyone but the roller of the record `read`
+    finds, and the roller's click from anywhere but the record's channel (none found: the callback answers that); a
+    failing read is answered like any other failure."""
     return await from_its_place(interaction, read, elsewhere=NOT_HERE, not_yours=refusal)
 
 
@@ -54,9 +54,9 @@ async def from_its_place(
     elsewhere: str,
     not_yours: str | None = None,
 ) -> bool:
-    """The check a button naming a record makes first: refuse a click while the bot drains, a click from anywhere
-    but the record's server and channel (answered `elsewhere`) and, when `not_yours` is given, anyone but its
-    roller; a record no longer found passes (the callback answers that)."""
+    """The check a button naming a record makes first: refuse a click while the bot drains, then (when
+    `not_yours` is given) anyone but the record's roller, then a click from anywhere but the record's server and
+    channel (answered `elsewhere`); a record no longer found passes (the callback answers that)."""
     bot = rollkeeper(interaction)
     if await bot.refuse_if_draining(interaction):
         return False
@@ -66,10 +66,10 @@ async def from_its_place(
     except Exception as error:  # a busy database, say
         await report_error(interaction, error)
         return False
-    if record is not None and not rolled_here(interaction, record):
-        await send_private(interaction, elsewhere)
-        return False
     if record is not None and not_yours is not None and record.user_id != interaction.user.id:
         await send_private(interaction, not_yours)
+        return False
+    if record is not None and not rolled_here(interaction, record):
+        await send_private(interaction, elsewhere)
         return False
     return True
