@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.storage.copying import copy_database
+from bot.app.copying import copy_database
 from bot.storage.postgres import PostgresDatabase
 from bot.storage.roll_records import PushRefusal, RollState
 from bot.storage.sqlite import Database

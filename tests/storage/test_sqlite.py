@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.app.opening import probe_database
 from bot.errors import PlayerError
 from bot.storage.errors import (
     InvalidValue,
@@ -20,7 +21,7 @@ from bot.storage.errors import (
     StorageUnavailable,
     TaskComplete,
 )
-from bot.storage.files import check_database_path, probe_database
+from bot.storage.files import check_database_path
 from bot.storage.schema import Migration, load_migrations
 from bot.storage.sqlite import Database, Store, migrate
 

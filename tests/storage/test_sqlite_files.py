@@ -1,4 +1,4 @@
-"""bot/storage/files.py and the store's file watch: quick_check bounded in time, a lost file stays lost."""
+"""bot/app/opening.py quick_check and the store's file watch: quick_check bounded in time, a lost file stays lost."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.app.opening import quick_check
 from bot.storage.errors import StorageUnavailable
-from bot.storage.files import quick_check
 from bot.storage.sqlite import Database
 
 
