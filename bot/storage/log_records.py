@@ -53,24 +53,12 @@ class LogEntry:
 
 
 class RevealRefusal(StrEnum):
-    """Why a Reveal was not claimed; `message` says it to the player."""
+    """Why a Reveal was not claimed (cogs/log/reveal.py says it to the player: `REFUSED`)."""
 
     UNKNOWN = "unknown"
     NOT_YOURS = "not_yours"
     NOT_PRIVATE = "not_private"
     ALREADY_REVEALED = "already_revealed"
-
-    @property
-    def message(self) -> str:
-        return _REVEAL_MESSAGES[self]
-
-
-_REVEAL_MESSAGES = {
-    RevealRefusal.UNKNOWN: "I cannot find that roll any more; it may be older than the roll log keeps.",
-    RevealRefusal.NOT_YOURS: "Only the player who rolled can reveal this roll.",
-    RevealRefusal.NOT_PRIVATE: "This roll was not private: everyone saw it already.",
-    RevealRefusal.ALREADY_REVEALED: "This roll has already been revealed.",
-}
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ class RollState(StrEnum):
 
 
 class PushRefusal(StrEnum):
-    """Why a push was not claimed; `message` says it to the player."""
+    """Why a push was not claimed (cogs/yearzero/endings.py says it to the player: `REFUSED`)."""
 
     UNKNOWN = "unknown"
     NOT_YOURS = "not_yours"
@@ -29,22 +29,6 @@ class PushRefusal(StrEnum):
     NO_PUSHES_LEFT = "no_pushes_left"
     PUSHED_MEANWHILE = "pushed_meanwhile"
     KEPT = "kept"
-
-    @property
-    def message(self) -> str:
-        return _REFUSAL_MESSAGES[self]
-
-
-_REFUSAL_MESSAGES = {
-    PushRefusal.UNKNOWN: "I cannot find that roll; it may be too old to push.",
-    PushRefusal.NOT_YOURS: "Only the player who rolled can push this roll.",
-    PushRefusal.SUPERSEDED: "You rolled again in this channel since; only your latest roll can be pushed.",
-    PushRefusal.EXPIRED: "This roll is too old to push now.",
-    PushRefusal.ALREADY_PUSHED: "This roll has already been pushed; a roll can be pushed only once.",
-    PushRefusal.NO_PUSHES_LEFT: "This roll has been pushed as many times as it allows.",
-    PushRefusal.PUSHED_MEANWHILE: "This roll was pushed just now; look at the pushed roll before pushing again.",
-    PushRefusal.KEPT: "This roll was kept: it can no longer be pushed.",
-}
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,14 @@ from bot.storage.log_records import LogEntry, RevealRefusal
 
 MAX_DESCRIPTION = 4096
 
+REFUSED = {
+    RevealRefusal.UNKNOWN: "I cannot find that roll any more; it may be older than the roll log keeps.",
+    RevealRefusal.NOT_YOURS: "Only the player who rolled can reveal this roll.",
+    RevealRefusal.NOT_PRIVATE: "This roll was not private: everyone saw it already.",
+    RevealRefusal.ALREADY_REVEALED: "This roll has already been revealed.",
+}
+"""What a player is told when a Reveal is refused."""
+
 
 def revealed_line(rolled_at: datetime) -> str:
     """The mark on a revealed card: when it was rolled privately (Discord shows the time in each reader's zone)."""
@@ -59,12 +67,12 @@ class RevealButton(discord.ui.DynamicItem[discord.ui.Button], template=REVEAL_PA
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Refuse anyone but the roller, privately, before anything is claimed."""
         entry_id = self.entry_id
-        return await only_its_roller(interaction, lambda db: db.log.get(entry_id), RevealRefusal.NOT_YOURS.message)
+        return await only_its_roller(interaction, lambda db: db.log.get(entry_id), REFUSED[RevealRefusal.NOT_YOURS])
 
     @reports_errors
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = rollkeeper(interaction)
         claim = await bot.db.log.claim_reveal(self.entry_id, interaction.user.id, bot.now())
         if claim.refusal is not None or claim.entry is None:
-            raise PlayerError((claim.refusal or RevealRefusal.UNKNOWN).message)
+            raise PlayerError(REFUSED[claim.refusal or RevealRefusal.UNKNOWN])
         await interaction.response.send_message(embed=revealed_card(claim.entry))

@@ -26,7 +26,7 @@ from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
 from bot.interactions.tree import reports_errors, server_channel
 from bot.storage.roll_records import PushRefusal, RollState
 from cogs.yearzero.card import FirstRollOdds, render_first
-from cogs.yearzero.endings import Ending, mark_ended, mark_expiring, read_payload, stored_payload
+from cogs.yearzero.endings import REFUSED, Ending, mark_ended, mark_expiring, read_payload, stored_payload
 from cogs.yearzero.pushing import RollPushes
 from rules.dice import DiceSource, SystemDice
 from rules.yearzero.luck_events import yearzero_first_events
@@ -64,7 +64,7 @@ def push_buttons(roll_id: int) -> list[discord.ui.Item[Any]]:
 
 async def roller_only(interaction: discord.Interaction, roll_id: int) -> bool:
     """Refuse anyone but the roll's roller, answering them privately (or they see "interaction failed")."""
-    return await only_its_roller(interaction, lambda db: db.rolls.get(roll_id), PushRefusal.NOT_YOURS.message)
+    return await only_its_roller(interaction, lambda db: db.rolls.get(roll_id), REFUSED[PushRefusal.NOT_YOURS])
 
 
 def _cog(interaction: discord.Interaction) -> YearZero:

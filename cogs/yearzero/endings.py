@@ -44,6 +44,18 @@ class Ending(StrEnum):
     KEPT = "✋ Kept: the roller accepted this roll as it lies; it can no longer be pushed."
 
 
+REFUSED = {
+    PushRefusal.UNKNOWN: "I cannot find that roll; it may be too old to push.",
+    PushRefusal.NOT_YOURS: "Only the player who rolled can push this roll.",
+    PushRefusal.SUPERSEDED: "You rolled again in this channel since; only your latest roll can be pushed.",
+    PushRefusal.EXPIRED: "This roll is too old to push now.",
+    PushRefusal.ALREADY_PUSHED: "This roll has already been pushed; a roll can be pushed only once.",
+    PushRefusal.NO_PUSHES_LEFT: "This roll has been pushed as many times as it allows.",
+    PushRefusal.PUSHED_MEANWHILE: "This roll was pushed just now; look at the pushed roll before pushing again.",
+    PushRefusal.KEPT: "This roll was kept: it can no longer be pushed.",
+}
+"""What a player is told when a push (or keep) is refused."""
+
 _ENDINGS = {
     PushRefusal.SUPERSEDED: Ending.SUPERSEDED,
     PushRefusal.EXPIRED: Ending.EXPIRED,
@@ -165,7 +177,7 @@ async def refuse_or_repair(interaction: discord.Interaction, refusal: PushRefusa
         ending = Ending.PUSHED
     if ending is not None and await repair(interaction, ending, stored):
         return
-    raise PlayerError(refusal.message)
+    raise PlayerError(REFUSED[refusal])
 
 
 async def repair(interaction: discord.Interaction, ending: Ending, stored: YearZeroRoll | None = None) -> bool:

@@ -23,6 +23,7 @@ from bot.storage.rolls import PushClaim
 from bot.storage.willpower import WillpowerChange
 from cogs.yearzero.card import PushedRoll, render_pushed
 from cogs.yearzero.endings import (
+    REFUSED,
     Ending,
     is_private,
     mark_ended,
@@ -149,7 +150,7 @@ class RollPushes:
         refusal = await rolls.refusal_for_missing(roll_id)
         if refusal is PushRefusal.EXPIRED and await repair(interaction, Ending.EXPIRED):
             return None
-        raise PlayerError(refusal.message)
+        raise PlayerError(REFUSED[refusal])
 
 
 def pushed_answer(

@@ -16,6 +16,7 @@ from bot.storage.roll_messages import MESSAGE_FLUSH_DELAY
 from bot.storage.roll_records import PushRefusal, RollState
 from bot.storage.schema import load_migrations
 from bot.storage.sqlite import Database
+from cogs.yearzero.endings import REFUSED
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
@@ -145,7 +146,7 @@ async def test_refusals_say_why_and_change_nothing(db: Database):
     for roll_id, (user_id, reason) in cases.items():
         result = await claim(db, roll_id, user_id, gain=5)
         assert (result.claimed, result.refusal, result.willpower) == (False, reason, None)
-        assert result.refusal.message
+        assert REFUSED[result.refusal]
     not_yours = await claim(db, pushed, OTHER, gain=5)
     assert not_yours.refusal is PushRefusal.NOT_YOURS and not_yours.roll.user_id == U
     assert await states(db) == before

@@ -22,7 +22,7 @@ from bot.storage.roll_records import PushRefusal
 from bot.storage.sqlite import Database
 from cogs.yearzero.card import PUSHED_DICE
 from cogs.yearzero.cog import NO_ROLL_TO_PUSH, KeepButton, PushButton, push_view
-from cogs.yearzero.endings import Ending, read_payload
+from cogs.yearzero.endings import REFUSED, Ending, read_payload
 from rules.dice import FixedDice
 from rules.yearzero.roll import push
 from tests.bot.embeds import assert_ended_as, below_title, field, give_faces, odds
@@ -37,8 +37,8 @@ EPHEMERAL = 64
 DEFERRED, DEFERRED_UPDATE = 5, 6
 """A change is acknowledged before it is stored (bot/interactions/answers.py): "thinking..." for a command, a silent
 update for a click; the answer then fills it in."""
-NOT_YOURS = PushRefusal.NOT_YOURS.message
-ALREADY_PUSHED = PushRefusal.ALREADY_PUSHED.message
+NOT_YOURS = REFUSED[PushRefusal.NOT_YOURS]
+ALREADY_PUSHED = REFUSED[PushRefusal.ALREADY_PUSHED]
 
 
 class Constant:
@@ -450,9 +450,9 @@ async def test_hostile_and_stale_clicks_get_a_private_answer_and_change_nothing(
     await bot.db.rolls.flush_messages()
     before, shown = snapshot(db_path), json.dumps(reply.message)
     answers = {
-        "rk:yz:push:999999": PushRefusal.UNKNOWN.message,
-        "rk:yz:push:0": PushRefusal.UNKNOWN.message,
-        f"rk:yz:push:{2**63}": PushRefusal.UNKNOWN.message,  # 19 digits, past SQLite's integers
+        "rk:yz:push:999999": REFUSED[PushRefusal.UNKNOWN],
+        "rk:yz:push:0": REFUSED[PushRefusal.UNKNOWN],
+        f"rk:yz:push:{2**63}": REFUSED[PushRefusal.UNKNOWN],  # 19 digits, past SQLite's integers
         "rk:yz:push:" + "9" * 25: STALE_BUTTON,
         "rk:yz:push:abc": STALE_BUTTON,
         "rk:yz:push:": STALE_BUTTON,

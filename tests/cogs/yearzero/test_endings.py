@@ -14,7 +14,7 @@ from bot.playground.protocol import error
 from bot.storage.roll_records import PushRefusal
 from cogs.yearzero.card import PUSHED_DICE
 from cogs.yearzero.cog import NO_ROLL_TO_PUSH
-from cogs.yearzero.endings import EXPIRING_EDITS, Ending
+from cogs.yearzero.endings import EXPIRING_EDITS, REFUSED, Ending
 from tests.bot.embeds import assert_ended_as, field
 from tests.bot.payloads import click_payload
 from tests.cogs.yearzero.test_cog import (
@@ -62,7 +62,7 @@ async def test_keep_ends_the_roll_and_the_card_says_so(start_bot, fake_discord, 
     bot = await start_bot(extensions=YZ)
     reply = await roll(fake_discord, bot, [6, 3], attribute=2, skill=0)
     refused = await fake_discord.click(reply, label="Keep", user=BOB)
-    assert private_answer(refused) == PushRefusal.NOT_YOURS.message and labels(reply) == ["Push", "Keep"]
+    assert private_answer(refused) == REFUSED[PushRefusal.NOT_YOURS] and labels(reply) == ["Push", "Keep"]
     kept = await fake_discord.click(reply, label="Keep")
     assert kept.type == 7
     assert_ended_as(reply.message, Ending.KEPT)
@@ -201,7 +201,7 @@ async def test_keep_racing_push_clicks_ends_the_roll_one_way_only(start_bot, fak
         else:
             assert reply.embed["title"].startswith("❌ Pushed")
         refusals = {private_answer(answer) for answer in answers if answer.type == 4}
-        assert refusals <= {PushRefusal.ALREADY_PUSHED.message, PushRefusal.KEPT.message}
+        assert refusals <= {REFUSED[PushRefusal.ALREADY_PUSHED], REFUSED[PushRefusal.KEPT]}
     pushed = sum(row["state"] == "pushed" for row in rows(db_path))
     assert (willpower(db_path) or 0) == 2 * pushed
 

@@ -14,7 +14,7 @@ from bot.storage.postgres import PostgresDatabase
 from bot.storage.roll_records import PushRefusal, RollState
 from cogs.yearzero.card import PUSHED_DICE
 from cogs.yearzero.cog import NO_ROLL_TO_PUSH
-from cogs.yearzero.endings import read_payload
+from cogs.yearzero.endings import REFUSED, read_payload
 from rules.yearzero.roll import push
 from tests.bot.embeds import field
 from tests.cogs.yearzero.test_cog import (
@@ -162,7 +162,7 @@ async def test_two_pushes_and_keep_racing_push_clicks_on_postgresql(postgres_url
     assert "Willpower +2 (now 2)" in reply.embed["description"]
     use_faces(bot, 10)
     assert (await fake_discord.click(reply, label="Push")).type == DEFERRED_UPDATE and reply.components == []
-    ended = {PushRefusal.ALREADY_PUSHED.message, PushRefusal.NO_PUSHES_LEFT.message, PushRefusal.KEPT.message}
+    ended = {REFUSED[PushRefusal.ALREADY_PUSHED], REFUSED[PushRefusal.NO_PUSHES_LEFT], REFUSED[PushRefusal.KEPT]}
     pushes_won = 0
     for _ in range(3):
         racing = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
