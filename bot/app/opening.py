@@ -55,7 +55,7 @@ def postgres_health(url: str) -> str | None:
     """What `python -m bot healthcheck` asks of PostgreSQL: None when it answers and the bot has migrated it,
     else why not in one line (never the password). Reads only."""
     try:
-        from bot.storage.postgres import PostgresStore, load_postgres_migrations, schema_version
+        from bot.storage.postgres import PostgresStore, schema_version
     except ImportError:
         return NEEDS_ASYNCPG
 
@@ -67,7 +67,7 @@ def postgres_health(url: str) -> str | None:
             await store.close()
 
     try:
-        found, latest = asyncio.run(version()), len(load_postgres_migrations())
+        found, latest = asyncio.run(version()), len(load_migrations("postgres"))
     except StorageError as error:
         return str(error)
     if found != latest:

@@ -20,7 +20,7 @@ from bot.interactions.private_rolls import Buttons, roll_view
 from bot.interactions.rollkeeper import rollkeeper
 from bot.interactions.tree import server_channel
 from bot.storage.errors import StorageBusy
-from bot.storage.log_records import NewEntry
+from bot.storage.roll_log import NewEntry
 from rules.luck import LuckEvent
 
 T = TypeVar("T")

@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.storage.log_records import LogEntry
+from bot.storage.roll_log import LogEntry
 
 Buttons = Callable[[int], Sequence[discord.ui.Item[Any]]]
 """A roll's own buttons (Year Zero: Push and Keep), given the id they name."""

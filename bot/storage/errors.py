@@ -60,3 +60,12 @@ class TaskComplete(StorageError, PlayerError):
     def __init__(self, name: str) -> None:
         super().__init__(f'The extended test "{inert(name)}" is already complete; start it over with restart.')
         self.name = name
+
+
+def check_whole(name: str, value: int, *, low: int, high: int | None = None) -> None:
+    """Refuse anything but a whole number in [low, high] with a message a player can read."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidValue(f"{name} must be a whole number, not {value!r}")
+    if value < low or (high is not None and value > high):
+        bounds = f"from {low} to {high}" if high is not None else f"at least {low}"
+        raise InvalidValue(f"{name} must be {bounds}, not {value}")

@@ -9,10 +9,11 @@ from typing import Any
 from bot.storage.applied import AlreadyApplied, AppliedIn, Outcome
 from bot.storage.dialects import Dialect
 from bot.storage.driver import Row, Statements, from_row
-from bot.storage.errors import InvalidValue, NoSuchExtendedTest, TaskComplete
+from bot.storage.errors import InvalidValue, NoSuchExtendedTest, TaskComplete, check_whole
 from rules.sevenkingdoms.extended import MAX_TASK_NAME, is_complete, still_needed
 
 _COLUMNS = "guild_id, channel_id, name, needed, progress, started_by"
+LARGEST_COUNT = 2**31 - 1  # the largest number of degrees the INTEGER columns hold
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,12 +77,6 @@ def task_name(name: str) -> str:
     return tidy
 
 
-def check_count(name: str, value: int, low: int) -> None:
-    """Refuse anything but a whole number from low that the database can hold."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or value >= 2**31:
-        raise InvalidValue(f"{name} must be a whole number of at least {low}, not {value!r}")
-
-
 def recorded(task: ExtendedTask, added: int, before: Row | None, *, fresh: bool) -> Outcome:
     """What an extended roll applied, as its interaction's outcome, for a withdrawal: the task as the roll left
     it, the degrees added, whether it (re)started the task, and the task's needed and progress as the roll found
@@ -102,7 +97,7 @@ class ExtendedTests:
         self, guild_id: int, channel_id: int, name: str, needed: int, *, started_by: int | None = None
     ) -> ExtendedTask:
         """Start the task at progress 0; a task of the same name in the channel starts over."""
-        check_count("Degrees needed", needed, low=1)
+        check_whole("Degrees needed", needed, low=1, high=LARGEST_COUNT)
         params = {
             "guild": guild_id, "channel": channel_id, "name": task_name(name), "needed": needed, "starter": started_by
         }
@@ -110,7 +105,7 @@ class ExtendedTests:
 
     async def add(self, guild_id: int, channel_id: int, name: str, degrees: int) -> ExtendedTask:
         """Add degrees (0 or more) to the progress in one statement; NoSuchExtendedTest if not started."""
-        check_count("Degrees", degrees, low=0)
+        check_whole("Degrees", degrees, low=0, high=LARGEST_COUNT)
         tidy = task_name(name)
         params = {"guild": guild_id, "channel": channel_id, "name": tidy, "degrees": degrees}
         rows = await self._db.write(self._sql.add, params)
@@ -124,8 +119,8 @@ class ExtendedTests:
     ) -> ExtendedTask:
         """Count one roll's degrees in one transaction, (re)starting the task first when fresh; return the task.
         NoSuchExtendedTest if it is missing, TaskComplete if it finished meanwhile; AlreadyApplied for a repeat."""
-        check_count("Degrees needed", needed, low=1)
-        check_count("Degrees", degrees, low=0)
+        check_whole("Degrees needed", needed, low=1, high=LARGEST_COUNT)
+        check_whole("Degrees", degrees, low=0, high=LARGEST_COUNT)
         tidy = task_name(name)
         params = {"guild": guild_id, "channel": channel_id, "name": tidy, "needed": needed, "starter": started_by}
         async with self._db.transaction() as session:

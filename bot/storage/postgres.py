@@ -23,7 +23,7 @@ from bot.storage.database import Storage
 from bot.storage.dialects import POSTGRES
 from bot.storage.driver import NO_PARAMS, Params
 from bot.storage.errors import StorageOffline, StorageUnavailable
-from bot.storage.schema import Migration, check_not_newer, load_migrations, migrations_of
+from bot.storage.schema import Migration, check_not_newer, load_migrations
 
 _log = logging.getLogger(__name__)
 
@@ -213,10 +213,6 @@ class PostgresDatabase(Storage):
         return await schema_version(self.store)
 
 
-def load_postgres_migrations() -> list[Migration]:
-    return load_migrations(migrations_of("postgres"))
-
-
 async def schema_version(store: PostgresStore) -> int:
     """The number of the last migration applied (0 for a new database)."""
     async with store.connection() as connection:
@@ -232,7 +228,7 @@ async def _applied(connection: asyncpg.Connection) -> int:
 async def migrate(store: PostgresStore, migrations: list[Migration] | None = None) -> int:
     """Apply every migration newer than the database, each in one transaction with its row in schema_migrations,
     under a session-level advisory lock (processes starting at once take turns); return the new version."""
-    migrations = load_postgres_migrations() if migrations is None else migrations
+    migrations = load_migrations("postgres") if migrations is None else migrations
     async with store.connection() as connection:
         await connection.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK, timeout=MIGRATION_TIMEOUT)
         try:

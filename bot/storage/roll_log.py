@@ -1,4 +1,4 @@
-"""The roll log: one row per roll of every system, public and private (what an entry is: log_records.py).
+"""The roll log: one row per roll of every system, public and private.
 
 A Year Zero roll's entry takes the id of the stored roll, so Push and Reveal name the same number. A private roll
 keeps its card as sent, so Reveal can post the same dice; the reveal is claimed by one conditional UPDATE (at most
@@ -7,22 +7,109 @@ once, whatever clicks race). Private entries are read only for their roller.
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from enum import StrEnum
 from typing import Any
 
 from bot.storage.dialects import Dialect
-from bot.storage.driver import LARGEST_ID, PURGE_BATCH, Session, Statements, epoch, purge, storable_id
-from bot.storage.log_records import (
-    COMPACT,
-    MAX_READING,
-    LogEntry,
-    NewEntry,
-    RevealClaim,
-    RevealRefusal,
-    card_text,
-    entry_from,
-    refusal_for,
+from bot.storage.driver import (
+    LARGEST_ID,
+    PURGE_BATCH,
+    Row,
+    Session,
+    Statements,
+    epoch,
+    from_row,
+    moment,
+    purge,
+    storable_id,
 )
+
+MAX_READING = 300
+"""Characters of a roll's reading kept in the log (a card's title is at most 256)."""
+
+COMPACT = json.JSONEncoder(separators=(",", ":"))
+"""Extras and cards as stored: JSON without spaces."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewEntry:
+    """What the log keeps of a roll as it is made. ``events`` are luck events as text ('p/q:1 p/q:0')."""
+
+    guild_id: int
+    channel_id: int
+    user_id: int
+    system: str
+    kind: str
+    reading: str
+    events: str = ""
+    extras: dict[str, Any] = field(default_factory=dict)
+    private: bool = False
+    card: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One logged roll as read back."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    user_id: int
+    created_at: datetime
+    system: str
+    kind: str
+    reading: str
+    events: tuple[str, ...]
+    extras: dict[str, Any]
+    private: bool
+    card: dict[str, Any] | None
+    revealed_at: datetime | None
+
+
+class RevealRefusal(StrEnum):
+    """Why a Reveal was not claimed (cogs/log/reveal.py says it to the player: `REFUSED`)."""
+
+    UNKNOWN = "unknown"
+    NOT_YOURS = "not_yours"
+    NOT_PRIVATE = "not_private"
+    ALREADY_REVEALED = "already_revealed"
+
+
+@dataclass(frozen=True, slots=True)
+class RevealClaim:
+    """The entry whose reveal this caller won, or why not."""
+
+    entry: LogEntry | None
+    refusal: RevealRefusal | None = None
+
+
+def entry_from(row: Row) -> LogEntry:
+    """An entry as read back from its row."""
+    card = json.loads(row["card"]) if row["card"] else None
+    return from_row(
+        LogEntry, row, created_at=moment(row["created_at"]), revealed_at=moment(row["revealed_at"]),
+        events=tuple(row["events"].split()), extras=json.loads(row["extras"]), private=bool(row["private"]), card=card,
+    )
+
+
+def card_text(card: dict[str, Any] | None) -> str | None:
+    """A private card as stored."""
+    return None if card is None else COMPACT.encode(card)
+
+
+def refusal_for(entry: LogEntry | None, user_id: int) -> RevealRefusal:
+    """Why user_id could not claim the entry's Reveal."""
+    if entry is None:
+        return RevealRefusal.UNKNOWN
+    if entry.user_id != user_id:
+        return RevealRefusal.NOT_YOURS
+    if not entry.private or entry.card is None:
+        return RevealRefusal.NOT_PRIVATE
+    return RevealRefusal.ALREADY_REVEALED
+
 
 _FIELDS = "guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras, private, card"
 _COLUMNS = f"id, {_FIELDS}, revealed_at"

@@ -16,8 +16,7 @@ from typing import Any
 from bot.storage.applied import AppliedIn
 from bot.storage.dialects import Dialect
 from bot.storage.driver import PURGE_BATCH, Row, Session, Statements, epoch, purge, storable_id
-from bot.storage.log_records import NewEntry
-from bot.storage.roll_log import log_in, unlog_in
+from bot.storage.roll_log import NewEntry, log_in, unlog_in
 from bot.storage.roll_messages import RollMessages
 from bot.storage.roll_records import PushRefusal, YearZeroRoll, push_subject, refusal_for, roll_from
 from bot.storage.willpower import WillpowerChange, gained, points_in, store_in

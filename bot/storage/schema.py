@@ -45,14 +45,10 @@ def _has_code(sql: str) -> bool:
     return any(line.strip(" \t;") for line in lines)
 
 
-def migrations_of(database: str) -> Traversable:
-    """The directory of one database's migrations: "sqlite" or "postgres"."""
-    return resources.files("bot.storage").joinpath("migrations", database)
-
-
-def load_migrations(directory: Traversable | None = None) -> list[Migration]:
-    """Read every V<n>__<name>.sql in directory (default: SQLite's), sorted and checked for gaps."""
-    directory = directory or migrations_of("sqlite")
+def load_migrations(database: str = "sqlite", directory: Traversable | None = None) -> list[Migration]:
+    """Read every V<n>__<name>.sql of one database's migrations ("sqlite" or "postgres"; or those in directory),
+    sorted and checked for gaps."""
+    directory = directory or resources.files("bot.storage").joinpath("migrations", database)
     found = []
     for entry in directory.iterdir():
         match = _FILE_NAME.fullmatch(entry.name)

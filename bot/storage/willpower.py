@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 from bot.storage.applied import AppliedIn
 from bot.storage.dialects import Dialect
 from bot.storage.driver import Row, Session, Statements
-from bot.storage.errors import InvalidValue, NotEnoughWillpower
+from bot.storage.errors import InvalidValue, NotEnoughWillpower, check_whole
 from rules.errors import RulesError
 from rules.yearzero.willpower import MAX_WILLPOWER, apply_willpower
 
@@ -55,15 +55,6 @@ def gained(before: int, points: int) -> WillpowerChange:
     except RulesError as error:
         raise InvalidValue(str(error)) from error
     return WillpowerChange(before, after, lost=lost)
-
-
-def check_whole(name: str, value: int, *, low: int, high: int | None = None) -> None:
-    """Refuse anything but a whole number in [low, high] with a message a player can read."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidValue(f"{name} must be a whole number, not {value!r}")
-    if value < low or (high is not None and value > high):
-        bounds = f"from {low} to {high}" if high is not None else f"at least {low}"
-        raise InvalidValue(f"{name} must be {bounds}, not {value}")
 
 
 async def points_in(session: Session, before_change: str, guild_id: int, user_id: int) -> int:

@@ -19,7 +19,7 @@ from bot.interactions.private_rolls import REVEAL_PATTERN, reveal_button
 from bot.interactions.roller import only_its_roller
 from bot.interactions.rollkeeper import rollkeeper
 from bot.interactions.tree import reports_errors
-from bot.storage.log_records import LogEntry, RevealRefusal
+from bot.storage.roll_log import LogEntry, RevealRefusal
 
 MAX_DESCRIPTION = 4096
 

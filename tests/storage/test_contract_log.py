@@ -8,7 +8,7 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 
 from bot.storage.database import Storage
-from bot.storage.log_records import NewEntry, RevealRefusal
+from bot.storage.roll_log import NewEntry, RevealRefusal
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot.storage.database import Storage
-from bot.storage.log_records import NewEntry
+from bot.storage.roll_log import NewEntry
 
 G, C, U = 1111, 2222, 3333
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)

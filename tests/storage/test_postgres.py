@@ -14,8 +14,9 @@ from urllib.parse import urlsplit
 import pytest
 
 from bot.storage.errors import StorageOffline, StorageUnavailable
-from bot.storage.postgres import PostgresDatabase, load_postgres_migrations, where
+from bot.storage.postgres import PostgresDatabase, where
 from bot.storage.roll_records import RollState
+from bot.storage.schema import load_migrations
 from tests.postgres import PostgresServer
 
 G, C, U = 1111, 2222, 3333
@@ -55,7 +56,7 @@ async def test_a_missing_database_is_named(postgres_server):
 async def test_migrations_are_recorded_by_number_and_name(postgres_url):
     async with await PostgresDatabase.open(postgres_url) as db, db.store.connection() as connection:
         rows = await connection.fetch("SELECT version, name FROM schema_migrations ORDER BY version")
-    expected = [(migration.version, migration.name) for migration in load_postgres_migrations()]
+    expected = [(migration.version, migration.name) for migration in load_migrations("postgres")]
     assert [(row["version"], row["name"]) for row in rows] == expected
 
 

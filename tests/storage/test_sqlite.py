@@ -180,7 +180,7 @@ def test_migration_numbers_must_not_have_gaps(tmp_path: Path):
     (tmp_path / "V1__a.sql").write_text("CREATE TABLE a (x);")
     (tmp_path / "V3__c.sql").write_text("CREATE TABLE c (x);")
     with pytest.raises(StorageError, match="no gaps"):
-        load_migrations(tmp_path)
+        load_migrations(directory=tmp_path)
 
 
 def test_statements_split_where_sqlite_says():

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.settings import DEFAULT_ROLL_LOG_DAYS, SettingsError, load_settings
-from bot.storage.log_records import NewEntry, RevealRefusal
+from bot.storage.roll_log import NewEntry, RevealRefusal
 from bot.storage.schema import load_migrations
 from bot.storage.sqlite import Database
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage.errors import StorageBusy
-from bot.storage.log_records import NewEntry
+from bot.storage.roll_log import NewEntry
 from bot.storage.sqlite import Database
 
 G, C = 1111, 2222

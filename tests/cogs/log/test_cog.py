@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import pytest
 
-from bot.storage.log_records import RevealRefusal
+from bot.storage.roll_log import RevealRefusal
 from cogs.log.cog import NEEDS_MANAGE_SERVER
 from cogs.log.reveal import REFUSED
 from cogs.log.stats import GM_ONLY
