@@ -84,10 +84,6 @@ class AppliedInteractions:
     def __init__(self, statements: Statements) -> None:
         self._db = statements
 
-    async def outcome(self, interaction_id: int) -> Outcome | None:
-        """What the interaction applied, or None when the store never applied it (or forgot it)."""
-        return outcome_of(await self._db.fetch_one(_RECALL, {"id": interaction_id}))
-
     async def latest_for(self, subject: str) -> Outcome | None:
         """The outcome of the latest interaction applied to subject (e.g. 'yz_roll:12'), or None."""
         return outcome_of(await self._db.fetch_one(_LATEST_FOR, {"subject": subject}))

@@ -26,7 +26,7 @@ class Storage(ABC):
     Both kinds keep the same guarantees (tests/storage/ runs one contract suite on both)."""
 
     def __init__(self, statements: Statements, dialect: Dialect) -> None:
-        self._statements = statements
+        self.statements = statements
         applied = AppliedIn(dialect.before_recall)
         self.rolls = YearZeroRolls(statements, dialect, applied)
         self.willpower = Willpower(statements, dialect, applied)
@@ -63,13 +63,13 @@ class Storage(ABC):
 
     def _writable(self) -> bool:
         """Whether what is still noted can be written before closing."""
-        return not self._statements.closed
+        return not self.statements.closed
 
     async def close(self) -> None:
         """Write what is still noted, then close; harmless when already closed."""
         if self._writable():
-            await self.rolls.flush_messages()
-        await self._statements.close()
+            await self.rolls.messages.flush()
+        await self.statements.close()
 
     async def __aenter__(self) -> Self:
         return self

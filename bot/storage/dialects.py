@@ -18,7 +18,6 @@ from dataclasses import dataclass
 class Dialect:
     """The statements one database says its own way (their named parameters as below)."""
 
-    name: str
     claim: str
     """Claim push :made + 1 of roll :id by :user if still pushable (newer than :oldest, pending, the player's latest
     there): store :pushed at :now, end it when :last; RETURNING the roll (and, on SQLite, willpower_before)."""
@@ -52,7 +51,6 @@ class Dialect:
 _SQLITE_PENDING = "created_at >= :oldest AND (SELECT state FROM yz_roll_states WHERE id = :id) = 'pending'"
 
 SQLITE = Dialect(
-    name="SQLite",
     claim=f"""
 UPDATE yz_rolls SET state = CASE WHEN :last THEN 'pushed' ELSE 'pending' END,
     pushed_payload = :pushed, pushed_at = :now, pushes_made = pushes_made + 1
@@ -98,7 +96,6 @@ roll.id = :id AND roll.user_id = :user AND roll.created_at >= :oldest AND roll.s
 """
 
 POSTGRES = Dialect(
-    name="PostgreSQL",
     claim=f"""
 UPDATE yz_rolls AS roll SET state = CASE WHEN :last THEN 'pushed' ELSE 'pending' END,
     pushed_payload = :pushed, pushed_at = :now, pushes_made = roll.pushes_made + 1

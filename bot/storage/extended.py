@@ -93,26 +93,6 @@ class ExtendedTests:
         self._sql = ExtendedSql(dialect)
         self._applied = applied
 
-    async def start(
-        self, guild_id: int, channel_id: int, name: str, needed: int, *, started_by: int | None = None
-    ) -> ExtendedTask:
-        """Start the task at progress 0; a task of the same name in the channel starts over."""
-        check_whole("Degrees needed", needed, low=1, high=LARGEST_COUNT)
-        params = {
-            "guild": guild_id, "channel": channel_id, "name": task_name(name), "needed": needed, "starter": started_by
-        }
-        return from_row(ExtendedTask, (await self._db.write(self._sql.start, params))[0])
-
-    async def add(self, guild_id: int, channel_id: int, name: str, degrees: int) -> ExtendedTask:
-        """Add degrees (0 or more) to the progress in one statement; NoSuchExtendedTest if not started."""
-        check_whole("Degrees", degrees, low=0, high=LARGEST_COUNT)
-        tidy = task_name(name)
-        params = {"guild": guild_id, "channel": channel_id, "name": tidy, "degrees": degrees}
-        rows = await self._db.write(self._sql.add, params)
-        if not rows:
-            raise NoSuchExtendedTest(tidy)
-        return from_row(ExtendedTask, rows[0])
-
     async def record(
         self, guild_id: int, channel_id: int, name: str, needed: int, degrees: int, *, fresh: bool,
         started_by: int | None = None, interaction_id: int | None = None,

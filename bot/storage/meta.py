@@ -6,7 +6,6 @@ from bot.storage.driver import Statements
 
 _GET = "SELECT value FROM meta WHERE key = :key"
 _SET = "INSERT INTO meta (key, value) VALUES (:key, :value) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-_DELETE = "DELETE FROM meta WHERE key = :key RETURNING key"
 
 
 class Meta:
@@ -24,6 +23,3 @@ class Meta:
         """Store value under key, replacing any earlier one."""
         await self._db.write(_SET, {"key": key, "value": value})
 
-    async def delete(self, key: str) -> bool:
-        """Forget key; False if it was not there."""
-        return bool(await self._db.write(_DELETE, {"key": key}))

@@ -48,11 +48,6 @@ class YearZeroRoll:
     pushes_allowed: int = 1
     pushes_made: int = 0
 
-    @property
-    def latest_payload(self) -> str:
-        """The JSON of the roll as it now lies: after its latest push, or the first roll."""
-        return self.pushed_payload or self.payload
-
     def expires_at(self, lifetime: timedelta) -> datetime:
         """The moment after which the roll can no longer be pushed."""
         return self.created_at + lifetime

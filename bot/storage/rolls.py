@@ -9,7 +9,7 @@ pushes exactly one wins (how, under each database's locking: dialects.py).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -33,9 +33,6 @@ class PushClaim:
     @property
     def claimed(self) -> bool:
         return self.refusal is None
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self) | {"claimed": self.claimed}
 
 
 class YearZeroRolls:
@@ -147,14 +144,6 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
                 rows = await session.fetch_all(self._SUPERSEDE, params)
                 await self._applied.remember(session, interaction_id, {"superseded": len(rows)})
         return [self.messages.seen_in(roll_from(row)) for row in rows]
-
-    def note_message(self, roll_id: int, channel_id: int, message_id: int) -> None:
-        """Remember the message that shows a roll, without waiting (RollMessages.note)."""
-        self.messages.note(roll_id, channel_id, message_id)
-
-    async def flush_messages(self) -> int:
-        """Write the noted message ids now (RollMessages.flush); return how many rolls got one."""
-        return await self.messages.flush()
 
     async def get(self, roll_id: int) -> YearZeroRoll | None:
         """The stored roll, whatever its state, or None (never stored, or purged)."""

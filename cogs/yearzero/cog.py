@@ -213,7 +213,7 @@ class YearZero(commands.Cog):
             await withdraw(interaction, "/yz", lambda: self.bot.db.rolls.withdraw(stored.id))
             return
         # Best effort, written with others a moment later: only the message edits need it.
-        self.bot.db.rolls.note_message(stored.id, channel_id, answer.id)
+        self.bot.db.rolls.messages.note(stored.id, channel_id, answer.id)
         replaced = await self.bot.db.rolls.superseded_by(stored.id, *where)
         if replaced is not None:
             await mark_ended(self.bot, replaced, Ending.SUPERSEDED)

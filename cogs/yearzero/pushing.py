@@ -75,7 +75,7 @@ class RollPushes:
             if answer is None:  # shown on the roll's own message instead, or on its roller's next click there
                 await show_pushed_in_place(self.bot, stored, embed, view)
             else:  # the roll now shows in the answer
-                self.bot.db.rolls.note_message(roll_id, stored.channel_id, answer.id)
+                self.bot.db.rolls.messages.note(roll_id, stored.channel_id, answer.id)
                 await mark_ended(self.bot, stored, Ending.PUSHED, answer.id)
         logged = yearzero_push_rolled(latest, pushed, claim.willpower.gained)
         await logbook.record_push(interaction, roll_id, claim.roll.pushes_made, embed, logged, private)  # once answered

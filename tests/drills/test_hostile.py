@@ -73,7 +73,7 @@ async def arena(start_bot, fake_discord, db_path, log_watch) -> Arena:
     pending = await fake.slash("yz", {"attribute": 4, "skill": 4}, user=OWNER, channel=TABLE)
     assert push_button_roll(pending.message) is not None
     await fake.slash("test extended", {"task": "the wall", "needed": 50, "rank": 3, "difficulty": "3"}, user=OWNER)
-    await bot.db.rolls.flush_messages()  # message ids are written a moment later: settle them before comparing
+    await bot.db.rolls.messages.flush()  # message ids are written a moment later: settle them before comparing
     return Arena(fake, db_path, log_watch, copy.deepcopy(pending.message), first)
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from bot.storage.applied import AlreadyApplied
 from bot.storage.database import Storage
+from tests.storage.reading import outcome
 
 G, C, U = 1111, 2222, 3333
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
@@ -39,11 +40,11 @@ async def test_a_repeated_set_or_extended_roll_changes_nothing_and_the_purge_for
     with pytest.raises(AlreadyApplied) as repeat:
         await db.extended.record(G, C, "Siege", 10, 3, fresh=True, interaction_id=INTERACTION + 1)
     assert repeat.value.outcome["task"]["progress"] == 2 and (await db.extended.get(G, C, "siege")).progress == 2
-    assert await db.applied.outcome(INTERACTION) == {"before": 0, "after": 5, "lost": 0}
-    assert await db.applied.outcome(INTERACTION + 2) is None
+    assert await outcome(db, INTERACTION) == {"before": 0, "after": 5, "lost": 0}
+    assert await outcome(db, INTERACTION + 2) is None
     assert await db.applied.purge(datetime.now(UTC) - timedelta(hours=1)) == 0
     assert await db.applied.purge(datetime.now(UTC) + timedelta(seconds=1)) == 2
-    assert await db.applied.outcome(INTERACTION) is None
+    assert await outcome(db, INTERACTION) is None
 
 
 async def test_one_interaction_delivered_at_once_through_two_stores_applies_once(db: Storage, open_db):

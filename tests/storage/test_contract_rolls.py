@@ -106,10 +106,10 @@ async def test_an_id_never_given_is_unknown_and_ids_are_not_reused_after_a_purge
 
 async def test_message_ids_are_seen_at_once_and_written_by_the_flush(db: Storage, open_db):
     roll_id = await db.rolls.create(G, C, U, FIRST, NOW)
-    db.rolls.note_message(roll_id, C, BIG)
-    db.rolls.note_message(roll_id + 100, C, 1)  # no such roll: nothing to write for it
+    db.rolls.messages.note(roll_id, C, BIG)
+    db.rolls.messages.note(roll_id + 100, C, 1)  # no such roll: nothing to write for it
     assert (await db.rolls.get(roll_id)).message_id == BIG
-    assert await db.rolls.flush_messages() == 1
+    assert await db.rolls.messages.flush() == 1
     other = await open_db()  # another process reads what was written, not what this one noted
     try:
         assert (await other.rolls.get(roll_id)).message_id == BIG
@@ -210,9 +210,9 @@ async def test_the_roll_just_before_a_new_one_and_the_rolls_expiring_with_a_mess
     assert (await db.rolls.superseded_by(newest, G, C, U)).id == previous
     assert await db.rolls.superseded_by(previous, G, C + 1, U) is None
     lonely = await db.rolls.create(G, C + 1, OTHER, FIRST, NOW - LIFETIME * 2)
-    db.rolls.note_message(older, C, 11)
-    db.rolls.note_message(lonely, C + 1, 12)
-    await db.rolls.flush_messages()
+    db.rolls.messages.note(older, C, 11)
+    db.rolls.messages.note(lonely, C + 1, 12)
+    await db.rolls.messages.flush()
     # `older` was superseded by being older; `lonely` expired pending with its buttons still showing
     assert [roll.id for roll in await db.rolls.expiring(NOW, LIFETIME, 10)] == [lonely]
 
@@ -223,9 +223,9 @@ async def test_the_expiring_lookup_walks_past_a_busy_players_rolls_a_round_at_a_
     busy = [await db.rolls.create(G, C, U, FIRST, NOW - LIFETIME * 2) for _ in range(PURGE_BATCH + 20)]
     lonely = await db.rolls.create(G, C + 1, OTHER, FIRST, NOW - LIFETIME * 2)
     for roll_id in busy:
-        db.rolls.note_message(roll_id, C, 10_000 + roll_id)
-    db.rolls.note_message(lonely, C + 1, 9)
-    await db.rolls.flush_messages()
+        db.rolls.messages.note(roll_id, C, 10_000 + roll_id)
+    db.rolls.messages.note(lonely, C + 1, 9)
+    await db.rolls.messages.flush()
     assert [roll.id for roll in await db.rolls.expiring(NOW, LIFETIME, 10)] == [busy[-1], lonely]
     assert [roll.id for roll in await db.rolls.expiring(NOW, LIFETIME, 1)] == [busy[-1]]
 
@@ -252,7 +252,7 @@ async def test_a_repeated_supersede_supersedes_nothing_newer(db: Storage):
 
 async def test_only_a_roll_never_shown_nor_pushed_is_withdrawn_and_the_one_before_is_latest_again(db: Storage):
     shown = await db.rolls.create(G, C, U, FIRST, NOW)
-    db.rolls.note_message(shown, C, 11)
+    db.rolls.messages.note(shown, C, 11)
     unshown = await db.rolls.create(G, C, U, FIRST, NOW)
     assert await db.rolls.withdraw(unshown) and await db.rolls.get(unshown) is None
     assert (await db.rolls.latest_pending(G, C, U, NOW, LIFETIME)).id == shown

@@ -8,6 +8,7 @@ import pytest
 
 from bot.storage.database import Storage
 from bot.storage.errors import InvalidValue, NoSuchExtendedTest, NotEnoughWillpower, TaskComplete
+from tests.storage.reading import add_degrees, delete_meta, start_task
 
 G, C, U = 1111, 2222, 3333
 
@@ -72,9 +73,9 @@ async def test_racing_gains_through_two_stores_add_up_and_stop_at_ten(db: Storag
 
 
 async def test_an_extended_test_counts_degrees_until_complete_and_names_match_whatever_their_case(db: Storage):
-    started = await db.extended.start(G, C, "  Climb   the Wall ", 5)
+    started = await start_task(db, G, C, "  Climb   the Wall ", 5)
     assert (started.name, started.needed, started.progress, started.complete) == ("Climb the Wall", 5, 0, False)
-    assert (await db.extended.add(G, C, "climb the wall", 2)).progress == 2
+    assert (await add_degrees(db, G, C, "climb the wall", 2)).progress == 2
     done = await db.extended.record(G, C, "CLIMB THE WALL", 5, 3, fresh=False)
     assert (done.progress, done.complete, done.remaining) == (5, True, 0)
     with pytest.raises(TaskComplete):
@@ -83,30 +84,30 @@ async def test_an_extended_test_counts_degrees_until_complete_and_names_match_wh
 
 
 async def test_restarting_an_extended_test_resets_it_and_keeps_the_name_as_last_typed(db: Storage):
-    await db.extended.start(G, C, "wall", 5)
-    await db.extended.add(G, C, "wall", 4)
+    await start_task(db, G, C, "wall", 5)
+    await add_degrees(db, G, C, "wall", 4)
     restarted = await db.extended.record(G, C, "WALL", 3, 1, fresh=True)
     assert (restarted.name, restarted.needed, restarted.progress) == ("WALL", 3, 1)
     assert [task.name for task in await db.extended.in_channel(G, C)] == ["WALL"]
 
 
 async def test_an_extended_test_keeps_who_first_started_it_through_restarts(db: Storage):
-    assert (await db.extended.start(G, C, "wall", 5, started_by=U)).started_by == U
-    assert (await db.extended.start(G, C, "WALL", 3, started_by=U + 1)).started_by == U  # a restart keeps them
+    assert (await start_task(db, G, C, "wall", 5, started_by=U)).started_by == U
+    assert (await start_task(db, G, C, "WALL", 3, started_by=U + 1)).started_by == U  # a restart keeps them
     assert (await db.extended.record(G, C, "wall", 3, 1, fresh=True, started_by=U + 2)).started_by == U
     assert (await db.extended.record(G, C, "gate", 3, 1, fresh=True, started_by=U + 1)).started_by == U + 1
-    assert (await db.extended.start(G, C, "old", 2)).started_by is None
+    assert (await start_task(db, G, C, "old", 2)).started_by is None
     assert [task.started_by for task in await db.extended.in_channel(G, C)] == [U + 1, None, U]
 
 
 async def test_a_missing_extended_test_is_refused_and_clear_forgets_one(db: Storage):
     with pytest.raises(NoSuchExtendedTest):
-        await db.extended.add(G, C, "nothing", 1)
+        await add_degrees(db, G, C, "nothing", 1)
     with pytest.raises(NoSuchExtendedTest):
         await db.extended.record(G, C, "nothing", 3, 1, fresh=False)
-    await db.extended.start(G, C, "b task", 2)
-    await db.extended.start(G, C, "A task", 2)
-    await db.extended.start(G, C + 1, "elsewhere", 2)
+    await start_task(db, G, C, "b task", 2)
+    await start_task(db, G, C, "A task", 2)
+    await start_task(db, G, C + 1, "elsewhere", 2)
     assert [task.name for task in await db.extended.in_channel(G, C)] == ["A task", "b task"]
     assert await db.extended.clear(G, C, "a TASK") is True
     assert await db.extended.clear(G, C, "a task") is False
@@ -116,13 +117,13 @@ async def test_a_missing_extended_test_is_refused_and_clear_forgets_one(db: Stor
 @pytest.mark.parametrize(("name", "needed"), [("", 3), ("x" * 101, 3), ("ok", 0), ("ok", 2**31)])
 async def test_a_bad_extended_test_is_refused_before_storing(db: Storage, name, needed):
     with pytest.raises(InvalidValue):
-        await db.extended.start(G, C, name, needed)
+        await start_task(db, G, C, name, needed)
     assert await db.extended.in_channel(G, C) == []
 
 
 async def test_two_rolls_racing_for_the_last_degrees_through_two_stores_count_once(db: Storage, open_db):
-    await db.extended.start(G, C, "gate", 3)
-    await db.extended.add(G, C, "gate", 2)
+    await start_task(db, G, C, "gate", 3)
+    await add_degrees(db, G, C, "gate", 2)
     second = await open_db()
     try:
         rolls = [store.extended.record(G, C, "gate", 3, 2, fresh=False) for store in [db, second] * 4]
@@ -135,11 +136,11 @@ async def test_two_rolls_racing_for_the_last_degrees_through_two_stores_count_on
 
 
 async def test_racing_adds_through_two_stores_all_count_and_a_refused_roll_starts_nothing(db: Storage, open_db):
-    await db.extended.start(G, C, "siege", 100)
+    await start_task(db, G, C, "siege", 100)
     second = await open_db()
     try:
         stores = [db, second] * 5
-        adds = [store.extended.add(G, C, "SIEGE", degrees) for store, degrees in zip(stores, range(1, 11), strict=True)]
+        adds = [add_degrees(store, G, C, "SIEGE", degrees) for store, degrees in zip(stores, range(1, 11), strict=True)]
         await asyncio.gather(*adds)
     finally:
         await second.close()
@@ -159,8 +160,8 @@ async def test_meta_keeps_one_value_per_key(db: Storage):
     await db.meta.set("commands_hash:1", "abc")
     await db.meta.set("commands_hash:1", "déf")
     assert await db.meta.get("commands_hash:1") == "déf"
-    assert await db.meta.delete("commands_hash:1") is True
-    assert await db.meta.delete("commands_hash:1") is False
+    assert await delete_meta(db, "commands_hash:1") is True
+    assert await delete_meta(db, "commands_hash:1") is False
 
 
 async def test_the_schema_is_at_the_last_migration_and_reopening_applies_nothing_twice(db, open_db, migrations):

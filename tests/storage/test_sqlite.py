@@ -24,6 +24,7 @@ from bot.storage.errors import (
 from bot.storage.files import check_database_path
 from bot.storage.schema import Migration, load_migrations
 from bot.storage.sqlite import Database, Store, migrate
+from tests.storage.reading import add_degrees, delete_meta, start_task
 
 G, C, U = 1111, 2222, 3333
 
@@ -226,7 +227,7 @@ async def test_locked_database_is_busy_and_nothing_is_written(db: Database, held
     assert time.monotonic() - started >= 0.15  # waited for busy_timeout (200 ms) first
     assert isinstance(caught.value, PlayerError) and "try again" in caught.value.message
     with pytest.raises(StorageBusy):
-        await db.extended.start(G, C, "Climb", 5)
+        await start_task(db, G, C, "Climb", 5)
     held_lock.rollback()
     assert await db.willpower.get(G, U) == 0
     assert await db.extended.get(G, C, "Climb") is None
@@ -260,29 +261,29 @@ async def test_a_short_lock_is_waited_out(tmp_path: Path):
 
 
 async def test_extended_progress(db: Database):
-    started = await db.extended.start(G, C, "  Climb   the Wall ", 5)
+    started = await start_task(db, G, C, "  Climb   the Wall ", 5)
     assert (started.name, started.needed, started.progress) == ("Climb the Wall", 5, 0)
     assert not started.complete
-    assert (await db.extended.add(G, C, "climb the wall", 2)).progress == 2
-    done = await db.extended.add(G, C, "CLIMB THE WALL", 4)
+    assert (await add_degrees(db, G, C, "climb the wall", 2)).progress == 2
+    done = await add_degrees(db, G, C, "CLIMB THE WALL", 4)
     assert (done.progress, done.complete, done.remaining) == (6, True, 0)
     assert await db.extended.get(G, C, "Climb the wall") == done
     assert await db.extended.get(G, C + 1, "Climb the wall") is None
 
 
 async def test_extended_concurrent_adds_all_count(db: Database):
-    await db.extended.start(G, C, "Siege", 100)
-    await asyncio.gather(*(db.extended.add(G, C, "Siege", degrees) for degrees in range(1, 11)))
+    await start_task(db, G, C, "Siege", 100)
+    await asyncio.gather(*(add_degrees(db, G, C, "Siege", degrees) for degrees in range(1, 11)))
     assert (await db.extended.get(G, C, "Siege")).progress == 55
 
 
 async def test_extended_listing_restart_and_clear(db: Database):
-    await db.extended.start(G, C, "Siege", 10)
-    await db.extended.start(G, C, "Ambush", 3)
-    await db.extended.start(G, C + 1, "Elsewhere", 3)
-    await db.extended.add(G, C, "Siege", 4)
+    await start_task(db, G, C, "Siege", 10)
+    await start_task(db, G, C, "Ambush", 3)
+    await start_task(db, G, C + 1, "Elsewhere", 3)
+    await add_degrees(db, G, C, "Siege", 4)
     assert [task.name for task in await db.extended.in_channel(G, C)] == ["Ambush", "Siege"]
-    restarted = await db.extended.start(G, C, "siege", 8)
+    restarted = await start_task(db, G, C, "siege", 8)
     assert (restarted.name, restarted.needed, restarted.progress) == ("siege", 8, 0)
     assert await db.extended.clear(G, C, "SIEGE") is True
     assert await db.extended.clear(G, C, "Siege") is False
@@ -291,13 +292,13 @@ async def test_extended_listing_restart_and_clear(db: Database):
 
 async def test_extended_refusals(db: Database):
     with pytest.raises(NoSuchExtendedTest, match='"Nothing"'):
-        await db.extended.add(G, C, "Nothing", 1)
+        await add_degrees(db, G, C, "Nothing", 1)
     for name, needed in (("", 3), ("x" * 101, 3), ("Fine", 0)):
         with pytest.raises(InvalidValue):
-            await db.extended.start(G, C, name, needed)
-    await db.extended.start(G, C, "Fine", 3)
+            await start_task(db, G, C, name, needed)
+    await start_task(db, G, C, "Fine", 3)
     with pytest.raises(InvalidValue):
-        await db.extended.add(G, C, "Fine", -1)
+        await add_degrees(db, G, C, "Fine", -1)
     assert (await db.extended.get(G, C, "Fine")).progress == 0
 
 
@@ -312,7 +313,7 @@ async def test_extended_record_starts_and_counts_in_one_transaction(db: Database
 
 async def test_extended_record_counts_no_roll_after_completion(db: Database):
     """Rolls racing for a nearly finished task: once it is complete, later ones are refused, not counted."""
-    await db.extended.start(G, C, "Siege", 3)
+    await start_task(db, G, C, "Siege", 3)
     outcomes = await asyncio.gather(
         *(db.extended.record(G, C, "Siege", 3, 2, fresh=False) for _ in range(5)), return_exceptions=True
     )
@@ -336,7 +337,7 @@ async def test_meta_keeps_values(db: Database):
     await db.meta.set("commands_hash", "abc")
     await db.meta.set("commands_hash", "def")
     assert await db.meta.get("commands_hash") == "def"
-    assert await db.meta.delete("commands_hash") is True
+    assert await delete_meta(db, "commands_hash") is True
     assert await db.meta.get("commands_hash") is None
 
 

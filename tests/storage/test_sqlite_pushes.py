@@ -40,7 +40,7 @@ async def test_each_push_is_claimed_once_in_order_and_the_last_ends_the_roll(db:
     assert (await push(db, roll_id, 1)).claimed
     third = await push(db, roll_id, 2, last=True)
     assert third.claimed and (third.roll.state, third.roll.pushes_made) == (RollState.PUSHED, 3)
-    assert json.loads(third.roll.latest_payload) == {"push": 3}
+    assert json.loads(third.roll.pushed_payload) == {"push": 3}
     assert (await push(db, roll_id, 3)).refusal is PushRefusal.NO_PUSHES_LEFT
     assert await db.willpower.get(G, U) == 3
 
@@ -89,7 +89,7 @@ async def test_keep_refuses_expired_superseded_and_unknown_rolls(db: Database):
 
 async def test_superseded_by_names_the_roll_a_new_one_replaced_once(db: Database):
     older = await db.rolls.create(G, C, U, FIRST, NOW)
-    db.rolls.note_message(older, C, 555)
+    db.rolls.messages.note(older, C, 555)
     assert await db.rolls.superseded_by(older, G, C, U) is None
     newer = await db.rolls.create(G, C, U, FIRST, NOW)
     replaced = await db.rolls.superseded_by(newer, G, C, U)
@@ -104,8 +104,8 @@ async def test_expiring_lists_pushable_rolls_with_a_message_past_their_lifetime(
     ids = [await db.rolls.create(G, C + n, U, FIRST, NOW - LIFETIME - timedelta(minutes=5)) for n in range(4)]
     fresh = await db.rolls.create(G, C + 9, U, FIRST, NOW)
     for roll_id in (*ids, fresh):
-        db.rolls.note_message(roll_id, (await db.rolls.get(roll_id)).channel_id, 1000 + roll_id)
-    await db.rolls.flush_messages()
+        db.rolls.messages.note(roll_id, (await db.rolls.get(roll_id)).channel_id, 1000 + roll_id)
+    await db.rolls.messages.flush()
     await db.rolls.keep(ids[0], U, NOW - LIFETIME - timedelta(minutes=4), LIFETIME)
     listed = await db.rolls.expiring(NOW, LIFETIME, limit=2)
     assert [roll.id for roll in listed] == ids[1:3] and listed[0].message_id == 1000 + ids[1]

@@ -49,9 +49,9 @@ async def test_create_stores_a_pending_roll(db: Database):
     assert (roll.state, roll.message_id, roll.pushed_payload) == (RollState.PENDING, None, None)
     assert roll.created_at == NOW
     assert roll.expires_at(LIFETIME) == NOW + LIFETIME
-    db.rolls.note_message(roll_id, C, 98765)
-    db.rolls.note_message(roll_id + 100, C, 1)  # no such roll: nothing to write for it
-    assert await db.rolls.flush_messages() == 1
+    db.rolls.messages.note(roll_id, C, 98765)
+    db.rolls.messages.note(roll_id + 100, C, 1)  # no such roll: nothing to write for it
+    assert await db.rolls.messages.flush() == 1
     assert (await db.rolls.get(roll_id)).message_id == 98765
     assert await db.rolls.get(roll_id + 100) is None
 
@@ -64,8 +64,8 @@ async def message_ids_on_disk(db: Database) -> dict[int, int | None]:
 async def test_noted_messages_are_seen_at_once_and_written_together_a_moment_later(db: Database):
     first = await db.rolls.create(G, C, U, FIRST, NOW)
     second = await db.rolls.create(G, C, U + 1, FIRST, NOW)
-    db.rolls.note_message(first, C, 111)
-    db.rolls.note_message(second, C, 222)
+    db.rolls.messages.note(first, C, 111)
+    db.rolls.messages.note(second, C, 222)
     assert (await db.rolls.get(first)).message_id == 111
     assert (await db.rolls.latest_pending(G, C, U + 1, NOW, LIFETIME)).message_id == 222
     assert await message_ids_on_disk(db) == {first: None, second: None}
@@ -76,7 +76,7 @@ async def test_noted_messages_are_seen_at_once_and_written_together_a_moment_lat
 async def test_noted_messages_are_written_before_the_database_closes(tmp_path: Path):
     database = await Database.open(tmp_path / "closing.sqlite3")
     roll_id = await database.rolls.create(G, C, U, FIRST, NOW)
-    database.rolls.note_message(roll_id, C, 333)
+    database.rolls.messages.note(roll_id, C, 333)
     await database.close()
     async with await Database.open(tmp_path / "closing.sqlite3") as again:
         assert (await again.rolls.get(roll_id)).message_id == 333
@@ -128,7 +128,7 @@ async def test_claim_pushes_and_adds_willpower_together(db: Database):
     assert result.roll.pushed_at == NOW + timedelta(minutes=5)
     assert await db.rolls.get(roll_id) == result.roll
     assert await db.willpower.get(G, U) == 10
-    assert result.as_dict()["willpower"] == {"before": 8, "after": 10, "lost": 1}
+    assert result.willpower.as_dict() == {"before": 8, "after": 10, "lost": 1}
 
 
 async def test_refusals_say_why_and_change_nothing(db: Database):

@@ -129,7 +129,7 @@ async def test_expired_rolls_are_edited_by_the_purge(start_bot, fake_discord, db
     pushed = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, channel=TAVERN)
     use_faces(bot, 4, 5)
     await fake_discord.click(pushed, label="Push")
-    await bot.db.rolls.flush_messages()
+    await bot.db.rolls.messages.flush()
     now[0] += timedelta(minutes=31)
     assert await bot.purge_expired_rolls() == 2
     assert_ended_as(old.message, Ending.EXPIRED)
@@ -143,8 +143,8 @@ async def test_the_purge_edits_a_bounded_number_of_messages(start_bot, fake_disc
     bot = await start_bot(extensions=YZ, clock=lambda: now[0], PUSH_LIFETIME_HOURS="0.5")
     for n in range(EXPIRING_EDITS + 2):
         await bot.db.rolls.create(GUILD.id, 9000 + n, n + 1, '{"roll": {}}', now[0])
-        bot.db.rolls.note_message(n + 1, 9000 + n, 1_000_000 + n)  # no such messages: each edit fails
-    await bot.db.rolls.flush_messages()
+        bot.db.rolls.messages.note(n + 1, 9000 + n, 1_000_000 + n)  # no such messages: each edit fails
+    await bot.db.rolls.messages.flush()
     now[0] += timedelta(hours=1)
     assert await bot.purge_expired_rolls() == EXPIRING_EDITS + 2
     tried = fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE)
@@ -159,7 +159,7 @@ async def test_when_the_edit_failed_the_next_click_repairs_the_message(start_bot
     superseded = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, pushes=2)
     refuse_channel_edits(fake_discord, monkeypatch)
     latest = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, pushes=2)
-    await bot.db.rolls.flush_messages()  # latest's first message id is written; /push's is only noted below
+    await bot.db.rolls.messages.flush()  # latest's first message id is written; /push's is only noted below
     use_faces(bot, 4, 5)
     await fake_discord.slash("push")  # pushes latest; its message's edit fails too
     assert labels(superseded) == ["Push", "Keep"] and labels(latest) == ["Push", "Keep"]
@@ -243,7 +243,7 @@ async def test_the_purge_leaves_private_messages_alone(start_bot, fake_discord, 
     bot = await start_bot(extensions=YZ, clock=lambda: now[0], PUSH_LIFETIME_HOURS="0.5")
     private = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, private=True)
     public = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, channel=TAVERN)
-    await bot.db.rolls.flush_messages()
+    await bot.db.rolls.messages.flush()
     now[0] += timedelta(hours=1)
     assert await bot.purge_expired_rolls() == 2
     [edit] = fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE)  # an ephemeral message has no such route

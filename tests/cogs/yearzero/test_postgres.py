@@ -53,7 +53,7 @@ async def test_the_bot_on_postgresql_stores_the_roll_and_the_roller_pushes_it(po
     reply = await roll(fake_discord, bot, [6, 1, 3, 4, 2, 5], attribute=3, skill=2, gear=1)
     [button] = [item for row in reply.message["components"] for item in row["components"] if item["label"] == "Push"]
     roll_id = int(button["custom_id"].rsplit(":", 1)[1])
-    await bot.db.rolls.flush_messages()
+    await bot.db.rolls.messages.flush()
     stored = await bot.db.rolls.get(roll_id)
     assert (stored.state, stored.user_id, stored.message_id) == (RollState.PENDING, ALICE.id, int(reply.message["id"]))
     use_faces(bot, 1)
@@ -136,7 +136,7 @@ async def test_while_postgresql_is_away_players_are_told_to_try_again_and_the_bo
 ):
     bot = await start_bot(extensions=YZ, DATABASE_URL=own_server.fresh_url())
     reply = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
-    await bot.db.rolls.flush_messages()
+    await bot.db.rolls.messages.flush()
     await asyncio.to_thread(own_server.stop)
     use_faces(bot, 1, 6)
     assert "try again" in told_privately(await fake_discord.click(reply, label="Push"))

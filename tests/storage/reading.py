@@ -1,0 +1,35 @@
+"""What the tests ask of a store that the bot itself never asks: an extended test started or advanced on its own,
+an applied interaction's outcome, a meta key deleted. Through the bot's own calls where it has one
+(`extended.record`), else one plain statement on the store's driver statements."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.storage.database import Storage
+from bot.storage.extended import ExtendedTask
+
+
+async def start_task(
+    db: Storage, guild_id: int, channel_id: int, name: str, needed: int, *, started_by: int | None = None
+) -> ExtendedTask:
+    """Start (or start over) an extended test at progress 0: a fresh roll of no degrees."""
+    return await db.extended.record(guild_id, channel_id, name, needed, 0, fresh=True, started_by=started_by)
+
+
+async def add_degrees(db: Storage, guild_id: int, channel_id: int, name: str, degrees: int) -> ExtendedTask:
+    """Count degrees on a started extended test (its `needed` is not read when the roll is not fresh)."""
+    return await db.extended.record(guild_id, channel_id, name, 1, degrees, fresh=False)
+
+
+async def outcome(db: Storage, interaction_id: int) -> dict[str, Any] | None:
+    """What the store applied for the interaction, or None when it never did (or forgot it)."""
+    recall = "SELECT outcome FROM applied_interactions WHERE interaction_id = :id"
+    row = await db.statements.fetch_one(recall, {"id": interaction_id})
+    return None if row is None else json.loads(row["outcome"])
+
+
+async def delete_meta(db: Storage, key: str) -> bool:
+    """Forget a meta key; False when it was not there."""
+    return bool(await db.statements.write("DELETE FROM meta WHERE key = :key RETURNING key", {"key": key}))
