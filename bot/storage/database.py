@@ -1,10 +1,9 @@
 """The open database, whichever kind (`sqlite.Database`, `postgres.PostgresDatabase`): what it keeps, one class
-per thing on the driver's statements and its dialect; its purge and its closing."""
+per thing on the driver's statements and its dialect; and its closing."""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from datetime import datetime, timedelta
 from types import TracebackType
 from typing import Self
 
@@ -44,22 +43,6 @@ class Storage(ABC):
     @abstractmethod
     async def schema_version(self) -> int:
         """The number of the last migration applied."""
-
-    async def purge_expired(
-        self, now: datetime, push_lifetime: timedelta, log_retention: timedelta | None = None
-    ) -> int:
-        """Delete what has outlived its use (Year Zero rolls past their lifetime, and roll log entries past
-        log_retention when given) in small batches, then give the freed space back; return how many Year Zero
-        rolls were deleted."""
-        purged = await self.rolls.purge_expired(now, push_lifetime)
-        if log_retention is not None:
-            await self.log.purge_older(now, log_retention)
-        await self._give_space_back()
-        return purged
-
-    async def _give_space_back(self) -> None:
-        """After a purge, return the space it freed (PostgreSQL's autovacuum does so by itself)."""
-        return None
 
     def _writable(self) -> bool:
         """Whether what is still noted can be written before closing."""

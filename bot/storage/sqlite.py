@@ -1,5 +1,5 @@
 """The bot's database in one SQLite file, through one aiosqlite connection (public API only): the connection, its
-migrations (version in ``PRAGMA user_version``), and giving back the space a purge freed.
+migrations (version in ``PRAGMA user_version``).
 
 Every statement runs on aiosqlite's worker thread, so the event loop never waits for SQLite. A single write is one
 autocommit statement (``RETURNING`` gives back what it wrote); only what changes two things at once takes a
@@ -31,8 +31,6 @@ from bot.storage.schema import Migration, check_not_newer, load_migrations
 
 DEFAULT_BUSY_TIMEOUT_MS = 2000  # how long a statement waits for another connection's lock: under Discord's 3 s
 LOCKED_AT_START = "another program kept it locked past the busy timeout"
-RECLAIM_STEP_PAGES = 256  # pages given back to the file system per statement after a purge (1 MB at 4 KiB)
-STUCK_STEPS = 3  # steps in a row that give nothing back before the clean-up stops (a file not INCREMENTAL)
 
 Params = Mapping[str, Any] | Iterable[Any]
 Row = sqlite3.Row
@@ -245,10 +243,6 @@ class Database(Storage):
     async def schema_version(self) -> int:
         return await self.store.pragma("user_version")
 
-    async def _give_space_back(self) -> None:
-        await use_incremental_vacuum(self.store)
-        await reclaim_space(self.store)
-
     def _writable(self) -> bool:
         return not self.store.closed and self.store.lost is None
 
@@ -269,28 +263,3 @@ async def migrate(store: Store, migrations: list[Migration] | None = None) -> in
             await transaction.fetch_all(f"PRAGMA user_version = {migration.version:d}")
         _log.info("Applied database migration V%d__%s", migration.version, migration.name)
     return len(migrations)
-
-
-async def use_incremental_vacuum(store: Store) -> None:
-    """Make the file one that can shrink (auto_vacuum INCREMENTAL, 2): a new database takes it before its first
-    table; an older one needs one VACUUM, done here once (after a purge, when the file holds least)."""
-    if await store.pragma("auto_vacuum") == 2:
-        return
-    started = time.monotonic()
-    await store.execute("PRAGMA auto_vacuum = INCREMENTAL")
-    if await store.pragma("page_count") > 1:
-        await store.execute("VACUUM")
-    _log.info("The database can now shrink after purges (a one-time VACUUM, %.1f s)", time.monotonic() - started)
-
-
-async def reclaim_space(store: Store, step_pages: int = RECLAIM_STEP_PAGES) -> int:
-    """Give the file's free pages back to the file system, step_pages per statement (a player's roll waits for one
-    step at most), then truncate the WAL; return how many pages were given back."""
-    given_back, stuck = 0, 0
-    while stuck < STUCK_STEPS and (free := await store.pragma("freelist_count")) > 0:
-        await store.write(f"PRAGMA incremental_vacuum({min(free, int(step_pages)):d})")
-        after = await store.pragma("freelist_count")
-        stuck = stuck + 1 if after >= free else 0
-        given_back += max(free - after, 0)
-    await store.fetch_all("PRAGMA wal_checkpoint(TRUNCATE)")
-    return given_back

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
+from bot.app.chores import purge_store
 from bot.storage.database import Storage
 from bot.storage.roll_log import NewEntry, RevealRefusal
 
@@ -79,7 +80,7 @@ async def test_entries_older_than_the_retention_are_purged_in_batches(db: Storag
     assert await db.log.purge_older(NOW, timedelta(days=90), batch=2) == 5
     assert [await db.log.get(entry_id) for entry_id in old] == [None] * 5 and await db.log.get(new) is not None
     await db.log.write(entry(), NOW - timedelta(days=100))
-    await db.purge_expired(NOW, timedelta(hours=12), timedelta(days=90))  # the round's purge takes the log too
+    await purge_store(db, NOW, timedelta(hours=12), timedelta(days=90))  # the round's purge takes the log too
     assert [e.id for e in await db.log.page(G, C, U)] == [new]
 
 

@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.app.chores import purge_store
 from bot.storage.database import Storage
 from bot.storage.driver import PURGE_BATCH
 from bot.storage.roll_records import PushRefusal, RollState
@@ -235,7 +236,7 @@ async def test_the_purge_deletes_in_batches_until_nothing_expired_is_left(db: St
     fresh = await db.rolls.create(G, C, OTHER, FIRST, NOW)
     assert await db.rolls.purge_expired(NOW, LIFETIME, batch=3) == 7  # 3 + 3 + 1
     assert [await db.rolls.get(roll) for roll in expired] == [None] * 7
-    assert await db.purge_expired(NOW, LIFETIME) == 0 and await db.rolls.get(fresh) is not None
+    assert await purge_store(db, NOW, LIFETIME) == 0 and await db.rolls.get(fresh) is not None
 
 
 # --- told = stored: repeats, withdrawals, refusals of rolls gone ------------------------------------

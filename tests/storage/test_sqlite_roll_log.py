@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.app.chores import purge_store
 from bot.settings import DEFAULT_ROLL_LOG_DAYS, SettingsError, load_settings
 from bot.storage.roll_log import NewEntry, RevealRefusal
 from bot.storage.schema import load_migrations
@@ -130,7 +131,7 @@ async def test_the_log_purge_deletes_in_batches(db: Database):
 async def test_the_database_purge_takes_the_log_past_its_retention_too(db: Database):
     await db.log.write(entry(), NOW - timedelta(days=100))
     kept = await db.log.write(entry(), NOW - timedelta(days=1))
-    await db.purge_expired(NOW, LIFETIME, timedelta(days=DEFAULT_ROLL_LOG_DAYS))
+    await purge_store(db, NOW, LIFETIME, timedelta(days=DEFAULT_ROLL_LOG_DAYS))
     assert [e.id for e in await db.log.page(G, C, ALICE)] == [kept]
 
 
