@@ -1,8 +1,5 @@
-"""The interactions whose change the store applied, with their outcome: an interaction applies once (Discord may
-deliver one twice; docs/reliability.md, "An interaction applies once"). Each change a player asks for is applied
-together with a row here, keyed by the interaction's id, in one transaction (`AppliedIn`): a repeat gets the first
-delivery's outcome (a JSON object kept as text) back instead. Rows are purged after `APPLIED_RETENTION`.
-"""
+"""The interactions whose change the store applied, with their outcome: an interaction applies once
+(docs/architecture.md, "What is kept")."""
 
 from __future__ import annotations
 

@@ -1,13 +1,5 @@
-"""What SQLite and PostgreSQL say differently, side by side: every other statement is written once, in the class
-of what it keeps. Both read named parameters (``:id``; PostgreSQL's are numbered by bot/storage/postgres.py).
-
-The claim's locking is the one real difference. SQLite's write transactions take turns (BEGIN IMMEDIATE holds the
-write lock from the start), so a claim may read "still pushable" through the view yz_roll_states and read the
-roller's Willpower in the same statement. PostgreSQL runs transactions at once (READ COMMITTED): a claim is one
-UPDATE whose WHERE holds every condition, with a compare-and-set on pushes_made, so a racing claim waits for the
-row lock, re-reads the committed row and matches nothing; the roller's Willpower row is then locked before the
-gain, and a repeated interaction, or a change of the shard leases, first takes an advisory lock.
-"""
+"""What SQLite and PostgreSQL say differently, side by side (why, chiefly the claim's locking: docs/architecture.md);
+every other statement is written once, in the class of what it keeps. Named parameters (``:id``) on both."""
 
 from __future__ import annotations
 

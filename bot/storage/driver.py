@@ -1,7 +1,4 @@
-"""The driver seam: what the classes of what is kept need of a database. Statements with named parameters
-(``:guild``), run one at a time (each its own transaction) or inside `transaction()`; sqlite.py offers them as
-sqlite3 binds them, postgres.py numbers them for asyncpg. Times are aware datetimes in the API, Unix seconds in
-the database."""
+"""The driver seam: what the classes of what is kept need of a database (docs/architecture.md, "The driver seam")."""
 
 from __future__ import annotations
 

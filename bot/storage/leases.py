@@ -1,10 +1,4 @@
-"""Leases on shards: one process serves a shard at a time, on one database.
-
-A process takes a lease on each shard it serves, with its owner name and an expiry, and renews it while it lives;
-a second process started with the same token finds the leases held and is refused; a crashed process's leases
-expire. Taking and renewing are one transaction for all the shards (every shard asked for, or none), first
-taking the dialect's `lease_turn` (docs/reliability.md, "One process per shard").
-"""
+"""Leases on shards: one process serves a shard at a time, on one database (docs/architecture.md)."""
 
 from __future__ import annotations
 

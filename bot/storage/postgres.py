@@ -1,11 +1,5 @@
-"""The bot's database on a PostgreSQL server, chosen by DATABASE_URL (``pip install -e ".[postgres]"``): for several
-bot processes sharing one database. An asyncpg pool (public API only), its migrations, and the statements written
-with named parameters (``:guild``) run with numbered ones (``$1``).
-
-Each call takes a connection from the pool for one statement or one transaction. When the server goes away, the
-statements of that moment fail with `StorageOffline` (a transaction that did not commit is rolled back by the
-server), and the pool opens new connections by itself once the server is back.
-"""
+"""The bot's database on a PostgreSQL server, chosen by DATABASE_URL: an asyncpg pool, its migrations, and the
+named statements run with numbered parameters (docs/architecture.md, "The driver seam")."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""The roll log: one row per roll of every system, public and private.
-
-A Year Zero roll's entry takes the id of the stored roll, so Push and Reveal name the same number. A private roll
-keeps its card as sent, so Reveal can post the same dice; the reveal is claimed by one conditional UPDATE (at most
-once, whatever clicks race). Private entries are read only for their roller.
-"""
+"""The roll log: one row per roll of every system, public and private (docs/architecture.md, "What is kept")."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """The messages that show Year Zero rolls, noted as they are sent and written a moment later, many rolls in one
-UPDATE (the dialect's set_messages): only the clean-up of a roll's message needs them (taking its buttons off when
-the roll ends), so a roll's answer never waits for this write."""
+UPDATE (the dialect's set_messages), so a roll's answer never waits for this write."""
 
 from __future__ import annotations
 

@@ -1,11 +1,4 @@
-"""Year Zero rolls a player may push: stored when posted, each push claimed once.
-
-A roll allows 0-3 pushes. It is *pending* until its last push is claimed (*pushed*), its roller keeps it
-(*kept*), the player rolls again in that channel (*superseded*: read through the view ``yz_roll_states``, so
-storing a roll is one INSERT) or it outlives its lifetime (the purge deletes it). A claim is one ``UPDATE ...
-RETURNING`` with a compare-and-set on ``pushes_made``, in one transaction with the Willpower gain: of simultaneous
-pushes exactly one wins (how, under each database's locking: dialects.py).
-"""
+"""Year Zero rolls a player may push: stored when posted, each push claimed once (docs/architecture.md)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""Numbered schema migrations, ``migrations/<database>/V<n>__<what>.sql``: plain statements (no BEGIN or COMMIT),
-applied in order at start, each in one transaction with the record of its number. Numbers start at 1 with no gaps;
-a deployed database records them, so a file once released never changes: a change is a new file.
-"""
+"""Numbered schema migrations, ``migrations/<database>/V<n>__<what>.sql``: plain statements, read in order with no
+gaps; a released file never changes (docs/architecture.md)."""
 
 from __future__ import annotations
 

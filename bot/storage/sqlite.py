@@ -1,12 +1,5 @@
-"""The bot's database in one SQLite file, through one aiosqlite connection (public API only): the connection, its
-migrations (version in ``PRAGMA user_version``).
-
-Every statement runs on aiosqlite's worker thread, so the event loop never waits for SQLite. A single write is one
-autocommit statement (``RETURNING`` gives back what it wrote); only what changes two things at once takes a
-``BEGIN IMMEDIATE`` transaction. Tasks take turns through one lock; when a statement gives up on another program's
-lock, the tasks already waiting give up at once too (`StorageBusy`), rather than each wait its own busy timeout
-past Discord's 3-second window.
-"""
+"""The bot's database in one SQLite file, through one aiosqlite connection (public API only), and its migrations
+(version in ``PRAGMA user_version``; docs/architecture.md, "The driver seam")."""
 
 from __future__ import annotations
 

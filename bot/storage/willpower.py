@@ -1,7 +1,4 @@
-"""Willpower Points per player per server, 0 to 10, each change atomic: a spend is one statement; a gain (past 10
-is lost, and the card says how much) and a GM's set build on the points read with the dialect's
-`points_before_change`, so that no other change comes between the read and the write.
-"""
+"""Willpower Points per player per server, 0 to 10, each change atomic (docs/architecture.md, "What is kept")."""
 
 from __future__ import annotations
 
