@@ -20,9 +20,7 @@ from bot.storage.willpower import Willpower
 
 class Storage(ABC):
     """What `bot.db` is: ``.rolls``, ``.willpower``, ``.extended``, ``.meta``, ``.applied`` (interactions applied,
-    for answering repeats), ``.leases`` (shards served) and ``.log`` (the roll log); ``async with`` closes it.
-
-    Both kinds keep the same guarantees (tests/storage/ runs one contract suite on both)."""
+    for answering repeats), ``.leases`` (shards served) and ``.log`` (the roll log); ``async with`` closes it."""
 
     def __init__(self, statements: Statements, dialect: Dialect) -> None:
         self.statements = statements

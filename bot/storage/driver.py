@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import fields
@@ -44,42 +45,62 @@ def from_row(kind: type[T], row: Row, **read: Any) -> T:
 
 
 class Row(Protocol):
-    """A row read back: its columns by name (sqlite3.Row, asyncpg.Record)."""
+    """A row read back: its columns by name or position (sqlite3.Row, asyncpg.Record)."""
 
-    def __getitem__(self, key: str, /) -> Any: ...
-
-
-class Session(Protocol):
-    """The statements of one transaction."""
-
-    async def fetch_one(self, sql: str, params: Params = ..., /) -> Row | None: ...
-
-    async def fetch_all(self, sql: str, params: Params = ..., /) -> Sequence[Row]: ...
-
-    async def execute_many(self, sql: str, rows: Iterable[Params], /) -> object: ...
+    def __getitem__(self, key: str | int, /) -> Any: ...
 
 
-class Statements(Protocol):
+class Session(ABC):
+    """Statements on one connection, while it is this task's: a transaction's, or one statement on its own."""
+
+    @abstractmethod
+    async def fetch_all(self, sql: str, params: Params = NO_PARAMS, /) -> Sequence[Row]:
+        """One statement; every row it gives (a write's RETURNING rows)."""
+
+    @abstractmethod
+    async def execute(self, sql: str, params: Params = NO_PARAMS, /) -> int:
+        """One write statement; how many rows it changed."""
+
+    @abstractmethod
+    async def execute_many(self, sql: str, rows: Iterable[Params], /) -> object:
+        """One statement, once for each row of parameters."""
+
+    async def fetch_one(self, sql: str, params: Params = NO_PARAMS, /) -> Row | None:
+        rows = await self.fetch_all(sql, params)
+        return rows[0] if rows else None
+
+
+class Statements(ABC):
     """A database: single statements, each a transaction of its own, and transactions of several."""
 
     @property
+    @abstractmethod
     def closed(self) -> bool: ...
 
+    @abstractmethod
     async def close(self) -> None: ...
 
-    def transaction(self) -> AbstractAsyncContextManager[Session]: ...
+    @abstractmethod
+    def alone(self) -> AbstractAsyncContextManager[Session]:
+        """A session for statements that each commit on their own (autocommit)."""
 
-    async def fetch_one(self, sql: str, params: Params = ..., /) -> Row | None: ...
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Session]:
+        """A session whose statements commit together when the block ends, or roll back on any error."""
 
-    async def fetch_all(self, sql: str, params: Params = ..., /) -> Sequence[Row]: ...
+    async def fetch_all(self, sql: str, params: Params = NO_PARAMS, /) -> Sequence[Row]:
+        async with self.alone() as session:
+            return await session.fetch_all(sql, params)
 
-    async def write(self, sql: str, params: Params = ..., /) -> Sequence[Row]:
-        """One write statement; its RETURNING rows."""
-        ...
+    write = fetch_all  # one write statement: its RETURNING rows
 
-    async def execute(self, sql: str, params: Params = ..., /) -> int:
-        """One write statement; how many rows it changed."""
-        ...
+    async def fetch_one(self, sql: str, params: Params = NO_PARAMS, /) -> Row | None:
+        async with self.alone() as session:
+            return await session.fetch_one(sql, params)
+
+    async def execute(self, sql: str, params: Params = NO_PARAMS, /) -> int:
+        async with self.alone() as session:
+            return await session.execute(sql, params)
 
 
 async def purge(db: Statements, sql: str, oldest: datetime, batch: int = PURGE_BATCH) -> int:

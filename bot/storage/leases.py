@@ -47,10 +47,8 @@ class ShardLeases:
     async def take(
         self, shard_ids: Sequence[int], owner: str, now: datetime, ttl: timedelta, *, overrule: Collection[str] = ()
     ) -> list[HeldLease]:
-        """Take (or take over, once expired) the lease of every shard for owner until now + ttl; leases held by
-        an owner in `overrule` (known dead) are taken over at once.
-
-        Returns the leases other processes still hold; when there is any, nothing was taken."""
+        """Take (or take over, once expired) the lease of every shard for owner until now + ttl, those of an owner
+        in `overrule` (known dead) at once; return the leases others still hold (when any, nothing was taken)."""
         held: list[HeldLease] = []
         async with self._db.transaction() as transaction:
             await self._take_turn(transaction)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -15,7 +15,7 @@ import asyncpg
 
 from bot.storage.database import Storage
 from bot.storage.dialects import POSTGRES
-from bot.storage.driver import NO_PARAMS, Params
+from bot.storage.driver import NO_PARAMS, Params, Session, Statements
 from bot.storage.errors import StorageOffline, StorageUnavailable
 from bot.storage.schema import Migration, check_not_newer, load_migrations
 
@@ -90,28 +90,29 @@ def _reason(error: BaseException) -> str:
     return f"the server refused the connection ({type(error).__name__})"
 
 
-class NamedStatements:
-    """Statements with named parameters on one asyncpg connection: a transaction's, or one on its own."""
+class NamedStatements(Session):
+    """Statements with named parameters on one asyncpg connection: a transaction's, or each on its own."""
 
     __slots__ = ("connection",)
 
     def __init__(self, connection: asyncpg.Connection) -> None:
         self.connection = connection
 
-    async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> asyncpg.Record | None:
-        text, args = bound(sql, params)
-        return await self.connection.fetchrow(text, *args)
-
     async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> list[asyncpg.Record]:
         text, args = bound(sql, params)
         return list(await self.connection.fetch(text, *args))
+
+    async def execute(self, sql: str, params: Params = NO_PARAMS) -> int:
+        text, args = bound(sql, params)
+        status = await self.connection.execute(text, *args)
+        return int(status.rsplit(" ", 1)[-1]) if status[-1:].isdigit() else 0
 
     async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
         text, names = numbered(sql)
         await self.connection.executemany(text, [[row[name] for name in names] for row in rows])
 
 
-class PostgresStore:
+class PostgresStore(Statements):
     """An asyncpg pool and where it leads; its statements take named parameters (`driver.Statements`)."""
 
     def __init__(self, pool: asyncpg.Pool, location: str) -> None:
@@ -154,28 +155,16 @@ class PostgresStore:
             raise StorageOffline() from error
 
     @asynccontextmanager
+    async def alone(self) -> AsyncIterator[NamedStatements]:
+        """A connection for statements that each commit on their own (autocommit)."""
+        async with self.connection() as connection:
+            yield NamedStatements(connection)
+
+    @asynccontextmanager
     async def transaction(self) -> AsyncIterator[NamedStatements]:
         """A transaction (READ COMMITTED), committed when the block ends, rolled back on any error."""
         async with self.connection() as connection, connection.transaction():
             yield NamedStatements(connection)
-
-    async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> Sequence[asyncpg.Record]:
-        """One statement on its own (autocommit): every row."""
-        async with self.connection() as connection:
-            return await NamedStatements(connection).fetch_all(sql, params)
-
-    write = fetch_all
-
-    async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> asyncpg.Record | None:
-        async with self.connection() as connection:
-            return await NamedStatements(connection).fetch_one(sql, params)
-
-    async def execute(self, sql: str, params: Params = NO_PARAMS) -> int:
-        """One statement on its own; how many rows it changed."""
-        text, args = bound(sql, params)
-        async with self.connection() as connection:
-            status = await connection.execute(text, *args)
-        return int(status.rsplit(" ", 1)[-1]) if status[-1:].isdigit() else 0
 
 
 class PostgresDatabase(Storage):

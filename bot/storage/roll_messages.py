@@ -30,11 +30,7 @@ class RollMessages:
 
     def note(self, roll_id: int, channel_id: int, message_id: int) -> None:
         """Remember the message that shows a roll, without waiting: written a moment later together with the
-        others noted meanwhile, in one statement (one commit for many rolls instead of one each).
-
-        Only /push needs it, to take the Push button off the roll's message; reads here see it at once. A crash
-        before the write loses no roll, only that clean-up for the rolls of the last moment.
-        """
+        others noted meanwhile, in one statement (one commit for many rolls instead of one each)."""
         self._messages[roll_id] = (channel_id, message_id)
         if self._flush_soon is None:
             self._flush_soon = asyncio.get_running_loop().call_later(MESSAGE_FLUSH_DELAY, self._start_flush)

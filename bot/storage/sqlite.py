@@ -18,6 +18,7 @@ import aiosqlite
 
 from bot.storage.database import Storage
 from bot.storage.dialects import SQLITE
+from bot.storage.driver import Session, Statements
 from bot.storage.errors import StorageBusy, StorageUnavailable
 from bot.storage.files import RESTORE, check_database_path, file_identity, is_busy, is_corrupt, sqlite_reason
 from bot.storage.schema import Migration, check_not_newer, load_migrations
@@ -31,8 +32,8 @@ Row = sqlite3.Row
 _log = logging.getLogger(__name__)
 
 
-class Transaction:
-    """The statements of one write transaction; only valid inside `Store.transaction()`."""
+class SqliteSession(Session):
+    """Statements on the connection, while it is this task's (`Store.alone()`, `Store.transaction()`)."""
 
     __slots__ = ("_connection",)
 
@@ -40,18 +41,18 @@ class Transaction:
         self._connection = connection
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
-        return list(await self._connection.execute_fetchall(sql, params))
+        return list(await self._connection.execute_fetchall(sql, params or ()))  # sqlite3 takes no empty proxy
 
-    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
-        rows = await self.fetch_all(sql, params)
-        return rows[0] if rows else None
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        async with self._connection.execute(sql, params or ()) as cursor:
+            return cursor.rowcount
 
     async def execute_many(self, sql: str, rows: Iterable[Params]) -> int:
         cursor = await self._connection.executemany(sql, rows)
         return cursor.rowcount
 
 
-class Store:
+class Store(Statements):
     """One aiosqlite connection with the PRAGMAs set, and a lock that gives tasks their turns."""
 
     def __init__(self, path: Path, connection: aiosqlite.Connection) -> None:
@@ -146,13 +147,19 @@ class Store:
                 raise StorageBusy() from error
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Transaction]:
+    async def alone(self) -> AsyncIterator[SqliteSession]:
+        """The connection for statements that each commit on their own (autocommit)."""
+        async with self._turn() as connection:
+            yield SqliteSession(connection)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[SqliteSession]:
         """BEGIN IMMEDIATE (the write lock first, so every read in the body sees what the commit builds on), the
         body, COMMIT; ROLLBACK on any error or cancellation."""
         async with self._turn() as connection:
             await connection.execute("BEGIN IMMEDIATE")
             try:
-                yield Transaction(connection)
+                yield SqliteSession(connection)
                 await connection.commit()
             except BaseException:
                 await asyncio.shield(self._rollback(connection))
@@ -163,22 +170,6 @@ class Store:
             await connection.rollback()  # nothing to do when SQLite already rolled it back
         except sqlite3.Error as error:
             _log.error("Rollback failed on %s", self.path, exc_info=error)
-
-    async def write(self, sql: str, params: Params = ()) -> list[Row]:
-        """One write statement, autocommit, in one trip; its ``RETURNING`` rows."""
-        async with self._turn() as connection:
-            return list(await connection.execute_fetchall(sql, params))
-
-    fetch_all = write
-
-    async def execute(self, sql: str, params: Params = ()) -> int:
-        """One write statement, autocommit; how many rows it changed."""
-        async with self._turn() as connection, connection.execute(sql, params) as cursor:
-            return cursor.rowcount
-
-    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
-        rows = await self.fetch_all(sql, params)
-        return rows[0] if rows else None
 
     async def pragma(self, name: str) -> int:
         row = await self.fetch_one(f"PRAGMA {name}")
