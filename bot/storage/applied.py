@@ -46,11 +46,13 @@ def outcome_of(row: Row | None) -> Outcome | None:
     return value
 
 
-class AppliedIn:
-    """The applied interactions inside a change's transaction. ``before_recall``: the dialect's statement on ``:id``
-    that makes a second delivery wait for the first to commit (None where transactions already take turns)."""
+class AppliedInteractions:
+    """The applied interactions: written and read inside a change's transaction (its session), read and purged on
+    their own. ``before_recall``: the dialect's statement on ``:id`` that makes a second delivery wait for the first
+    to commit (None where transactions already take turns)."""
 
-    def __init__(self, before_recall: str | None) -> None:
+    def __init__(self, statements: Statements, before_recall: str | None) -> None:
+        self._db = statements
         self._before_recall = before_recall
 
     async def recalled(self, session: Session, interaction_id: int | None) -> Outcome | None:
@@ -73,13 +75,6 @@ class AppliedIn:
     async def forget(self, session: Session, interaction_id: int) -> bool:
         """Forget interaction_id, its change withdrawn (a repeat may apply it anew); False when not remembered."""
         return bool(await session.fetch_all(_FORGET, {"id": interaction_id}))
-
-
-class AppliedInteractions:
-    """Read and purge the applied interactions (they are written by the changes themselves)."""
-
-    def __init__(self, statements: Statements) -> None:
-        self._db = statements
 
     async def latest_for(self, subject: str) -> Outcome | None:
         """The outcome of the latest interaction applied to subject (e.g. 'yz_roll:12'), or None."""

@@ -7,7 +7,7 @@ from abc import ABC, abstractmethod
 from types import TracebackType
 from typing import Self
 
-from bot.storage.applied import AppliedIn, AppliedInteractions
+from bot.storage.applied import AppliedInteractions
 from bot.storage.dialects import Dialect
 from bot.storage.driver import Statements
 from bot.storage.extended import ExtendedTests
@@ -24,19 +24,18 @@ class Storage(ABC):
 
     def __init__(self, statements: Statements, dialect: Dialect) -> None:
         self.statements = statements
-        applied = AppliedIn(dialect.before_recall)
+        self.applied = applied = AppliedInteractions(statements, dialect.before_recall)
         self.rolls = YearZeroRolls(statements, dialect, applied)
         self.willpower = Willpower(statements, dialect, applied)
         self.extended = ExtendedTests(statements, dialect, applied)
         self.meta = Meta(statements)
-        self.applied = AppliedInteractions(statements)
         self.leases = ShardLeases(statements, dialect.lease_turn)
         self.log = RollLog(statements, dialect)
 
     @property
-    @abstractmethod
     def location(self) -> str:
         """Where the data is, fit for a log line or an error message (never a password)."""
+        return self.statements.location
 
     @abstractmethod
     async def schema_version(self) -> int:

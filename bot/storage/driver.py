@@ -73,6 +73,9 @@ class Session(ABC):
 class Statements(ABC):
     """A database: single statements, each a transaction of its own, and transactions of several."""
 
+    location: str
+    """Where the data is, fit for a log line or an error message (never a password)."""
+
     @property
     @abstractmethod
     def closed(self) -> bool: ...

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from bot.storage.applied import AlreadyApplied, AppliedIn, Outcome
+from bot.storage.applied import AlreadyApplied, AppliedInteractions, Outcome
 from bot.storage.dialects import Dialect
 from bot.storage.driver import Row, Statements, from_row
 from bot.storage.errors import InvalidValue, NoSuchExtendedTest, TaskComplete, check_whole
@@ -88,7 +88,7 @@ def recorded(task: ExtendedTask, added: int, before: Row | None, *, fresh: bool)
 class ExtendedTests:
     """Extended tests kept per (guild_id, channel_id, name)."""
 
-    def __init__(self, statements: Statements, dialect: Dialect, applied: AppliedIn) -> None:
+    def __init__(self, statements: Statements, dialect: Dialect, applied: AppliedInteractions) -> None:
         self._db = statements
         self._sql = ExtendedSql(dialect)
         self._applied = applied

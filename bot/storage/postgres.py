@@ -188,10 +188,6 @@ class PostgresDatabase(Storage):
             raise
         return cls(store)
 
-    @property
-    def location(self) -> str:
-        return self.store.location
-
     async def schema_version(self) -> int:
         return await schema_version(self.store)
 

@@ -65,17 +65,12 @@ def push_subject(roll_id: int) -> str:
 
 def refusal_of(roll: YearZeroRoll, now: datetime, lifetime: timedelta) -> PushRefusal:
     """Why a roll of the user's own, as read, cannot be pushed: ended, too old, or pushed since it was read."""
-    return refusal_for(roll, epoch(now - lifetime))
-
-
-def refusal_for(roll: YearZeroRoll, oldest: float) -> PushRefusal:
-    """The same, given the Unix time before which a roll is too old to push."""
     if roll.state is RollState.PUSHED:
         return PushRefusal.ALREADY_PUSHED if roll.pushes_allowed == 1 else PushRefusal.NO_PUSHES_LEFT
     if roll.state is RollState.KEPT:
         return PushRefusal.KEPT
     if roll.state is RollState.SUPERSEDED:
         return PushRefusal.SUPERSEDED
-    if epoch(roll.created_at) < oldest:
+    if epoch(roll.created_at) < epoch(now - lifetime):
         return PushRefusal.EXPIRED
     return PushRefusal.PUSHED_MEANWHILE

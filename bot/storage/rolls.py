@@ -6,12 +6,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.storage.applied import AppliedIn
+from bot.storage.applied import AppliedInteractions
 from bot.storage.dialects import Dialect
 from bot.storage.driver import PURGE_BATCH, Row, Session, Statements, epoch, purge, storable_id
 from bot.storage.roll_log import NewEntry, log_in, unlog_in
 from bot.storage.roll_messages import RollMessages
-from bot.storage.roll_records import PushRefusal, YearZeroRoll, push_subject, refusal_for, roll_from
+from bot.storage.roll_records import PushRefusal, YearZeroRoll, push_subject, refusal_of, roll_from
 from bot.storage.willpower import WillpowerChange, gained, points_in, store_in
 
 
@@ -73,7 +73,7 @@ ORDER BY roll.created_at, roll.id LIMIT :round
 DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :oldest ORDER BY created_at LIMIT :batch)
 """
 
-    def __init__(self, statements: Statements, dialect: Dialect, applied: AppliedIn) -> None:
+    def __init__(self, statements: Statements, dialect: Dialect, applied: AppliedInteractions) -> None:
         self._db = statements
         self._dialect = dialect
         self._applied = applied
@@ -169,16 +169,15 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
             raise TypeError("pushed_payload must be the pushed roll as a JSON string")
         if not storable_id(roll_id):
             return PushClaim(None, PushRefusal.UNKNOWN)
-        oldest = epoch(now - lifetime)
-        params = {"id": roll_id, "user": user_id, "pushed": pushed_payload, "now": epoch(now), "oldest": oldest}
-        params |= {"made": pushes_made, "last": bool(last)}
+        params = {"id": roll_id, "user": user_id, "pushed": pushed_payload, "now": epoch(now), "made": pushes_made}
+        params |= {"oldest": epoch(now - lifetime), "last": bool(last)}
         async with self._db.transaction() as session:
             if (outcome := await self._applied.recalled(session, interaction_id)) is not None:
                 first = WillpowerChange(**outcome["willpower"])
-                return await self._read_back(session, roll_id, user_id, oldest, first)
+                return await self._read_back(session, roll_id, user_id, now, lifetime, first)
             row = await session.fetch_one(self._dialect.claim, params)
             if row is None:
-                return await self._read_back(session, roll_id, user_id, oldest)
+                return await self._read_back(session, roll_id, user_id, now, lifetime)
             change = await self._gain(session, row, user_id, willpower_gain)
             gain = {"willpower": change.as_dict()}
             await self._applied.remember(session, interaction_id, gain, push_subject(roll_id))
@@ -192,7 +191,7 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
         async with self._db.transaction() as session:
             row = await session.fetch_one(self._dialect.keep, {"id": roll_id, "user": user_id, "oldest": oldest})
             if row is None:
-                return await self._read_back(session, roll_id, user_id, oldest)
+                return await self._read_back(session, roll_id, user_id, now, lifetime)
         return PushClaim(roll_from(row))
 
     async def superseded_by(self, newer_id: int, guild_id: int, channel_id: int, user_id: int) -> YearZeroRoll | None:
@@ -237,7 +236,8 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
         return PushRefusal.EXPIRED if highest and 0 < roll_id <= int(highest["highest"]) else PushRefusal.UNKNOWN
 
     async def _read_back(
-        self, session: Session, roll_id: int, user_id: int, oldest: float, first: WillpowerChange | None = None
+        self, session: Session, roll_id: int, user_id: int, now: datetime, lifetime: timedelta,
+        first: WillpowerChange | None = None,
     ) -> PushClaim:
         """The claim a repeat made the first time (its Willpower change `first`), or why a claim or keep found
         nothing to update."""
@@ -247,7 +247,7 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
         roll = roll_from(row)
         if first is not None:
             return PushClaim(roll, willpower=first)
-        return PushClaim(roll, PushRefusal.NOT_YOURS if roll.user_id != user_id else refusal_for(roll, oldest))
+        return PushClaim(roll, PushRefusal.NOT_YOURS if roll.user_id != user_id else refusal_of(roll, now, lifetime))
 
 
 def _new_roll(guild: int, channel: int, user: int, payload: str, now: datetime, allowed: int) -> dict[str, Any]:

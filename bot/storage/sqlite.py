@@ -57,6 +57,7 @@ class Store(Statements):
 
     def __init__(self, path: Path, connection: aiosqlite.Connection) -> None:
         self.path = path
+        self.location = str(path)
         self._connection: aiosqlite.Connection | None = connection
         self._lock = asyncio.Lock()
         self._gave_up_at = -math.inf  # when (time.monotonic) a statement last gave up on another program's lock
@@ -219,10 +220,6 @@ class Database(Storage):
     @property
     def path(self) -> Path:
         return self.store.path
-
-    @property
-    def location(self) -> str:
-        return str(self.store.path)
 
     async def schema_version(self) -> int:
         return await self.store.pragma("user_version")

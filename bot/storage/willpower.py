@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from bot.storage.applied import AppliedIn
+from bot.storage.applied import AppliedInteractions
 from bot.storage.dialects import Dialect
 from bot.storage.driver import Row, Session, Statements
 from bot.storage.errors import InvalidValue, NotEnoughWillpower, check_whole
@@ -69,7 +69,7 @@ async def store_in(session: Session, guild_id: int, user_id: int, change: Willpo
 class Willpower:
     """Willpower Points kept per (guild_id, user_id)."""
 
-    def __init__(self, statements: Statements, dialect: Dialect, applied: AppliedIn) -> None:
+    def __init__(self, statements: Statements, dialect: Dialect, applied: AppliedInteractions) -> None:
         self._db = statements
         self._before_change = dialect.points_before_change
         self._refund = dialect.refund
