@@ -3,7 +3,6 @@ per thing on the driver's statements and its dialect; and its closing."""
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from types import TracebackType
 from typing import Self
 
@@ -18,7 +17,7 @@ from bot.storage.rolls import YearZeroRolls
 from bot.storage.willpower import Willpower
 
 
-class Storage(ABC):
+class Storage:
     """What `bot.db` is: ``.rolls``, ``.willpower``, ``.extended``, ``.meta``, ``.applied`` (interactions applied,
     for answering repeats), ``.leases`` (shards served) and ``.log`` (the roll log); ``async with`` closes it."""
 
@@ -36,10 +35,6 @@ class Storage(ABC):
     def location(self) -> str:
         """Where the data is, fit for a log line or an error message (never a password)."""
         return self.statements.location
-
-    @abstractmethod
-    async def schema_version(self) -> int:
-        """The number of the last migration applied."""
 
     def _writable(self) -> bool:
         """Whether what is still noted can be written before closing."""

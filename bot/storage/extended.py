@@ -10,7 +10,7 @@ from bot.storage.applied import AlreadyApplied, AppliedInteractions, Outcome
 from bot.storage.dialects import Dialect
 from bot.storage.driver import Row, Statements, from_row
 from bot.storage.errors import InvalidValue, NoSuchExtendedTest, TaskComplete, check_whole
-from rules.sevenkingdoms.extended import MAX_TASK_NAME, is_complete, still_needed
+from rules.sevenkingdoms.extended import MAX_TASK_NAME, is_complete
 
 _COLUMNS = "guild_id, channel_id, name, needed, progress, started_by"
 LARGEST_COUNT = 2**31 - 1  # the largest number of degrees the INTEGER columns hold
@@ -31,10 +31,6 @@ class ExtendedTask:
     @property
     def complete(self) -> bool:
         return is_complete(self.needed, self.progress)
-
-    @property
-    def remaining(self) -> int:
-        return still_needed(self.needed, self.progress)
 
 
 class ExtendedSql:

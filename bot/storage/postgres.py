@@ -188,9 +188,6 @@ class PostgresDatabase(Storage):
             raise
         return cls(store)
 
-    async def schema_version(self) -> int:
-        return await schema_version(self.store)
-
 
 async def schema_version(store: PostgresStore) -> int:
     """The number of the last migration applied (0 for a new database)."""

@@ -217,13 +217,6 @@ class Database(Storage):
             raise
         return cls(store)
 
-    @property
-    def path(self) -> Path:
-        return self.store.path
-
-    async def schema_version(self) -> int:
-        return await self.store.pragma("user_version")
-
     def _writable(self) -> bool:
         return not self.store.closed and self.store.lost is None
 

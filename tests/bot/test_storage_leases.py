@@ -17,7 +17,7 @@ from bot.storage.schema import load_migrations
 from bot.storage.sqlite import Database
 from tests.conftest import TOKEN
 from tests.fakediscord import GUILD_READY_TIMEOUT
-from tests.storage.reading import outcome
+from tests.storage.reading import outcome, schema_version
 
 NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 TTL = timedelta(seconds=30)
@@ -30,7 +30,7 @@ async def db(tmp_path: Path):
 
 
 async def test_the_schema_has_every_migration(db):
-    assert await db.schema_version() == len(load_migrations())
+    assert await schema_version(db) == len(load_migrations())
 
 
 async def test_a_second_owner_is_refused_until_the_lease_expires(db):

@@ -9,6 +9,8 @@ from typing import Any
 
 from bot.storage.database import Storage
 from bot.storage.extended import ExtendedTask
+from bot.storage.postgres import PostgresDatabase
+from bot.storage.postgres import schema_version as postgres_schema_version
 
 
 async def start_task(
@@ -33,3 +35,10 @@ async def outcome(db: Storage, interaction_id: int) -> dict[str, Any] | None:
 async def delete_meta(db: Storage, key: str) -> bool:
     """Forget a meta key; False when it was not there."""
     return bool(await db.statements.write("DELETE FROM meta WHERE key = :key RETURNING key", {"key": key}))
+
+
+async def schema_version(db: Storage) -> int:
+    """The number of the last migration applied: SQLite's user_version, or PostgreSQL's schema_migrations."""
+    if isinstance(db, PostgresDatabase):
+        return await postgres_schema_version(db.store)
+    return int((await db.statements.fetch_one("PRAGMA user_version"))[0])

@@ -24,7 +24,8 @@ from bot.storage.errors import (
 from bot.storage.files import check_database_path
 from bot.storage.schema import Migration, load_migrations
 from bot.storage.sqlite import Database, Store, migrate
-from tests.storage.reading import add_degrees, delete_meta, start_task
+from rules.sevenkingdoms.extended import still_needed
+from tests.storage.reading import add_degrees, delete_meta, schema_version, start_task
 
 G, C, U = 1111, 2222, 3333
 
@@ -56,7 +57,7 @@ async def test_pragmas_are_set(db: Database):
 async def test_a_lock_held_elsewhere_is_waited_for_without_blocking_the_event_loop(db: Database):
     """While another program holds the write lock, the write waits (busy_timeout is 200 ms here) and the
     event loop keeps running other work; the write succeeds once the lock is released."""
-    other = sqlite3.connect(db.path, isolation_level=None)
+    other = sqlite3.connect(db.store.path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
     ticks = 0
 
@@ -130,7 +131,7 @@ async def test_use_after_close_is_a_clear_error(tmp_path: Path):
 async def test_fresh_database_gets_every_migration(tmp_path: Path):
     path = tmp_path / "db.sqlite3"
     async with await Database.open(path) as database:
-        assert await database.schema_version() == len(load_migrations()) >= 1
+        assert await schema_version(database) == len(load_migrations()) >= 1
     assert {"yz_rolls", "willpower", "extended_tests", "meta"} <= tables(path)
 
 
@@ -140,7 +141,7 @@ async def test_reopening_is_idempotent_and_keeps_data(tmp_path: Path):
         await database.willpower.set(G, U, 7)
     before = tables(path)
     async with await Database.open(path) as database:
-        assert await database.schema_version() == len(load_migrations())
+        assert await schema_version(database) == len(load_migrations())
         assert await database.willpower.get(G, U) == 7
     assert tables(path) == before
 
@@ -153,7 +154,7 @@ async def test_a_later_migration_applies_on_top(tmp_path: Path):
         Migration(len(load_migrations()) + 1, "notes", "CREATE TABLE notes (x TEXT);"),
     ]
     async with await Database.open(path, migrations=later) as database:
-        assert await database.schema_version() == len(later)
+        assert await schema_version(database) == len(later)
     assert "notes" in tables(path)
 
 
@@ -165,7 +166,7 @@ async def test_a_failing_migration_leaves_the_previous_version(tmp_path: Path):
     with pytest.raises(sqlite3.OperationalError, match="no_such_table"):
         await Database.open(path, migrations=broken)
     async with await Database.open(path) as database:
-        assert await database.schema_version() == len(load_migrations())
+        assert await schema_version(database) == len(load_migrations())
     assert "half" not in tables(path)
 
 
@@ -212,7 +213,7 @@ async def test_two_processes_migrating_at_once_apply_each_migration_once(tmp_pat
 @pytest.fixture
 def held_lock(db: Database):
     """Another connection holding the write lock on db's file until the test ends (or releases it)."""
-    other = sqlite3.connect(db.path, isolation_level=None)
+    other = sqlite3.connect(db.store.path, isolation_level=None)
     other.execute("BEGIN EXCLUSIVE")
     yield other
     if other.in_transaction:
@@ -250,7 +251,7 @@ async def test_a_database_locked_at_start_up_is_named(tmp_path: Path):
 
 async def test_a_short_lock_is_waited_out(tmp_path: Path):
     async with await Database.open(tmp_path / "db.sqlite3", busy_timeout_ms=3000) as database:
-        other = sqlite3.connect(database.path, isolation_level=None)
+        other = sqlite3.connect(database.store.path, isolation_level=None)
         other.execute("BEGIN EXCLUSIVE")
         asyncio.get_running_loop().call_later(0.1, other.rollback)
         assert (await database.willpower.add(G, U, 2)).after == 2
@@ -266,7 +267,7 @@ async def test_extended_progress(db: Database):
     assert not started.complete
     assert (await add_degrees(db, G, C, "climb the wall", 2)).progress == 2
     done = await add_degrees(db, G, C, "CLIMB THE WALL", 4)
-    assert (done.progress, done.complete, done.remaining) == (6, True, 0)
+    assert (done.progress, done.complete, still_needed(done.needed, done.progress)) == (6, True, 0)
     assert await db.extended.get(G, C, "Climb the wall") == done
     assert await db.extended.get(G, C + 1, "Climb the wall") is None
 

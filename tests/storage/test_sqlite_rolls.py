@@ -17,6 +17,7 @@ from bot.storage.roll_records import PushRefusal, RollState
 from bot.storage.schema import load_migrations
 from bot.storage.sqlite import Database
 from cogs.yearzero.endings import REFUSED
+from tests.storage.reading import schema_version
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
@@ -57,7 +58,7 @@ async def test_create_stores_a_pending_roll(db: Database):
 
 
 async def message_ids_on_disk(db: Database) -> dict[int, int | None]:
-    with sqlite3.connect(db.path) as connection:
+    with sqlite3.connect(db.store.path) as connection:
         return dict(connection.execute("SELECT id, message_id FROM yz_rolls").fetchall())
 
 
@@ -261,7 +262,7 @@ async def test_a_cancelled_write_leaves_no_transaction_open(db: Database):
 
 async def test_a_locked_database_refuses_the_claim_and_keeps_the_roll(db: Database):
     roll_id = await db.rolls.create(G, C, U, FIRST, NOW)
-    other = sqlite3.connect(db.path, isolation_level=None)
+    other = sqlite3.connect(db.store.path, isolation_level=None)
     other.execute("BEGIN EXCLUSIVE")
     try:
         with pytest.raises(StorageBusy):
@@ -308,7 +309,7 @@ async def test_rolls_stored_before_v3_keep_their_states_after_it(tmp_path: Path)
         first, second, other = [await store_at_v2(old, user) for user in (U, U, OTHER)]
         assert (await old.store.fetch_one("SELECT state FROM yz_rolls WHERE id = ?", (first,)))[0] == "superseded"
     async with await Database.open(path) as db:
-        assert await db.schema_version() >= 3
+        assert await schema_version(db) >= 3
         triggers = await db.store.fetch_all("SELECT name FROM sqlite_master WHERE type = 'trigger'")
         assert "yz_rolls_supersede" not in [row["name"] for row in triggers]
         assert await states(db) == {first: "superseded", second: "pending", other: "pending"}

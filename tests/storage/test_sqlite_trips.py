@@ -62,14 +62,14 @@ async def test_a_pushable_roll_is_stored_with_its_log_entry_in_one_transaction(d
     assert logged is not None and logged.events == ("1/2:1",) and logged.user_id == 7
     seen.clear()
     assert (await db.rolls.create_for(900, G, C, 7, '{"other": 1}', NOW, 2, log=entry)).id == roll.id  # a repeat
-    assert "INSERT" not in verbs(seen) and count_rows(db.path, "SELECT count(*) FROM roll_log") == 1
+    assert "INSERT" not in verbs(seen) and count_rows(db.store.path, "SELECT count(*) FROM roll_log") == 1
 
 
 async def test_a_withdrawn_roll_takes_its_log_entry_with_it(db: Database):
     entry = NewEntry(G, C, 7, "yearzero", "roll", "Success")
     roll = await db.rolls.create_for(901, G, C, 7, "{}", NOW, log=entry)
     assert await db.rolls.withdraw(roll.id)
-    assert await db.log.get(roll.id) is None and count_rows(db.path) == 0
+    assert await db.log.get(roll.id) is None and count_rows(db.store.path) == 0
 
 
 async def test_a_spend_is_one_statement_and_a_refused_one_reads_once_more(db: Database):
@@ -95,7 +95,7 @@ async def test_a_push_claim_is_one_transaction_of_four_statements(db: Database):
 
 async def test_rolls_stored_at_once_each_get_their_own_id(db: Database):
     ids = await asyncio.gather(*(db.rolls.create(G, C, user, "{}", NOW) for user in range(40)))
-    assert len(set(ids)) == 40 and count_rows(db.path) == 40
+    assert len(set(ids)) == 40 and count_rows(db.store.path) == 40
     for user, roll_id in enumerate(ids):
         latest = await db.rolls.latest_pending(G, C, user, NOW, LIFETIME)
         assert latest is not None and latest.id == roll_id
@@ -104,7 +104,7 @@ async def test_rolls_stored_at_once_each_get_their_own_id(db: Database):
 async def test_a_lock_held_past_the_busy_timeout_fails_the_waiting_writes_at_once(db: Database):
     """The first write waits out the busy timeout (200 ms); those queued behind it give up with it, instead of
     each waiting 200 ms more in turn."""
-    other = sqlite3.connect(db.path, isolation_level=None)
+    other = sqlite3.connect(db.store.path, isolation_level=None)
     other.execute("BEGIN EXCLUSIVE")
     try:
         started = time.monotonic()
@@ -117,17 +117,17 @@ async def test_a_lock_held_past_the_busy_timeout_fails_the_waiting_writes_at_onc
         other.close()
     assert all(isinstance(result, StorageBusy) for result in results)
     assert 0.15 <= waited < 0.6
-    assert count_rows(db.path) == 0
+    assert count_rows(db.store.path) == 0
     assert await db.rolls.create(G, C, 1, "{}", NOW) >= 1  # and writing works again
 
 
 async def test_a_short_lock_is_waited_out(db: Database):
-    other = sqlite3.connect(db.path, isolation_level=None)
+    other = sqlite3.connect(db.store.path, isolation_level=None)
     other.execute("BEGIN EXCLUSIVE")
     asyncio.get_running_loop().call_later(0.05, other.rollback)
     ids = await asyncio.gather(*(db.rolls.create(G, C, user, "{}", NOW) for user in range(5)))
     other.close()
-    assert len(set(ids)) == 5 and count_rows(db.path) == 5
+    assert len(set(ids)) == 5 and count_rows(db.store.path) == 5
 
 
 async def test_a_failed_transaction_writes_nothing(db: Database):

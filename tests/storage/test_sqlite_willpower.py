@@ -57,7 +57,7 @@ async def test_bad_amounts_are_refused_before_sql(db: Database, call: str, amoun
 
 async def test_the_table_itself_refuses_values_outside_zero_to_ten(db: Database):
     await db.willpower.set(G, U, 10)
-    with sqlite3.connect(db.path) as other, pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+    with sqlite3.connect(db.store.path) as other, pytest.raises(sqlite3.IntegrityError, match="CHECK"):
         other.execute("UPDATE willpower SET points = 11")
     assert await db.willpower.get(G, U) == 10
 
