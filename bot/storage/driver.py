@@ -105,12 +105,17 @@ class Statements(ABC):
         async with self.alone() as session:
             return await session.execute(sql, params)
 
+    async def purge(self, table: str, oldest: datetime, batch: int = PURGE_BATCH) -> int:
+        """Delete the table's rows created before oldest, a batch at a time until fewer are left, each batch a short
+        transaction of its own (other statements go between); return how many rows were deleted."""
+        sql, params = _PURGE_ROUND.format(table=table), {"oldest": epoch(oldest), "batch": batch}
+        purged, deleted = 0, batch
+        while deleted == batch:
+            deleted = await self.execute(sql, params)
+            purged += deleted
+        return purged
 
-async def purge(db: Statements, sql: str, oldest: datetime, batch: int = PURGE_BATCH) -> int:
-    """Run a purge's DELETE (of rows created before :oldest, :batch at a time) until it deletes less than a batch;
-    return how many rows it deleted. Each batch is a short transaction of its own: other statements go between."""
-    params, purged, deleted = {"oldest": epoch(oldest), "batch": batch}, 0, batch
-    while deleted == batch:
-        deleted = await db.execute(sql, params)
-        purged += deleted
-    return purged
+
+_PURGE_ROUND = """
+DELETE FROM {table} WHERE id IN (SELECT id FROM {table} WHERE created_at < :oldest ORDER BY created_at LIMIT :batch)
+"""

@@ -9,18 +9,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.storage.dialects import Dialect
-from bot.storage.driver import (
-    LARGEST_ID,
-    PURGE_BATCH,
-    Row,
-    Session,
-    Statements,
-    epoch,
-    from_row,
-    moment,
-    purge,
-    storable_id,
-)
+from bot.storage.driver import LARGEST_ID, PURGE_BATCH, Row, Session, Statements, epoch, from_row, moment, storable_id
 
 MAX_READING = 300
 """Characters of a roll's reading kept in the log (a card's title is at most 256)."""
@@ -141,10 +130,6 @@ WHERE guild_id = :guild AND channel_id = :channel AND created_at >= :start AND c
 ORDER BY id
 """
 
-_PURGE_BATCH = """
-DELETE FROM roll_log WHERE id IN (SELECT id FROM roll_log WHERE created_at < :oldest ORDER BY created_at LIMIT :batch)
-"""
-
 
 class RollLog:
     """The roll log of every channel."""
@@ -229,7 +214,7 @@ class RollLog:
 
     async def purge_older(self, now: datetime, keep: timedelta, batch: int = PURGE_BATCH) -> int:
         """Delete every entry older than keep, in batches; return how many."""
-        return await purge(self._db, _PURGE_BATCH, now - keep, batch)
+        return await self._db.purge("roll_log", now - keep, batch)
 
 
 async def log_in(session: Session, entry: NewEntry, now: datetime, *, entry_id: int, interaction_id: int) -> None:

@@ -52,23 +52,20 @@ class RollMessages:
         return await self._write_noted()
 
     async def _write_noted(self) -> int:
+        """Write the noted message ids in one statement; return how many rolls got one (a roll purged since: none)."""
         noted, self._messages = self._messages, {}
         if not noted or self._store.closed:
             return 0
         self._writing |= noted
+        rows = [{"id": roll, "channel": channel, "message": message} for roll, (channel, message) in noted.items()]
         try:
-            return await self._write(noted)
+            return len(await self._store.write(self._set_messages, {"noted": json.dumps(rows)}))
         except StorageError as error:
             _log.warning("Could not note the messages of %d Year Zero rolls: %s", len(noted), error)
             return 0
         finally:
             for roll_id in noted:
                 self._writing.pop(roll_id, None)
-
-    async def _write(self, noted: dict[int, tuple[int, int]]) -> int:
-        """Write a batch of noted message ids; return how many rolls got one (a roll purged since gets none)."""
-        rows = [{"id": roll, "channel": channel, "message": message} for roll, (channel, message) in noted.items()]
-        return len(await self._store.write(self._set_messages, {"noted": json.dumps(rows)}))
 
     def seen_in(self, roll: YearZeroRoll) -> YearZeroRoll:
         """The roll with its message id, when that is noted but not written yet (a note is always newer than what

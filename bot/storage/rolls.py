@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.storage.applied import AppliedInteractions
 from bot.storage.dialects import Dialect
-from bot.storage.driver import PURGE_BATCH, Row, Session, Statements, epoch, purge, storable_id
+from bot.storage.driver import PURGE_BATCH, Row, Session, Statements, epoch, storable_id
 from bot.storage.roll_log import NewEntry, log_in, unlog_in
 from bot.storage.roll_messages import RollMessages
 from bot.storage.roll_records import PushRefusal, YearZeroRoll, push_subject, refusal_of, roll_from
@@ -68,9 +68,6 @@ FROM yz_rolls AS roll
 WHERE roll.created_at < :oldest AND roll.created_at >= :after_at
   AND (roll.created_at > :after_at OR roll.id > :after_id)
 ORDER BY roll.created_at, roll.id LIMIT :round
-"""
-    _PURGE_BATCH = """
-DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :oldest ORDER BY created_at LIMIT :batch)
 """
 
     def __init__(self, statements: Statements, dialect: Dialect, applied: AppliedInteractions) -> None:
@@ -216,7 +213,7 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
 
     async def purge_expired(self, now: datetime, lifetime: timedelta, batch: int = PURGE_BATCH) -> int:
         """Delete every roll older than lifetime, whatever its state, in batches; return how many."""
-        return await purge(self._db, self._PURGE_BATCH, now - lifetime, batch)
+        return await self._db.purge("yz_rolls", now - lifetime, batch)
 
     def _seen(self, row: Row | None) -> YearZeroRoll | None:
         """The roll read, with the message noted for it (perhaps not written yet)."""
