@@ -47,9 +47,8 @@ def outcome_of(row: Row | None) -> Outcome | None:
 
 
 class AppliedInteractions:
-    """The applied interactions: written and read inside a change's transaction (its session), read and purged on
-    their own. ``before_recall``: the dialect's statement on ``:id`` that makes a second delivery wait for the first
-    to commit (None where transactions already take turns)."""
+    """The applied interactions, kept inside a change's transaction. ``before_recall``: the dialect's statement on
+    ``:id`` that makes a second delivery wait for the first to commit (None where transactions take turns)."""
 
     def __init__(self, statements: Statements, before_recall: str | None) -> None:
         self._db = statements

@@ -18,8 +18,7 @@ from bot.storage.willpower import Willpower
 
 
 class Storage:
-    """What `bot.db` is: ``.rolls``, ``.willpower``, ``.extended``, ``.meta``, ``.applied`` (interactions applied,
-    for answering repeats), ``.leases`` (shards served) and ``.log`` (the roll log); ``async with`` closes it."""
+    """What `bot.db` is: one attribute per thing kept (docs/architecture.md); ``async with`` closes it."""
 
     def __init__(self, statements: Statements, dialect: Dialect) -> None:
         self.statements = statements

@@ -74,9 +74,8 @@ def task_name(name: str) -> str:
 
 
 def recorded(task: ExtendedTask, added: int, before: Row | None, *, fresh: bool) -> Outcome:
-    """What an extended roll applied, as its interaction's outcome, for a withdrawal: the task as the roll left
-    it, the degrees added, whether it (re)started the task, and the task's needed and progress as the roll found
-    it (None: the roll started it)."""
+    """What an extended roll applied, kept for its withdrawal: the task as the roll left it, the degrees added,
+    whether it (re)started the task, and its needed and progress as the roll found it (None: the roll started it)."""
     found = {"needed": before["needed"], "progress": before["progress"]} if before is not None else None
     return {"task": asdict(task), "added": added, "fresh": fresh, "before": found}
 

@@ -155,9 +155,7 @@ class RollLog:
         card: dict[str, Any] | None,
     ) -> bool:
         """Push number `pushes` of a Year Zero roll, logged once (a repeat, or an older push logged late, changes
-        nothing; False then): its reading and (private) card become the pushed ones, the push's luck events are
-        added to the roll's, extras["willpower"] to its Willpower, and extras["banes"] (the banes showing now)
-        replaces the count."""
+        nothing; False then), as the dialect's log_push says: extras["willpower"] and ["banes"] its figures."""
         params = {"id": entry_id, "pushes": pushes, "reading": reading[:MAX_READING], "events": events,
                   "card": card_text(card), "willpower": int(extras.get("willpower", 0)),
                   "banes": int(extras.get("banes", 0))}

@@ -29,8 +29,7 @@ class RollMessages:
         self._flushing: set[asyncio.Task] = set()
 
     def note(self, roll_id: int, channel_id: int, message_id: int) -> None:
-        """Remember the message that shows a roll, without waiting: written a moment later together with the
-        others noted meanwhile, in one statement (one commit for many rolls instead of one each)."""
+        """Remember the message that shows a roll, without waiting: written a moment later with the others noted."""
         self._messages[roll_id] = (channel_id, message_id)
         if self._flush_soon is None:
             self._flush_soon = asyncio.get_running_loop().call_later(MESSAGE_FLUSH_DELAY, self._start_flush)
@@ -42,8 +41,7 @@ class RollMessages:
         task.add_done_callback(self._flushing.discard)
 
     async def flush(self) -> int:
-        """Write the noted message ids now, and wait for the writes already under way (the bot calls this
-        before closing); return how many rolls got one here."""
+        """Write the noted message ids now, after the writes under way (before closing); how many rolls got one."""
         if self._flush_soon is not None:
             self._flush_soon.cancel()
             self._flush_soon = None

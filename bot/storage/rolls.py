@@ -79,8 +79,7 @@ ORDER BY roll.created_at, roll.id LIMIT :round
     async def create(
         self, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime, pushes_allowed: int = 1
     ) -> int:
-        """Store a new pending roll allowing that many pushes and return its id; the player's older rolls here are
-        superseded by it."""
+        """Store a new pending roll allowing that many pushes (the player's older ones here superseded); its id."""
         if not isinstance(payload, str):
             raise TypeError("payload must be the roll as a JSON string")
         params = _new_roll(guild_id, channel_id, user_id, payload, now, pushes_allowed)
@@ -158,10 +157,9 @@ ORDER BY roll.created_at, roll.id LIMIT :round
         self, roll_id: int, user_id: int, pushed_payload: str, willpower_gain: int, now: datetime, lifetime: timedelta,
         *, pushes_made: int = 0, last: bool = True, interaction_id: int | None = None,
     ) -> PushClaim:
-        """Claim push number pushes_made + 1 of the roll: store pushed_payload (computed by the caller from the roll
-        as stored) and add the Willpower gain, both or neither, only if the roll still has made exactly pushes_made
-        pushes. ``last``: no push is left after this one, which ends the roll. A refusal changes nothing; a repeat
-        of interaction_id gets the first one's claim back."""
+        """Claim push number pushes_made + 1 of the roll (the last one when ``last``, ending it): store pushed_payload
+        and add the Willpower gain, both or neither, only if the roll has made exactly pushes_made pushes. A refusal
+        changes nothing; a repeat of interaction_id gets the first one's claim back."""
         if not isinstance(pushed_payload, str):
             raise TypeError("pushed_payload must be the pushed roll as a JSON string")
         if not storable_id(roll_id):
@@ -236,8 +234,7 @@ ORDER BY roll.created_at, roll.id LIMIT :round
         self, session: Session, roll_id: int, user_id: int, now: datetime, lifetime: timedelta,
         first: WillpowerChange | None = None,
     ) -> PushClaim:
-        """The claim a repeat made the first time (its Willpower change `first`), or why a claim or keep found
-        nothing to update."""
+        """The claim a repeat made the first time (its Willpower change `first`), or why nothing was claimed."""
         row = await session.fetch_one(self._GET, {"id": roll_id})
         if row is None:
             return PushClaim(None, await self._missing_reason(session, roll_id))

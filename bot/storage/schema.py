@@ -44,8 +44,7 @@ def _has_code(sql: str) -> bool:
 
 
 def load_migrations(database: str = "sqlite", directory: Traversable | None = None) -> list[Migration]:
-    """Read every V<n>__<name>.sql of one database's migrations ("sqlite" or "postgres"; or those in directory),
-    sorted and checked for gaps."""
+    """Every V<n>__<name>.sql of one database ("sqlite", "postgres") or directory, sorted and checked for gaps."""
     directory = directory or resources.files("bot.storage").joinpath("migrations", database)
     found = []
     for entry in directory.iterdir():

@@ -110,8 +110,7 @@ class Willpower:
     async def set(
         self, guild_id: int, user_id: int, points: int, *, interaction_id: int | None = None
     ) -> WillpowerChange:
-        """Set the player's Willpower to points (0 to 10), whatever it was; a repeat of interaction_id gets the
-        first one's change back."""
+        """Set the player's Willpower to points (0 to 10); a repeat of interaction_id gets the first change back."""
         check_whole("Willpower", points, low=0, high=MAX_WILLPOWER)
         async with self._db.transaction() as session:
             if (outcome := await self._applied.recalled(session, interaction_id)) is not None:
@@ -122,9 +121,8 @@ class Willpower:
         return change
 
     async def withdraw_spend(self, guild_id: int, user_id: int, points: int, *, interaction_id: int) -> bool:
-        """Refund a spend (made by interaction_id) whose answer never reached the player, whatever changed since
-        (two lost spends each give their points back), and forget the interaction (a repeat may spend anew); False
-        when it was not applied or was withdrawn already."""
+        """Refund a spend (made by interaction_id) whose answer never reached the player, whatever changed since, and
+        forget the interaction (a repeat may spend anew); False when it was not applied or was withdrawn already."""
         params = {"guild": guild_id, "user": user_id, "points": points, "most": MAX_WILLPOWER}
         async with self._db.transaction() as session:
             if not await self._applied.forget(session, interaction_id):
