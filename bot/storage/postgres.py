@@ -9,10 +9,10 @@ import re
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
 
+from bot.settings import database_location
 from bot.storage.database import Storage
 from bot.storage.dialects import POSTGRES
 from bot.storage.driver import NO_PARAMS, Params, Session, Statements
@@ -59,20 +59,6 @@ def bound(sql: str, params: Params) -> tuple[str, list[Any]]:
     """The numbered statement and its arguments in number order (KeyError names a parameter not given)."""
     text, names = numbered(sql)
     return text, [params[name] for name in names]
-
-
-def where(url: str) -> str:
-    """The database a URL names, without its user and password (for a Unix socket: ``postgresql:///name?host=``)."""
-    parts = urlsplit(url)
-    query = parse_qs(parts.query)
-    name = parts.path.lstrip("/")
-    if parts.hostname is None and query.get("host"):
-        return f"postgresql:///{name}?host={query['host'][0]}"
-    try:
-        port = f":{parts.port}" if parts.port else ""
-    except ValueError:
-        port = ""
-    return f"postgresql://{parts.hostname or 'localhost'}{port}/{name}"
 
 
 def _reason(error: BaseException) -> str:
@@ -122,7 +108,7 @@ class PostgresStore(Statements):
     @classmethod
     async def connect(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresStore:
         """Open a pool on url; StorageUnavailable naming the host (not the password) when it cannot."""
-        location = where(url)
+        location = database_location(url)
         try:
             pool = await asyncpg.create_pool(
                 url, min_size=min_size, max_size=max_size, timeout=CONNECT_TIMEOUT, command_timeout=STATEMENT_TIMEOUT

@@ -13,8 +13,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from bot.settings import database_location
 from bot.storage.errors import StorageOffline, StorageUnavailable
-from bot.storage.postgres import PostgresDatabase, where
+from bot.storage.postgres import PostgresDatabase
 from bot.storage.roll_records import RollState
 from bot.storage.schema import load_migrations
 from tests.postgres import PostgresServer
@@ -34,9 +35,9 @@ def own_server():
 
 
 def test_where_names_host_port_and_database_but_never_the_password():
-    assert where(f"postgresql://bot:{PASSWORD}@db.example:5433/rolls") == "postgresql://db.example:5433/rolls"
-    assert where(f"postgres://bot:{PASSWORD}@db.example/rolls?sslmode=require") == "postgresql://db.example/rolls"
-    assert where("postgresql://postgres@/rolls?host=/run/pg") == "postgresql:///rolls?host=/run/pg"
+    assert database_location(f"postgresql://bot:{PASSWORD}@db.example:5433/rolls") == "postgresql://db.example:5433/rolls"
+    assert database_location(f"postgres://bot:{PASSWORD}@db.example/rolls?sslmode=require") == "postgresql://db.example/rolls"
+    assert database_location("postgresql://postgres@/rolls?host=/run/pg") == "postgresql:///rolls?host=/run/pg"
 
 
 async def test_an_unreachable_server_is_named_without_the_password():
