@@ -256,7 +256,6 @@ def _database_url(value: str | None) -> str | None:
     return text
 
 
-
 def database_location(url: str) -> str:
     """The database a URL names, without its user and password (for a Unix socket: ``postgresql:///name?host=``)."""
     parts = urlsplit(url)
