@@ -23,8 +23,8 @@ class Storage:
     def __init__(self, statements: Statements, dialect: Dialect) -> None:
         self.statements = statements
         self.applied = applied = AppliedInteractions(statements, dialect.before_recall)
-        self.rolls = YearZeroRolls(statements, dialect, applied)
         self.willpower = Willpower(statements, dialect, applied)
+        self.rolls = YearZeroRolls(statements, dialect, applied, self.willpower)
         self.extended = ExtendedTests(statements, dialect, applied)
         self.meta = Meta(statements)
         self.leases = ShardLeases(statements, dialect.lease_turn)

@@ -12,7 +12,7 @@ from bot.storage.driver import PURGE_BATCH, Row, Session, Statements, epoch, sto
 from bot.storage.roll_log import NewEntry, log_in, unlog_in
 from bot.storage.roll_messages import RollMessages
 from bot.storage.roll_records import PushRefusal, YearZeroRoll, push_subject, refusal_of, roll_from
-from bot.storage.willpower import WillpowerChange, gained, points_in, store_in
+from bot.storage.willpower import Willpower, WillpowerChange
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +70,13 @@ WHERE roll.created_at < :oldest AND roll.created_at >= :after_at
 ORDER BY roll.created_at, roll.id LIMIT :round
 """
 
-    def __init__(self, statements: Statements, dialect: Dialect, applied: AppliedInteractions) -> None:
+    def __init__(
+        self, statements: Statements, dialect: Dialect, applied: AppliedInteractions, willpower: Willpower
+    ) -> None:
         self._db = statements
         self._dialect = dialect
         self._applied = applied
+        self._willpower = willpower
         self.messages = RollMessages(statements, dialect.set_messages)
 
     async def create(
@@ -219,11 +222,8 @@ ORDER BY roll.created_at, roll.id LIMIT :round
 
     async def _gain(self, session: Session, claimed: Row, user_id: int, points: int) -> WillpowerChange:
         """Add the Willpower the claimed push gains, from the points the claim read (SQLite) or read now."""
-        if self._dialect.claim_reads_points:
-            before = claimed["willpower_before"] or 0
-        else:
-            before = await points_in(session, self._dialect.points_before_change, claimed["guild_id"], user_id)
-        return await store_in(session, claimed["guild_id"], user_id, gained(before, points))
+        before = (claimed["willpower_before"] or 0) if self._dialect.claim_reads_points else None
+        return await self._willpower.gain_in(session, claimed["guild_id"], user_id, points, before)
 
     async def _missing_reason(self, reader: Session | Statements, roll_id: int) -> PushRefusal:
         """A missing id at or below the highest ever given was purged (expired); any other was never a roll."""

@@ -44,28 +44,6 @@ class WillpowerChange:
         return asdict(self)
 
 
-def gained(before: int, points: int) -> WillpowerChange:
-    """The change when a player with before points gains points (0 or more)."""
-    check_whole("Willpower gained", points, low=0)
-    try:
-        after, lost = apply_willpower(before, points)
-    except RulesError as error:
-        raise InvalidValue(str(error)) from error
-    return WillpowerChange(before, after, lost=lost)
-
-
-async def points_in(session: Session, before_change: str, guild_id: int, user_id: int) -> int:
-    """The player's Willpower inside session, read with the dialect's before_change (0 when never set)."""
-    row = await session.fetch_one(before_change, {"guild": guild_id, "user": user_id})
-    return int(row["points"]) if row else 0
-
-
-async def store_in(session: Session, guild_id: int, user_id: int, change: WillpowerChange) -> WillpowerChange:
-    """Write change.after as the player's Willpower inside session; return the change."""
-    await session.fetch_all(_STORE, {"guild": guild_id, "user": user_id, "points": change.after})
-    return change
-
-
 class Willpower:
     """Willpower Points kept per (guild_id, user_id)."""
 
@@ -77,15 +55,27 @@ class Willpower:
 
     async def get(self, guild_id: int, user_id: int) -> int:
         """The player's Willpower (0 for a player the bot has never seen)."""
-        row = await self._db.fetch_one(_CURRENT, {"guild": guild_id, "user": user_id})
-        return int(row["points"]) if row else 0
+        return await self._points(self._db, _CURRENT, guild_id, user_id)
 
     async def add(self, guild_id: int, user_id: int, points: int) -> WillpowerChange:
         """Add points (0 or more); the total stops at 10 and `lost` says how many points went past it."""
         check_whole("Willpower gained", points, low=0)
         async with self._db.transaction() as session:
-            before = await points_in(session, self._before_change, guild_id, user_id)
-            return await store_in(session, guild_id, user_id, gained(before, points))
+            return await self.gain_in(session, guild_id, user_id, points)
+
+    async def gain_in(
+        self, session: Session, guild_id: int, user_id: int, points: int, before: int | None = None
+    ) -> WillpowerChange:
+        """Add points inside session to `before` (read by the caller with the write lock held) or to the points
+        read now with the dialect's points_before_change."""
+        check_whole("Willpower gained", points, low=0)
+        if before is None:
+            before = await self._points(session, self._before_change, guild_id, user_id)
+        try:
+            after, lost = apply_willpower(before, points)
+        except RulesError as error:
+            raise InvalidValue(str(error)) from error
+        return await self._store(session, guild_id, user_id, WillpowerChange(before, after, lost=lost))
 
     async def spend(
         self, guild_id: int, user_id: int, points: int, *, interaction_id: int | None = None
@@ -115,8 +105,8 @@ class Willpower:
         async with self._db.transaction() as session:
             if (outcome := await self._applied.recalled(session, interaction_id)) is not None:
                 return WillpowerChange(**outcome)
-            before = await points_in(session, self._before_change, guild_id, user_id)
-            change = await store_in(session, guild_id, user_id, WillpowerChange(before, points))
+            before = await self._points(session, self._before_change, guild_id, user_id)
+            change = await self._store(session, guild_id, user_id, WillpowerChange(before, points))
             await self._applied.remember(session, interaction_id, change.as_dict())
         return change
 
@@ -139,6 +129,14 @@ class Willpower:
                 return False
             await self._applied.forget(session, interaction_id)
         return True
+
+    async def _points(self, reader: Session | Statements, sql: str, guild_id: int, user_id: int) -> int:
+        row = await reader.fetch_one(sql, {"guild": guild_id, "user": user_id})
+        return int(row["points"]) if row else 0
+
+    async def _store(self, session: Session, guild_id: int, user_id: int, change: WillpowerChange) -> WillpowerChange:
+        await session.fetch_all(_STORE, {"guild": guild_id, "user": user_id, "points": change.after})
+        return change
 
 
 def _spent(row: Row, points: int) -> WillpowerChange:
