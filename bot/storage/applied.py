@@ -12,8 +12,7 @@ from bot.storage.driver import Row, Session, Statements
 
 Outcome = dict[str, Any]
 
-APPLIED_RETENTION = timedelta(hours=24)
-"""How long an applied interaction is remembered: far longer than any replay Discord makes."""
+APPLIED_RETENTION = timedelta(hours=24)  # how long an applied interaction is remembered: far past any replay
 
 _RECALL = "SELECT outcome FROM applied_interactions WHERE interaction_id = :id"
 _REMEMBER = """

@@ -15,11 +15,9 @@ if TYPE_CHECKING:
 
 Params = Mapping[str, Any]
 NO_PARAMS: Params = MappingProxyType({})
-PURGE_BATCH = 500
-"""Rows deleted per statement by a purge: a few milliseconds of the database each (see bench/purge.py)."""
+PURGE_BATCH = 500  # rows deleted per statement by a purge: a few milliseconds of the database each (bench/purge.py)
 T = TypeVar("T", bound="DataclassInstance")
-LARGEST_ID = 2**63 - 1
-"""The largest id a database column holds (a custom_id from a hostile client may name any number)."""
+LARGEST_ID = 2**63 - 1  # the largest id a column holds (a hostile client's custom_id may name any number)
 
 
 def epoch(moment: datetime) -> float:

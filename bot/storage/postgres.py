@@ -21,13 +21,10 @@ from bot.storage.schema import Migration, check_not_newer, load_migrations
 
 _log = logging.getLogger(__name__)
 
-CONNECT_TIMEOUT = 2.0
-"""Seconds to open one connection or wait for a free one: under Discord's 3-second window for an answer."""
-STATEMENT_TIMEOUT = 2.5
-"""Seconds one statement may take before the player is told to try again."""
+CONNECT_TIMEOUT = 2.0  # seconds to open a connection or wait for a free one: under Discord's 3-second window
+STATEMENT_TIMEOUT = 2.5  # seconds one statement may take before the player is told to try again
 MIGRATION_LOCK = 0x726F6C6C6B656570  # 'rollkeep': the advisory lock held while migrating, one process at a time
-MIGRATION_TIMEOUT = 600.0
-"""Seconds a migration statement (or the wait for another process's) may take: it may rewrite a large table."""
+MIGRATION_TIMEOUT = 600.0  # seconds a migration (or the wait for another process's) may take: a large table
 
 OFFLINE = (
     OSError, TimeoutError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncpg.InternalClientError,

@@ -11,11 +11,9 @@ from typing import Any
 from bot.storage.dialects import Dialect
 from bot.storage.driver import LARGEST_ID, PURGE_BATCH, Row, Session, Statements, epoch, from_row, moment, storable_id
 
-MAX_READING = 300
-"""Characters of a roll's reading kept in the log (a card's title is at most 256)."""
+MAX_READING = 300  # characters of a roll's reading kept in the log (a card's title is at most 256)
 
-COMPACT = json.JSONEncoder(separators=(",", ":"))
-"""Extras and cards as stored: JSON without spaces."""
+COMPACT = json.JSONEncoder(separators=(",", ":"))  # extras and cards as stored: JSON without spaces
 
 
 @dataclass(frozen=True, slots=True)
