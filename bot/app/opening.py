@@ -55,14 +55,15 @@ def postgres_health(url: str) -> str | None:
     """What `python -m bot healthcheck` asks of PostgreSQL: None when it answers and the bot has migrated it,
     else why not in one line (never the password). Reads only."""
     try:
-        from bot.storage.postgres import PostgresStore, schema_version
+        from bot.storage.postgres import PostgresStore, applied_version
     except ImportError:
         return NEEDS_ASYNCPG
 
     async def version() -> int:
         store = await PostgresStore.connect(url, min_size=1, max_size=1)
         try:
-            return await schema_version(store)
+            async with store.connection() as connection:
+                return await applied_version(connection)
         finally:
             await store.close()
 

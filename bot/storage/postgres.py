@@ -172,13 +172,8 @@ class PostgresDatabase(Storage):
         return cls(store)
 
 
-async def schema_version(store: PostgresStore) -> int:
+async def applied_version(connection: asyncpg.Connection) -> int:
     """The number of the last migration applied (0 for a new database)."""
-    async with store.connection() as connection:
-        return await _applied(connection)
-
-
-async def _applied(connection: asyncpg.Connection) -> int:
     if not await connection.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL"):
         return 0
     return int(await connection.fetchval("SELECT coalesce(max(version), 0) FROM schema_migrations"))
@@ -192,7 +187,7 @@ async def migrate(store: PostgresStore, migrations: list[Migration] | None = Non
         await connection.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK, timeout=MIGRATION_TIMEOUT)
         try:
             await connection.execute(_TRACKING)
-            current = await _applied(connection)
+            current = await applied_version(connection)
             check_not_newer(store.location, current, len(migrations))
             for migration in migrations[current:]:
                 async with connection.transaction():

@@ -196,8 +196,7 @@ class RollLog:
         self, guild_id: int, channel_id: int, viewer_id: int, since: datetime, *, user_id: int | None = None
     ) -> list[LogEntry]:
         """The channel's rolls since a moment, oldest first, of one player or all; private ones the viewer's own."""
-        params = {"guild": guild_id, "channel": channel_id, "viewer": viewer_id, "since": epoch(since),
-                  "user": user_id}
+        params = {"guild": guild_id, "channel": channel_id, "viewer": viewer_id, "since": epoch(since), "user": user_id}
         return [entry_from(row) for row in await self._db.fetch_all(_STATS, params)]
 
     async def between(

@@ -9,8 +9,7 @@ from typing import Any
 
 from bot.storage.database import Storage
 from bot.storage.extended import ExtendedTask
-from bot.storage.postgres import PostgresDatabase
-from bot.storage.postgres import schema_version as postgres_schema_version
+from bot.storage.postgres import PostgresDatabase, applied_version
 
 
 async def start_task(
@@ -40,5 +39,6 @@ async def delete_meta(db: Storage, key: str) -> bool:
 async def schema_version(db: Storage) -> int:
     """The number of the last migration applied: SQLite's user_version, or PostgreSQL's schema_migrations."""
     if isinstance(db, PostgresDatabase):
-        return await postgres_schema_version(db.store)
+        async with db.store.connection() as connection:
+            return await applied_version(connection)
     return int((await db.statements.fetch_one("PRAGMA user_version"))[0])
