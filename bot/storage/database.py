@@ -4,7 +4,7 @@ per thing on the driver's statements and its dialect; and its closing."""
 from __future__ import annotations
 
 from types import TracebackType
-from typing import Self
+from typing import ClassVar, Generic, Self, TypeVar
 
 from bot.storage.applied import AppliedInteractions
 from bot.storage.dialects import Dialect
@@ -16,34 +16,38 @@ from bot.storage.roll_log import RollLog
 from bot.storage.rolls import YearZeroRolls
 from bot.storage.willpower import Willpower
 
+StoreT = TypeVar("StoreT", bound=Statements)
 
-class Storage:
-    """What `bot.db` is: one attribute per thing kept (docs/architecture.md); ``async with`` closes it."""
 
-    def __init__(self, statements: Statements, dialect: Dialect) -> None:
-        self.statements = statements
-        self.applied = applied = AppliedInteractions(statements, dialect.before_recall)
-        self.willpower = Willpower(statements, dialect, applied)
-        self.rolls = YearZeroRolls(statements, dialect, applied, self.willpower)
-        self.extended = ExtendedTests(statements, dialect, applied)
-        self.meta = Meta(statements)
-        self.leases = ShardLeases(statements, dialect.lease_turn)
-        self.log = RollLog(statements, dialect)
+class Storage(Generic[StoreT]):
+    """What `bot.db` is: one attribute per thing kept, on its driver and dialect; ``async with`` closes it."""
+
+    dialect: ClassVar[Dialect]
+
+    def __init__(self, store: StoreT) -> None:
+        self.store = store
+        self.applied = applied = AppliedInteractions(store, self.dialect.before_recall)
+        self.willpower = Willpower(store, self.dialect, applied)
+        self.rolls = YearZeroRolls(store, self.dialect, applied, self.willpower)
+        self.extended = ExtendedTests(store, self.dialect, applied)
+        self.meta = Meta(store)
+        self.leases = ShardLeases(store, self.dialect.lease_turn)
+        self.log = RollLog(store, self.dialect)
 
     @property
     def location(self) -> str:
         """Where the data is, fit for a log line or an error message (never a password)."""
-        return self.statements.location
+        return self.store.location
 
     def _writable(self) -> bool:
         """Whether what is still noted can be written before closing."""
-        return not self.statements.closed
+        return not self.store.closed
 
     async def close(self) -> None:
         """Write what is still noted, then close; harmless when already closed."""
         if self._writable():
             await self.rolls.messages.flush()
-        await self.statements.close()
+        await self.store.close()
 
     async def __aenter__(self) -> Self:
         return self

@@ -150,12 +150,10 @@ class PostgresStore(Statements):
             yield NamedStatements(connection)
 
 
-class PostgresDatabase(Storage):
+class PostgresDatabase(Storage[PostgresStore]):
     """The open PostgreSQL database: ``await PostgresDatabase.open(url)``; closes with ``await db.close()``."""
 
-    def __init__(self, store: PostgresStore) -> None:
-        super().__init__(store, POSTGRES)
-        self.store = store
+    dialect = POSTGRES
 
     @classmethod
     async def open(

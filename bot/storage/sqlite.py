@@ -190,12 +190,10 @@ async def _wal_mode(connection: aiosqlite.Connection, patience: float) -> str:
         await asyncio.sleep(0.05)
 
 
-class Database(Storage):
+class Database(Storage[Store]):
     """The open SQLite database: ``await Database.open(path)``; closes with ``await db.close()``."""
 
-    def __init__(self, store: Store) -> None:
-        super().__init__(store, SQLITE)
-        self.store = store
+    dialect = SQLITE
 
     @classmethod
     async def open(

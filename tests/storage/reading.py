@@ -1,6 +1,6 @@
 """What the tests ask of a store that the bot itself never asks: an extended test started or advanced on its own,
 an applied interaction's outcome, a meta key deleted. Through the bot's own calls where it has one
-(`extended.record`), else one plain statement on the store's driver statements."""
+(`extended.record`), else one plain statement on the store's driver."""
 
 from __future__ import annotations
 
@@ -27,13 +27,13 @@ async def add_degrees(db: Storage, guild_id: int, channel_id: int, name: str, de
 async def outcome(db: Storage, interaction_id: int) -> dict[str, Any] | None:
     """What the store applied for the interaction, or None when it never did (or forgot it)."""
     recall = "SELECT outcome FROM applied_interactions WHERE interaction_id = :id"
-    row = await db.statements.fetch_one(recall, {"id": interaction_id})
+    row = await db.store.fetch_one(recall, {"id": interaction_id})
     return None if row is None else json.loads(row["outcome"])
 
 
 async def delete_meta(db: Storage, key: str) -> bool:
     """Forget a meta key; False when it was not there."""
-    return bool(await db.statements.write("DELETE FROM meta WHERE key = :key RETURNING key", {"key": key}))
+    return bool(await db.store.write("DELETE FROM meta WHERE key = :key RETURNING key", {"key": key}))
 
 
 async def schema_version(db: Storage) -> int:
@@ -41,4 +41,4 @@ async def schema_version(db: Storage) -> int:
     if isinstance(db, PostgresDatabase):
         async with db.store.connection() as connection:
             return await applied_version(connection)
-    return int((await db.statements.fetch_one("PRAGMA user_version"))[0])
+    return int((await db.store.fetch_one("PRAGMA user_version"))[0])
