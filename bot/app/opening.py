@@ -33,7 +33,7 @@ async def open_storage(settings: Settings, *, busy_timeout_ms: int = DEFAULT_BUS
         from bot.storage.postgres import PostgresDatabase
 
         storage = await PostgresDatabase.open(settings.database_url)
-    _log.info("Keeping the game's data in %s", storage.location)
+    _log.info("Keeping the game's data in %s", storage.store.location)
     return storage
 
 

@@ -34,11 +34,6 @@ class Storage(Generic[StoreT]):
         self.leases = ShardLeases(store, self.dialect.lease_turn)
         self.log = RollLog(store, self.dialect)
 
-    @property
-    def location(self) -> str:
-        """Where the data is, fit for a log line or an error message (never a password)."""
-        return self.store.location
-
     def _writable(self) -> bool:
         """Whether what is still noted can be written before closing."""
         return not self.store.closed

@@ -17,15 +17,11 @@ from bot.storage.willpower import Willpower, WillpowerChange
 
 @dataclass(frozen=True, slots=True)
 class PushClaim:
-    """The answer to a push: claimed (with the stored roll and the Willpower change) or a refusal."""
+    """The answer to a push: claimed (no refusal; the stored roll and the Willpower change) or a refusal."""
 
     roll: YearZeroRoll | None
     refusal: PushRefusal | None = None
     willpower: WillpowerChange | None = None
-
-    @property
-    def claimed(self) -> bool:
-        return self.refusal is None
 
 
 class YearZeroRolls:

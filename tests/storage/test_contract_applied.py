@@ -25,7 +25,7 @@ async def test_a_repeated_interaction_gets_the_first_ones_answer_and_changes_not
     assert again.id == roll.id and again.payload == json.dumps({"n": 1})
     claim = await db.rolls.claim_push(roll.id, U, "{}", 2, NOW, LIFETIME, interaction_id=INTERACTION + 1)
     repeat = await db.rolls.claim_push(roll.id, U, "{}", 2, NOW, LIFETIME, interaction_id=INTERACTION + 1)
-    assert claim.claimed and repeat.claimed and repeat.willpower == claim.willpower
+    assert claim.refusal is None and repeat.refusal is None and repeat.willpower == claim.willpower
     assert await db.willpower.get(G, U) == 2
     spent = [await db.willpower.spend(G, U, 1, interaction_id=INTERACTION + 2) for _ in range(2)]
     assert spent[0] == spent[1] and await db.willpower.get(G, U) == 1

@@ -40,7 +40,7 @@ async def test_a_year_zero_roll_is_logged_under_its_own_id_in_one_statement_once
     assert len(set(seen)) == 1 and seen[0].split()[0].upper() == "INSERT"
     assert await db.log.write(entry(system="yearzero"), NOW, entry_id=roll_id) == roll_id  # a repeat: no change
     claim = await db.rolls.claim_push(roll_id, ALICE, "{}", 1, NOW, LIFETIME)
-    assert claim.claimed
+    assert claim.refusal is None
     assert await db.log.record_push(roll_id, 1, "Pushed", "1/6:0", {"willpower": 2, "banes": 2}, None)
     assert not await db.log.record_push(roll_id, 1, "Pushed", "1/6:0", {"willpower": 2, "banes": 2}, None)  # repeat
     assert await db.log.record_push(roll_id, 2, "Pushed again", "", {"willpower": 1, "banes": 3}, None)

@@ -105,7 +105,7 @@ async def test_supersede_without_a_new_roll(db: Database):
 async def test_latest_pending_ignores_pushed_and_expired_rolls(db: Database):
     roll_id = await db.rolls.create(G, C, U, FIRST, NOW)
     assert await db.rolls.latest_pending(G, C, U, NOW + LIFETIME + timedelta(seconds=1), LIFETIME) is None
-    assert (await claim(db, roll_id)).claimed
+    assert (await claim(db, roll_id)).refusal is None
     assert await db.rolls.latest_pending(G, C, U, NOW, LIFETIME) is None
 
 
@@ -123,7 +123,7 @@ async def test_claim_pushes_and_adds_willpower_together(db: Database):
     await db.willpower.set(G, U, 8)
     roll_id = await db.rolls.create(G, C, U, FIRST, NOW)
     result = await claim(db, roll_id, gain=3, now=NOW + timedelta(minutes=5))
-    assert result.claimed and result.refusal is None
+    assert result.refusal is None
     assert (result.willpower.before, result.willpower.after, result.willpower.lost) == (8, 10, 1)
     assert (result.roll.state, result.roll.pushed_payload) == (RollState.PUSHED, PUSHED)
     assert result.roll.pushed_at == NOW + timedelta(minutes=5)
@@ -136,7 +136,7 @@ async def test_refusals_say_why_and_change_nothing(db: Database):
     old = await db.rolls.create(G, C, U, FIRST, NOW - LIFETIME - timedelta(seconds=1))
     superseded = await db.rolls.create(G, C + 1, U, FIRST, NOW)
     pushed = await db.rolls.create(G, C + 1, U, FIRST, NOW)
-    assert (await claim(db, pushed, gain=2)).claimed
+    assert (await claim(db, pushed, gain=2)).refusal is None
     before = await states(db)
     cases = {
         pushed: (U, PushRefusal.ALREADY_PUSHED),
@@ -146,7 +146,7 @@ async def test_refusals_say_why_and_change_nothing(db: Database):
     }
     for roll_id, (user_id, reason) in cases.items():
         result = await claim(db, roll_id, user_id, gain=5)
-        assert (result.claimed, result.refusal, result.willpower) == (False, reason, None)
+        assert (result.refusal, result.willpower) == (reason, None)
         assert REFUSED[result.refusal]
     not_yours = await claim(db, pushed, OTHER, gain=5)
     assert not_yours.refusal is PushRefusal.NOT_YOURS and not_yours.roll.user_id == U
@@ -159,21 +159,21 @@ async def test_a_bad_gain_rolls_the_claim_back(db: Database):
     with pytest.raises(InvalidValue):
         await claim(db, roll_id, gain=-1)
     assert (await db.rolls.get(roll_id)).state is RollState.PENDING
-    assert (await claim(db, roll_id, gain=1)).claimed
+    assert (await claim(db, roll_id, gain=1)).refusal is None
 
 
 async def test_someone_else_is_refused_even_before_the_roller_pushes(db: Database):
     roll_id = await db.rolls.create(G, C, U, FIRST, NOW)
     assert (await claim(db, roll_id, OTHER)).refusal is PushRefusal.NOT_YOURS
     assert (await db.rolls.get(roll_id)).state is RollState.PENDING
-    assert (await claim(db, roll_id, U)).claimed
+    assert (await claim(db, roll_id, U)).refusal is None
 
 
 async def test_lifetime_boundary(db: Database):
     roll_id = await db.rolls.create(G, C, U, FIRST, NOW)
     late = await claim(db, roll_id, now=NOW + LIFETIME + timedelta(milliseconds=10))
     assert late.refusal is PushRefusal.EXPIRED
-    assert (await claim(db, roll_id, now=NOW + LIFETIME)).claimed
+    assert (await claim(db, roll_id, now=NOW + LIFETIME)).refusal is None
 
 
 @pytest.mark.parametrize("roll_id", [0, -1, 2**63, 2**80, True])
@@ -185,8 +185,8 @@ async def test_hostile_roll_ids_are_unknown(db: Database, roll_id: int):
 async def test_exactly_one_of_fifty_concurrent_claims_wins(db: Database):
     roll_id = await db.rolls.create(G, C, U, FIRST, NOW)
     results = await asyncio.gather(*(claim(db, roll_id, gain=3) for _ in range(50)))
-    assert sum(result.claimed for result in results) == 1
-    assert {result.refusal for result in results if not result.claimed} == {PushRefusal.ALREADY_PUSHED}
+    assert sum(result.refusal is None for result in results) == 1
+    assert {result.refusal for result in results if result.refusal is not None} == {PushRefusal.ALREADY_PUSHED}
     assert await db.willpower.get(G, U) == 3
 
 
@@ -196,10 +196,10 @@ async def test_two_connections_on_one_file_claim_once(tmp_path: Path):
         rolls = [await one.rolls.create(G, C + n, U, FIRST, NOW) for n in range(20)]
         claims = [claim(database, roll_id, gain=1) for roll_id in rolls for database in (one, two) * 5]
         results = await asyncio.gather(*claims)
-        winners = [result.roll.id for result in results if result.claimed]
+        winners = [result.roll.id for result in results if result.refusal is None]
         assert sorted(winners) == rolls
         assert await two.willpower.get(G, U) == 10
-        assert sum(result.willpower.lost for result in results if result.claimed) == 10
+        assert sum(result.willpower.lost for result in results if result.refusal is None) == 10
 
 
 _CHILD = """
@@ -215,7 +215,7 @@ async def main(path, user_ids):
         won = []
         for roll_id, user_id in reversed(user_ids):
             result = await db.rolls.claim_push(roll_id, user_id, '{"by": "child"}', 1, now, lifetime)
-            if result.claimed:
+            if result.refusal is None:
                 won.append(roll_id)
             await asyncio.sleep(0.001)  # let the other process in: SQLite's busy wait is not fair
         print(json.dumps(won), flush=True)
@@ -237,7 +237,7 @@ async def test_two_processes_claim_each_roll_once(tmp_path: Path):
         await child.stdin.drain()
         ours = []
         for roll_id, user_id in rolls:  # the child goes the other way: the two meet somewhere in between
-            if (await claim(db, roll_id, user_id)).claimed:
+            if (await claim(db, roll_id, user_id)).refusal is None:
                 ours.append(roll_id)
             await asyncio.sleep(0.001)
         theirs = json.loads(await child.stdout.readline())
@@ -283,7 +283,7 @@ async def test_a_locked_database_refuses_the_claim_and_keeps_the_roll(db: Databa
 async def test_purge_deletes_only_rolls_past_their_lifetime(db: Database):
     old_pending = await db.rolls.create(G, C, U, FIRST, NOW - timedelta(hours=30))
     old_pushed = await db.rolls.create(G, C + 1, U, FIRST, NOW - timedelta(hours=25))
-    assert (await claim(db, old_pushed, now=NOW - timedelta(hours=25))).claimed
+    assert (await claim(db, old_pushed, now=NOW - timedelta(hours=25))).refusal is None
     recent = await db.rolls.create(G, C + 2, U, FIRST, NOW - timedelta(hours=23))
     assert await db.rolls.purge_expired(NOW, LIFETIME) == 2
     assert await states(db) == {recent: "pending"}
@@ -319,5 +319,5 @@ async def test_rolls_stored_before_v3_keep_their_states_after_it(tmp_path: Path)
         assert await states(db) == {first: "superseded", second: "superseded", other: "pending", third: "pending"}
         assert (await claim(db, second)).refusal is PushRefusal.SUPERSEDED
         assert (await db.rolls.latest_pending(G, C, U, NOW + timedelta(minutes=2), LIFETIME)).id == third
-        assert (await claim(db, third)).claimed
+        assert (await claim(db, third)).refusal is None
         assert await db.rolls.latest_pending(G, C, U, NOW + timedelta(minutes=2), LIFETIME) is None

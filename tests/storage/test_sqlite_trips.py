@@ -88,7 +88,7 @@ async def test_a_push_claim_is_one_transaction_of_four_statements(db: Database):
     await db.willpower.set(G, 7, 9)
     seen = await statements(db)
     claim = await db.rolls.claim_push(roll_id, 7, "{}", 3, NOW, LIFETIME)
-    assert claim.claimed and (claim.willpower.before, claim.willpower.after, claim.willpower.lost) == (9, 10, 2)
+    assert claim.refusal is None and (claim.willpower.before, claim.willpower.after, claim.willpower.lost) == (9, 10, 2)
     assert verbs(seen) == ["BEGIN", "UPDATE", "INSERT", "COMMIT"]
     assert await db.willpower.get(G, 7) == 10
 
