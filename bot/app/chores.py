@@ -18,7 +18,6 @@ import discord
 
 from bot.interactions.rollkeeper import PurgeHook
 from bot.settings import Settings
-from bot.storage.applied import APPLIED_RETENTION
 from bot.storage.database import Storage
 from bot.storage.errors import StorageBusy, StorageUnavailable
 from bot.storage.sqlite import Database, Store
@@ -26,6 +25,7 @@ from bot.storage.sqlite import Database, Store
 _log = logging.getLogger(__name__)
 
 PURGE_INTERVAL = timedelta(hours=1)
+APPLIED_RETENTION = timedelta(hours=24)  # how long an applied interaction is remembered: far past any replay
 RECLAIM_STEP_PAGES = 256  # pages given back to the file system per statement after a purge (1 MB at 4 KiB)
 STUCK_STEPS = 3  # steps in a row that give nothing back before the clean-up stops (a file not INCREMENTAL)
 FILE_WATCH_SECONDS = 5.0

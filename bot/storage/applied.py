@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import json
 import time
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from bot.storage.driver import Row, Session, Statements
 
 Outcome = dict[str, Any]
-
-APPLIED_RETENTION = timedelta(hours=24)  # how long an applied interaction is remembered: far past any replay
 
 _RECALL = "SELECT outcome FROM applied_interactions WHERE interaction_id = :id"
 _REMEMBER = """

@@ -18,7 +18,6 @@ class StorageUnavailable(StorageError):
 
     def __init__(self, path: Path | str, reason: str) -> None:
         super().__init__(f"Cannot use the database at {path}: {reason}")
-        self.path = path
         self.reason = reason
 
 
@@ -51,7 +50,6 @@ class NoSuchExtendedTest(StorageError, PlayerError):
 
     def __init__(self, name: str) -> None:
         super().__init__(f'There is no extended test named "{inert(name)}" in this channel; start it first.')
-        self.name = name
 
 
 class TaskComplete(StorageError, PlayerError):
@@ -59,7 +57,6 @@ class TaskComplete(StorageError, PlayerError):
 
     def __init__(self, name: str) -> None:
         super().__init__(f'The extended test "{inert(name)}" is already complete; start it over with restart.')
-        self.name = name
 
 
 def check_whole(name: str, value: int, *, low: int, high: int | None = None) -> None:

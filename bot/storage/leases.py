@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import AsyncIterator, Collection, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -39,10 +40,13 @@ class ShardLeases:
         self._db = statements
         self._turn = turn
 
-    async def _take_turn(self, transaction: Session) -> None:
-        """Make the leases change one process at a time (the transaction's end releases the turn)."""
-        if self._turn is not None:
-            await transaction.fetch_one(self._turn)
+    @asynccontextmanager
+    async def _changing(self) -> AsyncIterator[Session]:
+        """A transaction that takes the turn first: the leases change one process at a time (the end releases it)."""
+        async with self._db.transaction() as transaction:
+            if self._turn is not None:
+                await transaction.fetch_one(self._turn)
+            yield transaction
 
     async def take(
         self, shard_ids: Sequence[int], owner: str, now: datetime, ttl: timedelta, *, overrule: Collection[str] = ()
@@ -50,8 +54,7 @@ class ShardLeases:
         """Take (or take over, once expired) the lease of every shard for owner until now + ttl, those of an owner
         in `overrule` (known dead) at once; return the leases others still hold (when any, nothing was taken)."""
         held: list[HeldLease] = []
-        async with self._db.transaction() as transaction:
-            await self._take_turn(transaction)
+        async with self._changing() as transaction:
             for shard in shard_ids:
                 params = {"shard": shard, "owner": owner, "now": now.timestamp()}
                 row = await transaction.fetch_one(_HELD_BY_OTHERS, params)
@@ -66,8 +69,7 @@ class ShardLeases:
     async def renew(self, shard_ids: Sequence[int], owner: str, now: datetime, ttl: timedelta) -> bool:
         """Extend owner's leases to now + ttl; False (nothing changed) if any was lost (expired or taken)."""
         try:
-            async with self._db.transaction() as transaction:
-                await self._take_turn(transaction)
+            async with self._changing() as transaction:
                 for shard in shard_ids:
                     params = {"shard": shard, "owner": owner, "now": now.timestamp(), "until": (now + ttl).timestamp()}
                     if await transaction.fetch_one(_RENEW, params) is None:
@@ -78,8 +80,7 @@ class ShardLeases:
 
     async def release(self, shard_ids: Sequence[int], owner: str) -> None:
         """Give owner's leases back (at a clean stop), so the next start need not wait for them to expire."""
-        async with self._db.transaction() as transaction:
-            await self._take_turn(transaction)
+        async with self._changing() as transaction:
             await transaction.execute_many(_RELEASE, [{"shard": shard, "owner": owner} for shard in shard_ids])
 
 

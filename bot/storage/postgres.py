@@ -76,8 +76,6 @@ def _reason(error: BaseException) -> str:
 class NamedStatements(Session):
     """Statements with named parameters on one asyncpg connection: a transaction's, or each on its own."""
 
-    __slots__ = ("connection",)
-
     def __init__(self, connection: asyncpg.Connection) -> None:
         self.connection = connection
 

@@ -27,7 +27,6 @@ DEFAULT_BUSY_TIMEOUT_MS = 2000  # how long a statement waits for another connect
 LOCKED_AT_START = "another program kept it locked past the busy timeout"
 
 Params = Mapping[str, Any] | Iterable[Any]
-Row = sqlite3.Row
 
 _log = logging.getLogger(__name__)
 
@@ -35,12 +34,10 @@ _log = logging.getLogger(__name__)
 class SqliteSession(Session):
     """Statements on the connection, while it is this task's (`Store.alone()`, `Store.transaction()`)."""
 
-    __slots__ = ("_connection",)
-
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._connection = connection
 
-    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         return list(await self._connection.execute_fetchall(sql, params or ()))  # sqlite3 takes no empty proxy
 
     async def execute(self, sql: str, params: Params = ()) -> int:
@@ -202,17 +199,16 @@ class Database(Storage[Store]):
     ) -> Database:
         """Open (creating if needed) and migrate the database at path: StorageUnavailable naming the path when it
         cannot be opened or stays locked, StorageError when its schema is newer than this code."""
+        path = Path(path).expanduser().absolute()
         try:
-            store = await Store.connect(Path(path), busy_timeout_ms)
+            store = await Store.connect(path, busy_timeout_ms)
+            try:
+                await migrate(store, migrations)
+            except BaseException:
+                await store.close()
+                raise
         except StorageBusy as error:
-            raise StorageUnavailable(Path(path).expanduser().absolute(), LOCKED_AT_START) from error
-        try:
-            await migrate(store, migrations)
-        except BaseException as error:
-            await store.close()
-            if isinstance(error, StorageBusy):
-                raise StorageUnavailable(store.path, LOCKED_AT_START) from error
-            raise
+            raise StorageUnavailable(path, LOCKED_AT_START) from error
         return cls(store)
 
     def _writable(self) -> bool:
