@@ -3,7 +3,6 @@ per thing on the driver's statements and its dialect; and its closing."""
 
 from __future__ import annotations
 
-from types import TracebackType
 from typing import ClassVar, Generic, Self, TypeVar
 
 from bot.storage.applied import AppliedInteractions
@@ -47,7 +46,5 @@ class Storage(Generic[StoreT]):
     async def __aenter__(self) -> Self:
         return self
 
-    async def __aexit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> None:
+    async def __aexit__(self, *exception: object) -> None:
         await self.close()

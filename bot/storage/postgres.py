@@ -40,8 +40,7 @@ _NAME = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
 
 @functools.cache
 def numbered(sql: str) -> tuple[str, tuple[str, ...]]:
-    """sql with ``$n`` in place of each ``:name`` (the same number each time a name appears), and the names in the
-    order of their numbers (cached: the statements are the storage modules' constants)."""
+    """sql with ``$n`` for each ``:name`` (one number a name) and the names in number order (cached: constants)."""
     names: list[str] = []
 
     def number(match: re.Match[str]) -> str:

@@ -48,10 +48,6 @@ class YearZeroRoll:
     pushes_allowed: int = 1
     pushes_made: int = 0
 
-    def expires_at(self, lifetime: timedelta) -> datetime:
-        """The moment after which the roll can no longer be pushed."""
-        return self.created_at + lifetime
-
 
 def roll_from(row: Row) -> YearZeroRoll:
     read = {name: moment(row[name]) for name in ("created_at", "pushed_at")}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -173,7 +173,7 @@ ORDER BY roll.created_at, roll.id LIMIT :round
             if row is None:
                 return await self._read_back(session, roll_id, user_id, now, lifetime)
             change = await self._gain(session, row, user_id, willpower_gain)
-            gain = {"willpower": change.as_dict()}
+            gain = {"willpower": asdict(change)}
             await self._applied.remember(session, interaction_id, gain, push_subject(roll_id))
         return PushClaim(roll_from(row), willpower=change)
 

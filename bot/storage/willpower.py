@@ -40,9 +40,6 @@ class WillpowerChange:
         """Points actually added (negative for a spend)."""
         return self.after - self.before
 
-    def as_dict(self) -> dict[str, int]:
-        return asdict(self)
-
 
 class Willpower:
     """Willpower Points kept per (guild_id, user_id)."""
@@ -92,7 +89,7 @@ class Willpower:
                     return WillpowerChange(**outcome)
                 rows = await session.fetch_all(_SPEND, params)
                 if rows:
-                    await self._applied.remember(session, interaction_id, _spent(rows[0], points).as_dict())
+                    await self._applied.remember(session, interaction_id, asdict(_spent(rows[0], points)))
         if not rows:
             raise NotEnoughWillpower(await self.get(guild_id, user_id), points)
         return _spent(rows[0], points)
@@ -107,7 +104,7 @@ class Willpower:
                 return WillpowerChange(**outcome)
             before = await self._points(session, self._before_change, guild_id, user_id)
             change = await self._store(session, guild_id, user_id, WillpowerChange(before, points))
-            await self._applied.remember(session, interaction_id, change.as_dict())
+            await self._applied.remember(session, interaction_id, asdict(change))
         return change
 
     async def withdraw_spend(self, guild_id: int, user_id: int, points: int, *, interaction_id: int) -> bool:

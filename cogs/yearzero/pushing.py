@@ -101,7 +101,7 @@ class RollPushes:
             await refuse_or_repair(interaction, PushRefusal.PUSHED_MEANWHILE, stored)
             return None
         lifetime = self.bot.settings.push_lifetime
-        if stored.state is not RollState.PENDING or self.bot.now() > stored.expires_at(lifetime):  # ended: say why
+        if stored.state is not RollState.PENDING or self.bot.now() > stored.created_at + lifetime:  # ended: say why
             if stored.state is RollState.PUSHED and await self._show_stored_push(interaction, stored):
                 return None
             await refuse_or_repair(interaction, refusal_of(stored, self.bot.now(), lifetime), stored)

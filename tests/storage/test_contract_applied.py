@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -29,13 +30,13 @@ async def test_a_repeated_interaction_gets_the_first_ones_answer_and_changes_not
     assert await db.willpower.get(G, U) == 2
     spent = [await db.willpower.spend(G, U, 1, interaction_id=INTERACTION + 2) for _ in range(2)]
     assert spent[0] == spent[1] and await db.willpower.get(G, U) == 1
-    assert await db.applied.latest_for(f"yz_roll:{roll.id}") == {"willpower": claim.willpower.as_dict()}
+    assert await db.applied.latest_for(f"yz_roll:{roll.id}") == {"willpower": asdict(claim.willpower)}
 
 
 async def test_a_repeated_set_or_extended_roll_changes_nothing_and_the_purge_forgets_them(db: Storage):
     await db.willpower.set(G, U, 5, interaction_id=INTERACTION)
     again = await db.willpower.set(G, U, 9, interaction_id=INTERACTION)  # a repeat: the first outcome, nothing set
-    assert again.as_dict() == {"before": 0, "after": 5, "lost": 0} and await db.willpower.get(G, U) == 5
+    assert asdict(again) == {"before": 0, "after": 5, "lost": 0} and await db.willpower.get(G, U) == 5
     await db.extended.record(G, C, "Siege", 10, 2, fresh=True, interaction_id=INTERACTION + 1)
     with pytest.raises(AlreadyApplied) as repeat:
         await db.extended.record(G, C, "Siege", 10, 3, fresh=True, interaction_id=INTERACTION + 1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import asdict
 
 import pytest
 
@@ -19,10 +20,10 @@ G, C, U = 1111, 2222, 3333
 
 async def test_willpower_starts_at_zero_and_each_change_reports_before_and_after(db: Storage):
     assert await db.willpower.get(G, U) == 0
-    assert (await db.willpower.add(G, U, 4)).as_dict() == {"before": 0, "after": 4, "lost": 0}
-    assert (await db.willpower.spend(G, U, 3)).as_dict() == {"before": 4, "after": 1, "lost": 0}
-    assert (await db.willpower.set(G, U, 7)).as_dict() == {"before": 1, "after": 7, "lost": 0}
-    assert (await db.willpower.add(G, U, 5)).as_dict() == {"before": 7, "after": 10, "lost": 2}
+    assert asdict(await db.willpower.add(G, U, 4)) == {"before": 0, "after": 4, "lost": 0}
+    assert asdict(await db.willpower.spend(G, U, 3)) == {"before": 4, "after": 1, "lost": 0}
+    assert asdict(await db.willpower.set(G, U, 7)) == {"before": 1, "after": 7, "lost": 0}
+    assert asdict(await db.willpower.add(G, U, 5)) == {"before": 7, "after": 10, "lost": 2}
     assert await db.willpower.get(G, U) == 10
     assert await db.willpower.get(G + 1, U) == 0  # kept per server
 

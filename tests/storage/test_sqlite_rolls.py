@@ -6,6 +6,7 @@ import asyncio
 import json
 import sqlite3
 import sys
+from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -49,7 +50,7 @@ async def test_create_stores_a_pending_roll(db: Database):
     assert (roll.guild_id, roll.channel_id, roll.user_id, roll.payload) == (G, C, U, FIRST)
     assert (roll.state, roll.message_id, roll.pushed_payload) == (RollState.PENDING, None, None)
     assert roll.created_at == NOW
-    assert roll.expires_at(LIFETIME) == NOW + LIFETIME
+    assert roll.created_at + LIFETIME == NOW + LIFETIME
     db.rolls.messages.note(roll_id, C, 98765)
     db.rolls.messages.note(roll_id + 100, C, 1)  # no such roll: nothing to write for it
     assert await db.rolls.messages.flush() == 1
@@ -129,7 +130,7 @@ async def test_claim_pushes_and_adds_willpower_together(db: Database):
     assert result.roll.pushed_at == NOW + timedelta(minutes=5)
     assert await db.rolls.get(roll_id) == result.roll
     assert await db.willpower.get(G, U) == 10
-    assert result.willpower.as_dict() == {"before": 8, "after": 10, "lost": 1}
+    assert asdict(result.willpower) == {"before": 8, "after": 10, "lost": 1}
 
 
 async def test_refusals_say_why_and_change_nothing(db: Database):
