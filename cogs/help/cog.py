@@ -102,9 +102,9 @@ class Help(commands.Cog):
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(HelpMenu)
 
-    @app_commands.command(name="help", description="How to use rollkeeper: the commands, the dice and the rulings")
+    @app_commands.command(name="help", description=N_("How to use rollkeeper: the commands, the dice and the rulings"))
     @app_commands.guild_only()
-    @describe(public="Show the help to everyone in the channel (by default only you see it)")
+    @describe(public=N_("Show the help to everyone in the channel (by default only you see it)"))
     async def help(self, interaction: discord.Interaction, public: bool = False) -> None:
         pages = all_pages(self.bot.tree)
         view = page_view(pages, pages[0].key, interaction.user.id)

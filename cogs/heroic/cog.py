@@ -72,7 +72,7 @@ class Heroic(commands.Cog):
     the player what to fill in, instead of an error for giving none or two."""
 
     heroic_group = app_commands.Group(
-        name="heroic", description="A Heroic Roll: 2d6 (or d12, d20) + Skill against a Target Number",
+        name="heroic", description=N_("A Heroic Roll: 2d6 (or d12, d20) + Skill against a Target Number"),
         guild_only=True, allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
 
@@ -80,9 +80,9 @@ class Heroic(commands.Cog):
         self.bot = bot
         self.dice: DiceSource = dice or SystemDice()
 
-    @heroic_group.command(name="difficulty", description="Against a named difficulty, Basic to Insane")
+    @heroic_group.command(name="difficulty", description=N_("Against a named difficulty, Basic to Insane"))
     @app_commands.choices(difficulty=DIFFICULTY_CHOICES, **CHOICES)
-    @describe(*OPTIONS, difficulty="The difficulty: its Target Number depends on the dice")
+    @describe(*OPTIONS, difficulty=N_("The difficulty: its Target Number depends on the dice"))
     async def against_difficulty(
         self, interaction: discord.Interaction, skill: Skill, difficulty: str, dice: str = Variant.TWO_D6.value,
         kind: str = Kind.TASK.value, damage: Damage | None = None, private: bool = False, note: Note | None = None,
@@ -90,9 +90,9 @@ class Heroic(commands.Cog):
         target = {"difficulty": difficulty}
         await self._roll(interaction, skill, target, dice=dice, kind=kind, damage=damage, private=private, note=note)
 
-    @heroic_group.command(name="tn", description="Against a Target Number given outright")
+    @heroic_group.command(name="tn", description=N_("Against a Target Number given outright"))
     @app_commands.choices(**CHOICES)
-    @describe(*OPTIONS, tn="The Target Number, 1-60")
+    @describe(*OPTIONS, tn=N_("The Target Number, 1-60"))
     async def against_tn(
         self, interaction: discord.Interaction, skill: Skill, tn: TargetNumber, dice: str = Variant.TWO_D6.value,
         kind: str = Kind.TASK.value, damage: Damage | None = None, private: bool = False, note: Note | None = None,
@@ -100,9 +100,9 @@ class Heroic(commands.Cog):
         target = {"tn": tn}
         await self._roll(interaction, skill, target, dice=dice, kind=kind, damage=damage, private=private, note=note)
 
-    @heroic_group.command(name="versus", description="Opposed or reaction roll: TN = 7 + the opposing Skill")
+    @heroic_group.command(name="versus", description=N_("Opposed or reaction roll: TN = 7 + the opposing Skill"))
     @app_commands.choices(**CHOICES)
-    @describe(*OPTIONS, versus="The opposing Skill, 0-30: TN = 7 + it (9 + it with a d20)")
+    @describe(*OPTIONS, versus=N_("The opposing Skill, 0-30: TN = 7 + it (9 + it with a d20)"))
     async def against_skill(
         self, interaction: discord.Interaction, skill: Skill, versus: Skill, dice: str = Variant.TWO_D6.value,
         kind: str = Kind.TASK.value, damage: Damage | None = None, private: bool = False, note: Note | None = None,

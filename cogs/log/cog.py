@@ -40,7 +40,7 @@ def read_date(text: str | None, default: date) -> date:
     try:
         return date.fromisoformat(text.strip())
     except ValueError:
-        raise PlayerError(f"{text!r} is not a date. {DATE_HELP}") from None
+        raise PlayerError("{text!r} is not a date. {help}", text=text, help=Term(DATE_HELP)) from None
 
 
 def export_range(start: str | None, end: str | None, today: date) -> tuple[datetime, datetime]:
@@ -50,7 +50,7 @@ def export_range(start: str | None, end: str | None, today: date) -> tuple[datet
     if first > last:
         raise PlayerError("The export's start is after its end.")
     if (last - first).days >= MAX_EXPORT_DAYS:
-        raise PlayerError(f"An export covers at most {MAX_EXPORT_DAYS} days.")
+        raise PlayerError("An export covers at most {count} days.", count=MAX_EXPORT_DAYS)
     begin = datetime.combine(first, datetime.min.time(), UTC)
     return begin, datetime.combine(last + timedelta(days=1), datetime.min.time(), UTC)
 
@@ -121,7 +121,7 @@ class RollLogCog(commands.Cog, name="RollLog"):
     """The roll log: every roll of this channel, and Reveal for private rolls."""
 
     log_group = app_commands.Group(
-        name="log", description="The roll log of this channel", guild_only=True,
+        name="log", description=N_("The roll log of this channel"), guild_only=True,
         allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
 
@@ -134,15 +134,15 @@ class RollLogCog(commands.Cog, name="RollLog"):
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(RevealButton, PageButton)
 
-    @log_group.command(name="show", description="The last rolls of this channel, newest first (only you see it)")
+    @log_group.command(name="show", description=N_("The last rolls of this channel, newest first (only you see it)"))
     async def show(self, interaction: discord.Interaction) -> None:
         embed, view = await log_page(interaction)
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
-    @log_group.command(name="export", description="Game masters: this channel's roll log as a CSV file")
+    @log_group.command(name="export", description=N_("Game masters: this channel's roll log as a CSV file"))
     @app_commands.describe(
-        start="First day, YYYY-MM-DD (UTC); default 29 days before the end",
-        end="Last day, YYYY-MM-DD (UTC); default today",
+        start=N_("First day, YYYY-MM-DD (UTC); default 29 days before the end"),
+        end=N_("Last day, YYYY-MM-DD (UTC); default today"),
     )
     async def export(self, interaction: discord.Interaction, start: str | None = None, end: str | None = None) -> None:
         if not interaction.permissions.manage_guild:

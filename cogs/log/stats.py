@@ -34,7 +34,7 @@ class Stats(commands.Cog):
     """Honest luck: rolls, successes against the exact expectation, and how unusual that is."""
 
     session_group = app_commands.Group(
-        name="session", description="Game sessions of this channel", guild_only=True,
+        name="session", description=N_("Game sessions of this channel"), guild_only=True,
         default_permissions=discord.Permissions(manage_guild=True),
         allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
@@ -42,12 +42,12 @@ class Stats(commands.Cog):
     def __init__(self, bot: Rollkeeper) -> None:
         self.bot = bot
 
-    @app_commands.command(name="stats", description="Your luck from the exact odds of your rolls in this channel")
+    @app_commands.command(name="stats", description=N_("Your luck from the exact odds of your rolls in this channel"))
     @app_commands.guild_only()
     @app_commands.describe(
-        player="Game masters: another player's stats",
-        everyone="Game masters: the whole channel's stats",
-        since="Hours to look back, e.g. 3 (default: since the session started, else 24 hours)",
+        player=N_("Game masters: another player's stats"),
+        everyone=N_("Game masters: the whole channel's stats"),
+        since=N_("Hours to look back, e.g. 3 (default: since the session started, else 24 hours)"),
     )
     async def stats(
         self, interaction: discord.Interaction, player: discord.User | None = None, everyone: bool = False,
@@ -78,7 +78,7 @@ class Stats(commands.Cog):
             return started, f"Since the session started <t:{int(started.timestamp())}:R>"
         return now - timedelta(hours=DEFAULT_HOURS), f"The last {DEFAULT_HOURS} hours"
 
-    @session_group.command(name="start", description="Game masters: start a session here (/stats counts from now)")
+    @session_group.command(name="start", description=N_("Game masters: start a session here (/stats counts from now)"))
     @app_commands.checks.has_permissions(manage_guild=True)
     async def start(self, interaction: discord.Interaction) -> None:
         guild_id, channel_id = server_channel(interaction)

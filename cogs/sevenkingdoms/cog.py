@@ -67,14 +67,14 @@ def difficulty_suggestions(typed: str) -> list[app_commands.Choice[str]]:
 
 
 describe = Descriptions({
-    "rank": "Ability rank, 0-10: that many test dice (or give the whole pool instead)",
-    "bonus": "Bonus dice from a trained specialty, 0-10",
+    "rank": N_("Ability rank, 0-10: that many test dice (or give the whole pool instead)"),
+    "bonus": N_("Bonus dice from a trained specialty, 0-10"),
     "pool": f"The pool in the seed's notation instead of rank/bonus/discard: {NOTATION_HINT}",
-    "discard": "Discard penalty dice, 0-20: the highest dice rolled are discarded",
-    "wounds": "Wounds, 0-10: each removes one test die before the roll",
-    "pool_penalty": "Pool penalties, 0-10: each removes one test die before the roll",
-    "injuries": "Injuries, 0-10: each subtracts 1 from the result",
-    "aid": "A helper aids you: +1 bonus die (one helper at most)",
+    "discard": N_("Discard penalty dice, 0-20: the highest dice rolled are discarded"),
+    "wounds": N_("Wounds, 0-10: each removes one test die before the roll"),
+    "pool_penalty": N_("Pool penalties, 0-10: each removes one test die before the roll"),
+    "injuries": N_("Injuries, 0-10: each subtracts 1 from the result"),
+    "aid": N_("A helper aids you: +1 bonus die (one helper at most)"),
 })
 POOL = ("rank", "bonus", "pool", "discard", "wounds", "pool_penalty", "injuries", "aid")
 LAST = ("private", "note")
@@ -102,7 +102,7 @@ class SevenKingdoms(commands.Cog):
     """Seven Kingdoms tests: test, bonus and penalty dice, degrees of success."""
 
     test_group = app_commands.Group(
-        name="test", description="Seven Kingdoms tests: test, bonus and penalty dice, degrees", guild_only=True,
+        name="test", description=N_("Seven Kingdoms tests: test, bonus and penalty dice, degrees"), guild_only=True,
         allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
 
@@ -120,8 +120,8 @@ class SevenKingdoms(commands.Cog):
     def _extended(self) -> ExtendedTests:
         return self.bot.db.extended
 
-    @test_group.command(name="basic", description="A basic test against a difficulty: success and degrees")
-    @describe(*POOL, *LAST, difficulty="A named difficulty (like Hard) or a number, 0-60")
+    @test_group.command(name="basic", description=N_("A basic test against a difficulty: success and degrees"))
+    @describe(*POOL, *LAST, difficulty=N_("A named difficulty (like Hard) or a number, 0-60"))
     async def basic(
         self, interaction: discord.Interaction, difficulty: DifficultyText, rank: Rank | None = None,
         bonus: Rank | None = None, pool: Notation | None = None, discard: Discard | None = None, wounds: Rank = 0,
@@ -142,8 +142,8 @@ class SevenKingdoms(commands.Cog):
         """The named difficulties matching what the player typed; a number typed comes first."""
         return difficulty_suggestions(typed)
 
-    @test_group.command(name="conflict", description="A conflict test against the defender's Defense")
-    @describe(*POOL, *LAST, defense="The defender's Defense, 0-60: the difficulty (no minimum rank)")
+    @test_group.command(name="conflict", description=N_("A conflict test against the defender's Defense"))
+    @describe(*POOL, *LAST, defense=N_("The defender's Defense, 0-60: the difficulty (no minimum rank)"))
     async def conflict(
         self, interaction: discord.Interaction, defense: Target, rank: Rank | None = None,
         bonus: Rank | None = None, pool: Notation | None = None, discard: Discard | None = None,
@@ -158,10 +158,10 @@ class SevenKingdoms(commands.Cog):
         embed = render.render_test(test, odds, roller=interaction.user, note=note)
         await answer_roll(interaction, embed, sevenkingdoms_rolled(test, odds), private=private)
 
-    @test_group.command(name="competition", description="Everyone named rolls; the highest result wins")
+    @test_group.command(name="competition", description=N_("Everyone named rolls; the highest result wins"))
     @describe(
         *LAST,
-        participants="Names and pools, separated by commas: Jaime 5D+2B, Brienne 4D+1B (2 to 25 of them)",
+        participants=N_("Names and pools, separated by commas: Jaime 5D+2B, Brienne 4D+1B (2 to 25 of them)"),
     )
     async def competition(
         self, interaction: discord.Interaction, participants: app_commands.Range[str, 3, 2000],
@@ -175,14 +175,14 @@ class SevenKingdoms(commands.Cog):
 
     @test_group.command(
         name="extended",
-        description="Roll toward a named task of this channel: each success adds its degrees until done",
+        description=N_("Roll toward a named task of this channel: each success adds its degrees until done"),
     )
     @describe(
         *POOL, *LAST,
-        task="The task's name (one per name in this channel)",
-        difficulty="A named difficulty (like Hard) or a number, 0-60",
-        needed="Degrees the task takes, 1-50: required to start it; later rolls may leave it out",
-        restart="Start the task over at 0 (with a new `needed`, or the old one)",
+        task=N_("The task's name (one per name in this channel)"),
+        difficulty=N_("A named difficulty (like Hard) or a number, 0-60"),
+        needed=N_("Degrees the task takes, 1-50: required to start it; later rolls may leave it out"),
+        restart=N_("Start the task over at 0 (with a new `needed`, or the old one)"),
     )
     async def extended(
         self, interaction: discord.Interaction, task: TaskName, difficulty: DifficultyText,
@@ -224,7 +224,7 @@ class SevenKingdoms(commands.Cog):
             interaction_id=interaction.id,
         )
 
-    @test_group.command(name="progress", description="Show the extended tests of this channel and their progress")
+    @test_group.command(name="progress", description=N_("Show the extended tests of this channel and their progress"))
     @describe("private")
     async def progress(self, interaction: discord.Interaction, private: bool = False) -> None:
         guild_id, channel_id = server_channel(interaction)
@@ -233,9 +233,9 @@ class SevenKingdoms(commands.Cog):
         await interaction.response.send_message(embed=embed, ephemeral=private)
 
     @test_group.command(
-        name="clear", description="Forget an extended test of this channel (its starter or Manage Server; asks first)"
+        name="clear", description=N_("Forget an extended test of this channel (its starter or Manage Server; asks first)")
     )
-    @describe(task="The name of the task to forget")
+    @describe(task=N_("The name of the task to forget"))
     async def clear(self, interaction: discord.Interaction, task: TaskName) -> None:
         guild_id, channel_id = server_channel(interaction)
         name = task_name(task)

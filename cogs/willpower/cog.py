@@ -37,7 +37,7 @@ class WillpowerCommands(commands.GroupCog, group_name="willpower"):
         super().__init__()
 
     @app_commands.command(name="show")
-    @describe(player="Whose Willpower to see (game masters only; default yourself).")
+    @describe(player=N_("Whose Willpower to see (game masters only; default yourself)."))
     async def show(self, interaction: discord.Interaction, player: discord.Member | None = None) -> None:
         """See your Willpower Points (a game master may look at anyone's)."""
         who = player or interaction.user
@@ -50,7 +50,7 @@ class WillpowerCommands(commands.GroupCog, group_name="willpower"):
         )
 
     @app_commands.command(name="spend")
-    @describe(points="How many Willpower Points to spend (1-10).")
+    @describe(points=N_("How many Willpower Points to spend (1-10)."))
     async def spend(
         self, interaction: discord.Interaction, points: app_commands.Range[int, 1, MAX_WILLPOWER] = 1
     ) -> None:
@@ -79,7 +79,7 @@ class WillpowerSetting(commands.Cog):
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
-    @describe(player="The player whose Willpower to set.", points="Their new Willpower (0-10).")
+    @describe(player=N_("The player whose Willpower to set."), points=N_("Their new Willpower (0-10)."))
     async def set_points(
         self, interaction: discord.Interaction, player: discord.Member,
         points: app_commands.Range[int, 0, MAX_WILLPOWER],

@@ -144,14 +144,14 @@ class YearZero(commands.Cog):
     @app_commands.guild_only()
     @describe(
         "private", "note",
-        attribute="The Attribute's current score: that many base dice (0-10).",
-        skill="The Skill level: that many more base dice (0-10; default 0, untrained).",
-        gear="The gear bonus: that many gear dice (0-10).",
-        artifact="An Artifact Die: d8 Mighty, d10 Epic, d12 Legendary.",
-        artifact2="A second Artifact Die.",
-        artifact3="A third Artifact Die.",
-        pride="Add your Pride die (a d12 read like an Artifact Die).",
-        pushes="How many times this roll may be pushed (0-3; 1 unless a talent or the GM says otherwise).",
+        attribute=N_("The Attribute's current score: that many base dice (0-10)."),
+        skill=N_("The Skill level: that many more base dice (0-10; default 0, untrained)."),
+        gear=N_("The gear bonus: that many gear dice (0-10)."),
+        artifact=N_("An Artifact Die: d8 Mighty, d10 Epic, d12 Legendary."),
+        artifact2=N_("A second Artifact Die."),
+        artifact3=N_("A third Artifact Die."),
+        pride=N_("Add your Pride die (a d12 read like an Artifact Die)."),
+        pushes=N_("How many times this roll may be pushed (0-3; 1 unless a talent or the GM says otherwise)."),
     )
     async def yz(
         self,

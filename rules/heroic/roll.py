@@ -66,7 +66,7 @@ def resolve_target(
     options = (("difficulty", difficulty), ("tn", tn), ("versus", versus))
     given = [name for name, value in options if value is not None]
     if len(given) > 1:
-        raise InvalidInput(f"Give only one target, not {' and '.join(given)}: a difficulty, a TN or versus")
+        raise InvalidInput("Give only one target, not {given}: a difficulty, a TN or versus", given=" + ".join(given))
     if difficulty is not None:
         named = Difficulty.parse(difficulty)
         return Target(named.tn(variant), TargetSource.DIFFICULTY, difficulty=named)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rules.errors import InvalidInput
+from rules.errors import InvalidInput, Terms
 from rules.names import name_key
 
 
@@ -42,7 +42,7 @@ class Variant(StrEnum):
         try:
             return cls(text)
         except ValueError:
-            raise InvalidInput(f"Unknown dice {value!r}: choose 2d6, d12 or d20") from None
+            raise InvalidInput("Unknown dice {value!r}: choose 2d6, d12 or d20", value=value) from None
 
 
 class Difficulty(StrEnum):
@@ -71,8 +71,10 @@ class Difficulty(StrEnum):
         try:
             return cls(_key(value))
         except ValueError:
-            names = ", ".join(d.label for d in cls)
-            raise InvalidInput(f"Unknown difficulty {value!r}: choose one of {names}") from None
+            names = Terms(d.label for d in cls)
+            # Translators: {names} lists the Heroic Rolls difficulties (Basic, Simple, ...).
+            raise InvalidInput("Unknown difficulty {value!r}: choose one of {names}", value=value,
+                               names=names) from None
 
 
 _DIFFICULTY_TN: dict[Difficulty, tuple[int, int]] = {
@@ -129,7 +131,9 @@ class Kind(StrEnum):
             return cls(key)
         except ValueError:
             names = ", ".join(k.value for k in cls)
-            raise InvalidInput(f"Unknown kind of roll {value!r}: choose one of {names}") from None
+            # Translators: {names} lists the kinds as typed (task, attack, ...): keep them in English.
+            raise InvalidInput("Unknown kind of roll {value!r}: choose one of {names}", value=value,
+                               names=names) from None
 
 
 REACTIONS: dict[Kind, Reaction] = {
