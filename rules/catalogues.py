@@ -9,6 +9,7 @@ A translator edits only a ``.po`` (docs/translating.md).
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,9 +23,11 @@ TEMPLATE = LOCALES / f"{DOMAIN}.pot"
 KEYWORDS = (
     "_", "ngettext:1,2", "pgettext:1c,2", "npgettext:1c,2,3", "N_", "NP_:1c,2",
     # errors a player reads carry their English template as the first argument
-    "InvalidInput", "CannotAttempt", "CannotPush", "FacesError", "RulesError", "PlayerError",
+    "InvalidInput", "CannotAttempt", "CannotPush", "FacesError", "RulesError", "PlayerError", "InvalidValue",
     # words the rules name in their errors (translated as Term values)
-    "Term", "check_range", "pool_size:2", "check_willpower:2",
+    "Term", "check_range", "pool_size:2", "check_willpower:2", "check_whole", "check_count",
+    # command descriptions and choice labels filled with values (bot/interactions/common_options.py)
+    "filled",
 )
 SOURCES = ("rules", "bot", "cogs")
 
@@ -38,12 +41,13 @@ def _babel(*arguments: str) -> None:
 
 
 def extract() -> None:
+    os.chdir(ROOT)  # the template names files relative to the project
     keywords = [argument for keyword in KEYWORDS for argument in ("-k", keyword)]
     _babel(
         "extract", "--no-default-keywords", *keywords, "-c", "Translators:", "--sort-by-file", "--no-wrap",
         "--project", "rollkeeper", "--copyright-holder", "the rollkeeper authors",
         "--msgid-bugs-address", "https://github.com/rollkeeper/rollkeeper/issues",
-        "-o", str(TEMPLATE), *(str(ROOT / source) for source in SOURCES),
+        "-o", str(TEMPLATE), *SOURCES,
     )
 
 

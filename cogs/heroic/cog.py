@@ -14,15 +14,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.interactions.common_options import NOTE, PRIVATE, Descriptions, Note
+from bot.interactions.common_options import NOTE, PRIVATE, Descriptions, Note, filled
+from bot.interactions.language import answer_speech
 from bot.interactions.logbook import Rolled, answer_roll
 from bot.interactions.rollkeeper import Rollkeeper
 from cogs.heroic import card as render
 from rules.dice import DiceSource, SystemDice
+from rules.errors import Term
 from rules.heroic.luck_events import heroic_events
 from rules.heroic.odds import odds_for_heroic
 from rules.heroic.roll import DAMAGE_MAX, SKILL_MAX, TN_MAX, TN_MIN, roll_heroic
 from rules.heroic.tables import Difficulty, Kind, Variant
+from rules.language import N_
 
 Skill = app_commands.Range[int, 0, SKILL_MAX]
 TargetNumber = app_commands.Range[int, TN_MIN, TN_MAX]
@@ -32,31 +35,40 @@ KINDS = (Kind.TASK, Kind.ATTACK, Kind.BLOCK, Kind.PARRY, Kind.SHIELD_BLOCK, Kind
          Kind.SPELL)
 
 
-def _kind_label(kind: Kind) -> str:
-    """'Parry/Fend (Sword-Play)' for a reaction, 'Attack' for the others."""
+_KIND_LABELS = {
+    # Translators: a choice label (at most 100 characters): what a Heroic Roll is for.
+    Kind.TASK: N_("Task"), Kind.ATTACK: N_("Attack"), Kind.SPELL: N_("Spell"),
+}
+
+
+def _kind_label(kind: Kind) -> app_commands.locale_str:
+    """'Reaction: Parry/Fend (Sword-Play)' for a reaction, 'Attack' for the others."""
     reaction = kind.reaction
     if reaction is None:
-        return kind.value.replace("_", " ").capitalize()
-    return f"Reaction: {reaction.name} ({reaction.skill})"
+        return app_commands.locale_str(_KIND_LABELS[kind])
+    # Translators: a choice label; {name} is a reaction (Block, Dodge, ...), {skill} the Skill it is rolled with.
+    return filled("Reaction: {name} ({skill})", name=Term(reaction.name), skill=Term(reaction.skill or ""))
 
 
 DIFFICULTY_CHOICES = [
-    app_commands.Choice(name=f"{d.label} (TN {d.tn(Variant.TWO_D6)}, d20 {d.tn(Variant.D20)})", value=d.value)
+    # Translators: a choice label; {name} is a difficulty (Basic, ...), {tn} its Target Number with 2d6 or d12.
+    app_commands.Choice(name=filled("{name} (TN {tn}, d20 {tn20})", name=Term(d.label), tn=d.tn(Variant.TWO_D6),
+                                    tn20=d.tn(Variant.D20)), value=d.value)
     for d in Difficulty
 ]
 DICE_CHOICES = [
-    app_commands.Choice(name="2d6 + Skill", value=Variant.TWO_D6.value),
-    app_commands.Choice(name="d12 + Skill", value=Variant.D12.value),
-    app_commands.Choice(name="d20 + Skill", value=Variant.D20.value),
+    app_commands.Choice(name=filled("{dice} + Skill", dice=Variant.TWO_D6.value), value=Variant.TWO_D6.value),
+    app_commands.Choice(name=filled("{dice} + Skill", dice=Variant.D12.value), value=Variant.D12.value),
+    app_commands.Choice(name=filled("{dice} + Skill", dice=Variant.D20.value), value=Variant.D20.value),
 ]
 KIND_CHOICES = [app_commands.Choice(name=_kind_label(kind), value=kind.value) for kind in KINDS]
 
 
 SHARED = {
-    "skill": "The Hero's Skill, 0-30",
-    "dice": "Which dice: 2d6 (default), d12 or d20",
-    "kind": "What the roll is for: it decides what a Crit or a Fumble means (default task)",
-    "damage": "The damage at stake, 0-9999, for an attack or a reaction: the doubled figure is shown",
+    "skill": N_("The Hero's Skill, 0-30"),
+    "dice": N_("Which dice: 2d6 (default), d12 or d20"),
+    "kind": N_("What the roll is for: it decides what a Crit or a Fumble means (default task)"),
+    "damage": N_("The damage at stake, 0-9999, for an attack or a reaction: the doubled figure is shown"),
     "private": PRIVATE,
     "note": NOTE,
 }
@@ -117,9 +129,10 @@ class Heroic(commands.Cog):
         """Roll, read and show a Heroic Roll with its exact odds."""
         roll = roll_heroic(skill, self.dice, variant=dice, kind=kind, damage=damage, **target)
         odds = odds_for_heroic(roll.skill, roll.tn, roll.variant)
-        embed = render.render_roll(roll, odds, roller=interaction.user, note=note)
+        speech = await answer_speech(interaction, self.bot.db.languages, private=private)
+        embed = render.render_roll(roll, odds, speech=speech, roller=interaction.user, note=note)
         rolled = Rolled("heroic", roll.kind.value, heroic_events(roll, odds))
-        await answer_roll(interaction, embed, rolled, private=private)
+        await answer_roll(interaction, embed, rolled, private=private, speech=speech)
 
 
 async def setup(bot: Rollkeeper) -> None:

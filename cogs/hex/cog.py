@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.interactions.common_options import Descriptions, Note
+from bot.interactions.language import answer_speech
 from bot.interactions.logbook import Rolled, answer_roll
 from bot.interactions.rollkeeper import Rollkeeper
 from cogs.hex import card as render
@@ -20,6 +21,7 @@ from rules.hex.luck_events import hex_events
 from rules.hex.odds import odds_for_cast, odds_for_contest, odds_for_plain, odds_for_test
 from rules.hex.pool import MAX_POOL, MAX_RISK, HexPool
 from rules.hex.roll import MAX_DV, roll_cast, roll_contest, roll_plain, roll_test
+from rules.language import N_, Speech
 
 Rating = app_commands.Range[int, 0, 12]
 Bonus = app_commands.Range[int, 0, 3]
@@ -36,13 +38,14 @@ describe = Descriptions({
     "gear": N_("Gear dice, 0-3 (normally 0 or 1; superior gear may stack)"),
     "ingenuity": N_("Ingenuity dice, 0-3 (normally 0 or 1)"),
     "complications": N_("Complications, 0-20: each removes one die (the pool may end at 0 or below)"),
+    # Translators: an option description (at most 100 characters).
     "required": N_("A required Test (e.g. imposed by an Injury): with no dice left it fails instead of being refused"),
     "advancement": N_("Spend a banked Advancement: automatic success, nothing rolled, no Mishap"),
     "dv": N_("Damage Value: on a success, damage = DV + Margin of Success"),
     "risk": N_("Casting Risk, 0-5: Control dice = min(Risk, pool - 1), beside one Affinity die"),
 })
-CONTEST_OPPOSING = "The opposing pool's dice count, 0-45 (0: nullified, it cannot win)"
-CAST_OPPOSING = "Resisted: the opposing pool's dice count, 0-45 (leave empty if unresisted)"
+CONTEST_OPPOSING = N_("The opposing pool's dice count, 0-45 (0: nullified, it cannot win)")
+CAST_OPPOSING = N_("Resisted: the opposing pool's dice count, 0-45 (leave empty if unresisted)")
 POOL = ("attribute", "skill", "specialty", "environment", "gear", "ingenuity", "complications")
 COMMON = ("advancement", "dv", "private", "note")
 
@@ -61,9 +64,9 @@ class Hex(commands.Cog):
 
     @staticmethod
     async def _answer(
-        interaction: discord.Interaction, result_embed: discord.Embed, private: bool, rolled: Rolled
+        interaction: discord.Interaction, result_embed: discord.Embed, private: bool, rolled: Rolled, speech: Speech
     ) -> None:
-        await answer_roll(interaction, result_embed, rolled, private=private)
+        await answer_roll(interaction, result_embed, rolled, private=private, speech=speech)
 
     @hex_group.command(name="test", description=N_("An uncontested Test: one 6 succeeds; Hazard Dice may bring a Mishap"))
     @describe(*POOL, "required", *COMMON)
@@ -76,8 +79,9 @@ class Hex(commands.Cog):
         pool = HexPool(attribute, skill, specialty, environment, gear, ingenuity, complications)
         odds = odds_for_test(pool, required=required, advancement=advancement)
         result = roll_test(pool, self.dice, required=required, advancement=advancement, dv=dv)
-        embed = render.render_result(result, odds, roller=interaction.user, note=note)
-        await self._answer(interaction, embed, private, Rolled("hex", result.kind, hex_events(result, odds)))
+        speech = await answer_speech(interaction, self.bot.db.languages, private=private)
+        embed = render.render_result(result, odds, speech=speech, roller=interaction.user, note=note)
+        await self._answer(interaction, embed, private, Rolled("hex", result.kind, hex_events(result, odds)), speech)
 
     @hex_group.command(name="contest", description=N_("A Contest: the opposition wins only with strictly more 6s"))
     @describe(*POOL, *COMMON, opposing=CONTEST_OPPOSING)
@@ -90,8 +94,9 @@ class Hex(commands.Cog):
         pool = HexPool(attribute, skill, specialty, environment, gear, ingenuity, complications)
         odds = odds_for_contest(pool, opposing, advancement=advancement)
         result = roll_contest(pool, opposing, self.dice, advancement=advancement, dv=dv)
-        embed = render.render_result(result, odds, roller=interaction.user, note=note)
-        await self._answer(interaction, embed, private, Rolled("hex", result.kind, hex_events(result, odds)))
+        speech = await answer_speech(interaction, self.bot.db.languages, private=private)
+        embed = render.render_result(result, odds, speech=speech, roller=interaction.user, note=note)
+        await self._answer(interaction, embed, private, Rolled("hex", result.kind, hex_events(result, odds)), speech)
 
     @hex_group.command(name="cast", description=N_("A magical casting at a Risk, resisted by an opposing pool or not"))
     @describe(*POOL, "risk", "required", *COMMON, opposing=CAST_OPPOSING)
@@ -107,8 +112,9 @@ class Hex(commands.Cog):
         result = roll_cast(
             pool, risk, self.dice, dv=dv, required=required, advancement=advancement, opposing=opposing
         )
-        embed = render.render_result(result, odds, roller=interaction.user, note=note)
-        await self._answer(interaction, embed, private, Rolled("hex", result.kind, hex_events(result, odds)))
+        speech = await answer_speech(interaction, self.bot.db.languages, private=private)
+        embed = render.render_result(result, odds, speech=speech, roller=interaction.user, note=note)
+        await self._answer(interaction, embed, private, Rolled("hex", result.kind, hex_events(result, odds)), speech)
 
     @hex_group.command(name="plain", description=N_("A no-Mishap roll (Initiative, Hit Location, Armor): counts 6s"))
     @describe("private", "note", dice=N_("How many dice to roll, 1-45"))
@@ -118,8 +124,9 @@ class Hex(commands.Cog):
     ) -> None:
         odds = odds_for_plain(dice)
         result = roll_plain(dice, self.dice)
-        embed = render.render_plain(result, odds, roller=interaction.user, note=note)
-        await self._answer(interaction, embed, private, Rolled("hex", "plain"))
+        speech = await answer_speech(interaction, self.bot.db.languages, private=private)
+        embed = render.render_plain(result, odds, speech=speech, roller=interaction.user, note=note)
+        await self._answer(interaction, embed, private, Rolled("hex", "plain"), speech)
 
 
 async def setup(bot: Rollkeeper) -> None:

@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import PlayerError
+from bot.interactions.language import player_speech
 from bot.interactions.roller import from_its_place
 from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
 from bot.interactions.tree import reports_errors, server_channel
@@ -24,13 +25,15 @@ from bot.storage.log_records import LogEntry
 from cogs.log.cards import log_csv, render_log_page
 from cogs.log.reveal import RevealButton
 from cogs.log.stats import Stats
+from rules.errors import Term
+from rules.language import ENGLISH, N_, Speech, speak
 
 PAGE_SIZE = 10
 PAGE_PATTERN = re.compile(r"rk:log:(?P<direction>older|newer):(?P<entry>[0-9]{1,19})")
-NEEDS_MANAGE_SERVER = "Only a game master (Manage Server permission) can export the roll log."
-DATE_HELP = "Dates are written YYYY-MM-DD (UTC), e.g. 2026-03-14."
+NEEDS_MANAGE_SERVER = N_("Only a game master (Manage Server permission) can export the roll log.")
+DATE_HELP = N_("Dates are written YYYY-MM-DD (UTC), e.g. 2026-03-14.")
 MAX_EXPORT_DAYS = 3660
-ANOTHER_CHANNELS_LOG = "These buttons turn the pages of another channel's log: nothing was done. Use /log show here."
+ANOTHER_CHANNELS_LOG = N_("These buttons turn the pages of another channel's log: nothing was done. Use /log show here.")
 
 
 def read_date(text: str | None, default: date) -> date:
@@ -60,8 +63,10 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_PATTER
 
     pattern = PAGE_PATTERN
 
-    def __init__(self, direction: str, entry_id: int, *, enabled: bool = True) -> None:
-        label = "Older" if direction == "older" else "Newer"
+    def __init__(self, direction: str, entry_id: int, *, enabled: bool = True, speech: Speech | None = None) -> None:
+        speech = speech or speak(ENGLISH)  # a button rebuilt from a click shows no label
+        # Translators: button labels (at most 80 characters) turning the pages of the roll log.
+        label = speech._("Older") if direction == "older" else speech._("Newer")
         button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
             label=label, style=discord.ButtonStyle.secondary, custom_id=f"rk:log:{direction}:{entry_id}",
             disabled=not enabled,
@@ -99,12 +104,13 @@ async def log_page(
     if not entries and (before, after) != (None, None):
         entries, before, after = await ask(), None, None
     entries, newer_left, older_left = _one_page(entries, before, after)
+    speech = player_speech(interaction)
     view = discord.ui.View(timeout=None)
     if entries:
-        view.add_item(PageButton("newer", entries[0].id, enabled=newer_left))
-        view.add_item(PageButton("older", entries[-1].id, enabled=older_left))
+        view.add_item(PageButton("newer", entries[0].id, enabled=newer_left, speech=speech))
+        view.add_item(PageButton("older", entries[-1].id, enabled=older_left, speech=speech))
     view.stop()
-    return render_log_page(entries), view
+    return render_log_page(entries, speech), view
 
 
 def _one_page(
@@ -151,11 +157,11 @@ class RollLogCog(commands.Cog, name="RollLog"):
         begin, finish = export_range(start, end, self.bot.now().date())
         entries = await self.bot.db.log.between(guild_id, channel_id, interaction.user.id, begin, finish)
         name = f"roll-log-{channel_id}-{begin.date()}-{(finish - timedelta(days=1)).date()}.csv"
-        upload = discord.File(io.BytesIO(log_csv(entries).encode("utf-8")), filename=name)
-        await interaction.response.send_message(
-            f"{len(entries)} rolls from {begin.date()} to {(finish - timedelta(days=1)).date()} (UTC).",
-            file=upload, ephemeral=True,
-        )
+        speech = player_speech(interaction)
+        upload = discord.File(io.BytesIO(log_csv(entries, speech).encode("utf-8")), filename=name)
+        text = speech.ngettext("{count} roll from {first} to {last} (UTC).", "{count} rolls from {first} to {last} (UTC).",
+                               len(entries), first=begin.date(), last=(finish - timedelta(days=1)).date())
+        await interaction.response.send_message(text, file=upload, ephemeral=True)
 
 
 async def setup(bot: Rollkeeper) -> None:

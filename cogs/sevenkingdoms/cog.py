@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.errors import PlayerError
 from bot.interactions.answers import acknowledge, withdraw
 from bot.interactions.common_options import Descriptions, Note
+from bot.interactions.language import answer_speech, player_speech
 from bot.interactions.logbook import Rolled, answer_roll, deliver_roll
 from bot.interactions.rollkeeper import Rollkeeper
 from bot.interactions.tree import server_channel
@@ -28,13 +29,14 @@ from cogs.sevenkingdoms import card as render
 from cogs.sevenkingdoms.logged import sevenkingdoms_rolled
 from cogs.sevenkingdoms.tasks import TASK_BUTTONS, channel_tasks, confirmation, may_clear, task_choices
 from rules.dice import DiceSource, SystemDice
+from rules.language import N_, Speech
+from rules.names import name_key
 from rules.sevenkingdoms.competition import parse_participants, roll_competition
 from rules.sevenkingdoms.extended import MAX_TASK_NAME, ExtendedProgress, advance
 from rules.sevenkingdoms.odds import competition_odds, odds_for_test
 from rules.sevenkingdoms.roll import (
     DIFFICULTIES,
     MAX_TARGET,
-    NOTATION_HINT,
     SkPool,
     difficulty_number,
     minimum_rank,
@@ -49,27 +51,51 @@ Notation = app_commands.Range[str, 2, 40]
 TaskName = app_commands.Range[str, 1, MAX_TASK_NAME]
 Needed = app_commands.Range[int, 1, 50]
 
-DIFFICULTY_CHOICES = [
-    app_commands.Choice(name=f"{name} ({number}{'+' if name == 'Heroic' else ''}, minimum rank {rank})", value=name)
-    for name, number, rank in DIFFICULTIES
-]
 DifficultyText = app_commands.Range[str, 1, 20]
 
 
-def difficulty_suggestions(typed: str) -> list[app_commands.Choice[str]]:
-    """Choices for a difficulty typed freely: a number (0-60) as typed, then the named ones that match."""
+def difficulty_choices(speech: Speech) -> list[app_commands.Choice[str]]:
+    """The named difficulties as autocomplete choices in the player's language (the value stays English)."""
+    return [
+        # Translators: an autocomplete choice (at most 100 characters): a difficulty, its number and minimum rank.
+        app_commands.Choice(name=speech._("{name} ({number}, minimum rank {rank})", name=speech._(name),
+                                          number=f"{number}+" if number == MAX_NAMED else number, rank=rank),
+                            value=name)
+        for name, number, rank in DIFFICULTIES
+    ]
+
+
+MAX_NAMED = DIFFICULTIES[-1][1]
+"""The last named difficulty (Heroic) is this number and up."""
+
+
+def difficulty_suggestions(typed: str, speech: Speech) -> list[app_commands.Choice[str]]:
+    """Choices for a difficulty typed freely: a number (0-60) as typed, then the named ones that match (in the
+    player's language or in English)."""
     text = typed.strip()
-    found = [choice for choice in DIFFICULTY_CHOICES if text.casefold() in choice.name.casefold()]
+    found = [choice for choice in difficulty_choices(speech)
+             if text.casefold() in choice.name.casefold() or text.casefold() in choice.value.casefold()]
     if text.isascii() and text.isdigit() and int(text) <= MAX_TARGET:
         number = int(text)
-        found.insert(0, app_commands.Choice(name=f"{number} (minimum rank {minimum_rank(number)})", value=str(number)))
+        label = speech._("{number} (minimum rank {rank})", number=number, rank=minimum_rank(number))
+        found.insert(0, app_commands.Choice(name=label, value=str(number)))
     return found
+
+
+def typed_difficulty(typed: str, speech: Speech) -> int:
+    """The difficulty number of what the player typed: a number, or a named difficulty in English or in their
+    language (the rules read the English names)."""
+    key = name_key(typed, " ")
+    for name, _, _ in DIFFICULTIES:
+        if key is not None and key == name_key(speech._(name), " "):
+            return difficulty_number(name)
+    return difficulty_number(typed)
 
 
 describe = Descriptions({
     "rank": N_("Ability rank, 0-10: that many test dice (or give the whole pool instead)"),
     "bonus": N_("Bonus dice from a trained specialty, 0-10"),
-    "pool": f"The pool in the seed's notation instead of rank/bonus/discard: {NOTATION_HINT}",
+    "pool": N_("The pool in the seed's notation instead of rank/bonus/discard: write it like 3D + 2B − 1P"),
     "discard": N_("Discard penalty dice, 0-20: the highest dice rolled are discarded"),
     "wounds": N_("Wounds, 0-10: each removes one test die before the roll"),
     "pool_penalty": N_("Pool penalties, 0-10: each removes one test die before the roll"),
@@ -87,9 +113,8 @@ def build_pool(
     """The pool from the notation or from rank/bonus/discard (not both), with the penalties and aid."""
     if notation is not None:
         if any(value is not None for value in (rank, bonus, discard)):
-            raise PlayerError(
-                "Give the pool either as `pool` (like 3D+2B-1P) or as `rank`, `bonus` and `discard`, not both."
-            )
+            raise PlayerError("Give the pool either as `pool` (like 3D+2B-1P) or as `rank`, `bonus` and `discard`, "
+                              "not both.")
         return parse_pool(notation, wounds=wounds, pool_penalty=pool_penalty, injuries=injuries, aid=aid)
     if rank is None:
         raise PlayerError("Give your ability `rank`, or the whole `pool` like 3D+2B-1P.")
@@ -131,16 +156,17 @@ class SevenKingdoms(commands.Cog):
         sk_pool = build_pool(
             pool, rank, bonus, discard, wounds=wounds, pool_penalty=pool_penalty, injuries=injuries, aid=aid
         )
-        number = difficulty_number(difficulty)
+        number = typed_difficulty(difficulty, player_speech(interaction))
         odds = odds_for_test(sk_pool, number, kind="basic")
         test = roll_test(sk_pool, self.dice, target=number, kind="basic")
-        embed = render.render_test(test, odds, roller=interaction.user, note=note)
-        await answer_roll(interaction, embed, sevenkingdoms_rolled(test, odds), private=private)
+        speech = await answer_speech(interaction, self.bot.db.languages, private=private)
+        embed = render.render_test(test, odds, speech=speech, roller=interaction.user, note=note)
+        await answer_roll(interaction, embed, sevenkingdoms_rolled(test, odds), private=private, speech=speech)
 
     @basic.autocomplete("difficulty")
     async def _difficulties(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
         """The named difficulties matching what the player typed; a number typed comes first."""
-        return difficulty_suggestions(typed)
+        return difficulty_suggestions(typed, player_speech(interaction))
 
     @test_group.command(name="conflict", description=N_("A conflict test against the defender's Defense"))
     @describe(*POOL, *LAST, defense=N_("The defender's Defense, 0-60: the difficulty (no minimum rank)"))
@@ -155,8 +181,9 @@ class SevenKingdoms(commands.Cog):
         )
         odds = odds_for_test(sk_pool, defense, kind="conflict")
         test = roll_test(sk_pool, self.dice, target=defense, kind="conflict")
-        embed = render.render_test(test, odds, roller=interaction.user, note=note)
-        await answer_roll(interaction, embed, sevenkingdoms_rolled(test, odds), private=private)
+        speech = await answer_speech(interaction, self.bot.db.languages, private=private)
+        embed = render.render_test(test, odds, speech=speech, roller=interaction.user, note=note)
+        await answer_roll(interaction, embed, sevenkingdoms_rolled(test, odds), private=private, speech=speech)
 
     @test_group.command(name="competition", description=N_("Everyone named rolls; the highest result wins"))
     @describe(
@@ -170,8 +197,9 @@ class SevenKingdoms(commands.Cog):
         entrants = parse_participants(participants)
         odds = competition_odds([pool for _, pool in entrants])
         result = roll_competition(entrants, self.dice)
-        embed = render.render_competition(result, odds, roller=interaction.user, note=note)
-        await answer_roll(interaction, embed, Rolled("sevenkingdoms", "competition"), private=private)
+        speech = await answer_speech(interaction, self.bot.db.languages, private=private)
+        embed = render.render_competition(result, odds, speech=speech, roller=interaction.user, note=note)
+        await answer_roll(interaction, embed, Rolled("sevenkingdoms", "competition"), private=private, speech=speech)
 
     @test_group.command(
         name="extended",
@@ -195,7 +223,8 @@ class SevenKingdoms(commands.Cog):
         sk_pool = build_pool(
             pool, rank, bonus, discard, wounds=wounds, pool_penalty=pool_penalty, injuries=injuries, aid=aid
         )
-        number = difficulty_number(difficulty)
+        number = typed_difficulty(difficulty, player_speech(interaction))
+        speech = await answer_speech(interaction, self.bot.db.languages, private=private)
         stored = await self._extended.get(guild_id, channel_id, name)
         before = _progress_before(name, stored, needed, restart)
         odds = odds_for_test(sk_pool, number, kind="basic")
@@ -208,9 +237,9 @@ class SevenKingdoms(commands.Cog):
         except AlreadyApplied:  # a repeat delivery: the first one counted this roll, and answers it
             return
         roll = render.ExtendedRoll(test, saved.name, saved.progress, saved.needed, added)
-        embed = render.render_extended(roll, odds, roller=interaction.user, note=note)
+        embed = render.render_extended(roll, odds, speech=speech, roller=interaction.user, note=note)
         rolled = sevenkingdoms_rolled(test, odds, kind="extended")
-        if await deliver_roll(interaction, embed, rolled, private=private) is None:
+        if await deliver_roll(interaction, embed, rolled, private=private, speech=speech) is None:
             await withdraw(interaction, "/test extended", lambda: self._extended.withdraw(interaction.id))
 
     async def _save(
@@ -229,7 +258,9 @@ class SevenKingdoms(commands.Cog):
     async def progress(self, interaction: discord.Interaction, private: bool = False) -> None:
         guild_id, channel_id = server_channel(interaction)
         tasks = await self._extended.in_channel(guild_id, channel_id)
-        embed = render.render_tasks([(task.name, task.progress, task.needed) for task in tasks], None)
+        speech = await answer_speech(interaction, self.bot.db.languages, private=private)
+        tasks_shown = [(task.name, task.progress, task.needed) for task in tasks]
+        embed = render.render_tasks(tasks_shown, None, speech=speech)
         await interaction.response.send_message(embed=embed, ephemeral=private)
 
     @test_group.command(
@@ -243,7 +274,7 @@ class SevenKingdoms(commands.Cog):
         if stored is None:
             raise NoSuchExtendedTest(name)
         may_clear(stored, interaction)
-        question, buttons = confirmation(stored, interaction.user.id)
+        question, buttons = confirmation(stored, interaction.user.id, player_speech(interaction))
         await interaction.response.send_message(question, view=buttons, ephemeral=True)
 
     @extended.autocomplete("task")
@@ -257,7 +288,7 @@ class SevenKingdoms(commands.Cog):
         self, interaction: discord.Interaction, typed: str
     ) -> list[app_commands.Choice[str]]:
         """As for /test basic: the named difficulties matching what the player typed, a number typed first."""
-        return difficulty_suggestions(typed)
+        return difficulty_suggestions(typed, player_speech(interaction))
 
     @clear.autocomplete("task")
     async def _all_tasks(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
@@ -269,22 +300,19 @@ def _progress_before(name: str, stored: ExtendedTask | None, needed: int | None,
     """The task as this roll finds it: started (or restarted) here, or as stored. Raises when it cannot go on."""
     if stored is not None and not restart:
         if needed is not None and needed != stored.needed:
-            raise PlayerError(
-                f'"{inert(stored.name)}" already needs {stored.needed} degrees ({stored.progress} so far): '
-                f"set `restart` to start it over needing {needed}."
-            )
+            # Translators: {name} is the task's name; keep `restart` (an option's name) as it is.
+            raise PlayerError('"{name}" already needs {needed} degrees ({progress} so far): set `restart` to start it '
+                              "over needing {asked}.", name=inert(stored.name), needed=stored.needed,
+                              progress=stored.progress, asked=needed)
         if stored.complete:
-            raise PlayerError(
-                f'"{inert(stored.name)}" is already complete ({stored.progress}/{stored.needed}): '
-                "set `restart` to start it over, or `/test clear` it."
-            )
+            raise PlayerError('"{name}" is already complete ({progress}/{needed}): set `restart` to start it over, or '
+                              "`/test clear` it.", name=inert(stored.name), progress=stored.progress,
+                              needed=stored.needed)
         return ExtendedProgress(stored.name, stored.needed, stored.progress)
     needed = needed if needed is not None else stored.needed if stored is not None else None
     if needed is None:
-        raise PlayerError(
-            f'There is no extended test "{inert(name)}" in this channel yet: start it by giving `needed`, '
-            "the degrees of success it takes."
-        )
+        raise PlayerError('There is no extended test "{name}" in this channel yet: start it by giving `needed`, the '
+                          "degrees of success it takes.", name=inert(name))
     return ExtendedProgress(stored.name if stored is not None else name, needed)
 
 

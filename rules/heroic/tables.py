@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rules.errors import InvalidInput, Terms
+from rules.errors import InvalidInput, Term, Terms
 from rules.names import name_key
 
 
@@ -59,7 +59,7 @@ class Difficulty(StrEnum):
 
     @property
     def label(self) -> str:
-        return self.value.replace("_", " ").title()
+        return _DIFFICULTY_LABEL[self]
 
     def tn(self, variant: Variant | str = Variant.TWO_D6) -> int:
         """The Target Number: 4 to 18 with 2d6 or a d12, 6 to 20 with a d20."""
@@ -77,6 +77,12 @@ class Difficulty(StrEnum):
                                names=names) from None
 
 
+# Translators: the Heroic Rolls difficulties.
+_DIFFICULTY_LABEL = {
+    Difficulty.BASIC: Term("Basic"), Difficulty.SIMPLE: Term("Simple"), Difficulty.EASY: Term("Easy"),
+    Difficulty.MODERATE: Term("Moderate"), Difficulty.HARD: Term("Hard"), Difficulty.VERY_HARD: Term("Very Hard"),
+    Difficulty.HEROIC: Term("Heroic"), Difficulty.INSANE: Term("Insane"),
+}
 _DIFFICULTY_TN: dict[Difficulty, tuple[int, int]] = {
     Difficulty.BASIC: (4, 6),
     Difficulty.SIMPLE: (6, 8),
@@ -137,10 +143,11 @@ class Kind(StrEnum):
 
 
 REACTIONS: dict[Kind, Reaction] = {
-    Kind.BLOCK: Reaction("Block", "Brawl"),
-    Kind.PARRY: Reaction("Parry/Fend", "Sword-Play"),
-    Kind.SHIELD_BLOCK: Reaction("Shield Block", "Endurance"),
-    Kind.DODGE: Reaction("Dodge", "Agility"),
-    Kind.RESIST_MAGIC: Reaction("Resist Magic", "Magic Resistance"),
-    Kind.REACTION: Reaction("Reaction", None),
+    # Translators: Heroic Rolls reactions and the Skills they are rolled with.
+    Kind.BLOCK: Reaction(Term("Block"), Term("Brawl")),
+    Kind.PARRY: Reaction(Term("Parry/Fend"), Term("Sword-Play")),
+    Kind.SHIELD_BLOCK: Reaction(Term("Shield Block"), Term("Endurance")),
+    Kind.DODGE: Reaction(Term("Dodge"), Term("Agility")),
+    Kind.RESIST_MAGIC: Reaction(Term("Resist Magic"), Term("Magic Resistance")),
+    Kind.REACTION: Reaction(Term("Reaction"), None),
 }

@@ -18,11 +18,13 @@ from rules.names import name_key
 SIDES = 6
 MAX_TARGET = 60
 KINDS = ("basic", "conflict")
-DEGREE_NAMES = ("Marginal", "Great", "Incredible", "Astonishing")
+# Translators: the Seven Kingdoms degrees of success, as a name on their own.
+DEGREE_NAMES = (Term("Marginal"), Term("Great"), Term("Incredible"), Term("Astonishing"))
 # (name, number, minimum rank); a number between rows takes the row at or below it, Heroic is 21 and up.
 DIFFICULTIES: tuple[tuple[str, int, int], ...] = (
-    ("Automatic", 0, 1), ("Easy", 3, 1), ("Routine", 6, 1), ("Challenging", 9, 2),
-    ("Formidable", 12, 2), ("Hard", 15, 3), ("Very Hard", 18, 3), ("Heroic", 21, 4),
+    # Translators: the Seven Kingdoms difficulties.
+    (Term("Automatic"), 0, 1), (Term("Easy"), 3, 1), (Term("Routine"), 6, 1), (Term("Challenging"), 9, 2),
+    (Term("Formidable"), 12, 2), (Term("Hard"), 15, 3), (Term("Very Hard"), 18, 3), (Term("Heroic"), 21, 4),
 )
 NOTATION_HINT = "write it like 3D + 2B − 1P"
 

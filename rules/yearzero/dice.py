@@ -14,7 +14,7 @@ dataclass is slow, and a pool holds up to 33 dice).
 from __future__ import annotations
 
 from rules.dice import DiceSource, Die, Role
-from rules.errors import InvalidInput
+from rules.errors import InvalidInput, Term
 from rules.yearzero.artifacts import ARTIFACT_SIDES
 
 PRIDE_SIDES = 12
