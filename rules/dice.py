@@ -137,9 +137,7 @@ class FixedDice:
         if self.missing:
             raise self.shortage()
         if self._next != len(self._faces):
-            raise FacesError(
-                f"{len(self._faces)} faces given, but the roll used {self._next}"
-            )
+            raise FacesError("{given} faces given, but the roll used {used}", given=len(self._faces), used=self._next)
 
 
     def shortage(self) -> FacesError:

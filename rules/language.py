@@ -117,6 +117,16 @@ class Speech:
         return template.format(**values) if values else template
 
 
+def language_named(text: str) -> str | None:
+    """The code of LANGUAGES that text names, by its code or its language alone ("sv", "sv-SE" and "sv_SE" all
+    name sv_SE); None when it names none."""
+    wanted = text.strip().replace("-", "_").lower()
+    for code in LANGUAGES:
+        if wanted in (code.lower(), code.split("_")[0].lower()):
+            return code
+    return None
+
+
 @cache
 def speak(code: str | None) -> Speech:
     """The Speech of a language code of LANGUAGES; any other code (or None) speaks English."""
@@ -124,7 +134,3 @@ def speak(code: str | None) -> Speech:
         return Speech(ENGLISH, gettext.NullTranslations())
     catalogue = gettext.translation(DOMAIN, LOCALES, languages=[code], fallback=True)
     return Speech(code, catalogue)
-
-
-def english() -> Speech:
-    return speak(ENGLISH)

@@ -34,7 +34,7 @@ from rules.language import N_
 _log = logging.getLogger(__name__)
 
 EXTENSIONS = tuple(
-    f"cogs.{feature}.cog" for feature in ("hex", "yearzero", "heroic", "sevenkingdoms", "willpower", "help", "log")
+    f"cogs.{feature}.cog" for feature in ("hex", "yearzero", "heroic", "sevenkingdoms", "willpower", "help", "log", "settings")
 )
 """The features loaded at start-up, in this order: each cogs/<feature>/cog.py's ``setup``; a missing one stops
 the start."""

@@ -46,8 +46,10 @@ def _kind_label(kind: Kind) -> app_commands.locale_str:
     reaction = kind.reaction
     if reaction is None:
         return app_commands.locale_str(_KIND_LABELS[kind])
+    if reaction.skill is None:
+        return filled("Reaction: {name}", name=Term(reaction.name))
     # Translators: a choice label; {name} is a reaction (Block, Dodge, ...), {skill} the Skill it is rolled with.
-    return filled("Reaction: {name} ({skill})", name=Term(reaction.name), skill=Term(reaction.skill or ""))
+    return filled("Reaction: {name} ({skill})", name=Term(reaction.name), skill=Term(reaction.skill))
 
 
 DIFFICULTY_CHOICES = [

@@ -17,6 +17,7 @@ from rules.cli import heroic, hex, sevenkingdoms, yearzero
 from rules.cli.output import CliOutput
 from rules.dice import DiceSource, FixedDice, SystemDice, parse_faces
 from rules.errors import RulesError
+from rules.language import ENGLISH, LANGUAGES, language_named, speak
 
 SYSTEMS = (hex, yearzero, heroic, sevenkingdoms)
 """Each system's sub-commands, in the order ``--help`` lists them."""
@@ -27,10 +28,20 @@ EXIT_USAGE = 2  # argparse's own
 EXIT_STATUS = "exit status: 0 answered, 1 the rules refused it (the reason on stderr), 2 a usage error"
 
 
+def _language(text: str) -> str:
+    code = language_named(text)
+    if code is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is none of {', '.join(LANGUAGES)}")
+    return code
+
+
 def _common_options(*, faces: bool) -> argparse.ArgumentParser:
     """--json everywhere, and --faces for the commands that roll (odds roll nothing)."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--json", action="store_true", help="print one JSON object instead of a summary")
+    common.add_argument("--lang", type=_language, default=ENGLISH, metavar="CODE",
+                        help="the summary's language: " + ", ".join(LANGUAGES) + " (or sv, es, pt; the JSON is the "
+                        "same in every language)")
     if not faces:
         return common
     common.add_argument(
@@ -61,15 +72,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     dice: DiceSource = SystemDice()
+    speech = speak(args.lang)
     try:
         if getattr(args, "faces", None):
             dice = parse_faces(args.faces, count_short=True)
-        output: CliOutput = args.handler(args, dice)
+        output: CliOutput = args.handler(args, dice, speech)
         if isinstance(dice, FixedDice):
             dice.finish()
     except RulesError as refusal:
         shown = dice.shortage() if isinstance(dice, FixedDice) and dice.missing else refusal
-        print(f"error: {shown}", file=sys.stderr)  # with made-up 1s read, the shortage is what to say
+        # Translators: the command line's refusal; {reason} says why.
+        print(speech._("error: {reason}", reason=speech.error(shown)), file=sys.stderr)  # made-up 1s: say the shortage
         return EXIT_REFUSED
     if args.json:
         print(json.dumps(output.data, indent=2, sort_keys=False))

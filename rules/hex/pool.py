@@ -83,6 +83,6 @@ def check_attempt(size: int, *, required: bool, advancement: bool) -> None:
     """Raise CannotAttempt for a voluntary uncontested roll of a nullified pool without an Advancement."""
     if size <= 0 and not required and not advancement:
         raise CannotAttempt(
-            f"The pool is {size} dice after complications: with no dice left, a voluntary action cannot be "
-            "attempted (a required Test fails automatically, and an Advancement still guarantees success)"
+            "The pool is {size} dice after complications: with no dice left, a voluntary action cannot be "
+            "attempted (a required Test fails automatically, and an Advancement still guarantees success)", size=size
         )
