@@ -79,7 +79,11 @@ class Speech:
 
     def error(self, error: Translatable) -> str:
         """A rules or player error's message in this language: its template translated, Term values too."""
-        return self._(error.template, **{name: self._shown(value) for name, value in error.values.items()})
+        return self.filled(error.template, error.values)
+
+    def filled(self, template: str, values: dict[str, Any]) -> str:
+        """template translated, then filled with values, those that are Terms translated too."""
+        return self._(template, **{name: self._shown(value) for name, value in values.items()})
 
     def _shown(self, value: object) -> object:
         if isinstance(value, Term):

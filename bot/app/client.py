@@ -20,6 +20,7 @@ from bot.app.chores import Chores, purge_expired_rolls
 from bot.app.opening import open_storage
 from bot.app.shard_lease import LeaseHeld, ShardLease
 from bot.app.sync import CommandSync, sync_commands
+from bot.app.translator import CatalogueTranslator
 from bot.interactions.gateway import drop_malformed_interactions
 from bot.interactions.language import player_speech
 from bot.interactions.rollkeeper import PurgeHook, Rollkeeper
@@ -34,7 +35,8 @@ from rules.language import N_
 _log = logging.getLogger(__name__)
 
 EXTENSIONS = tuple(
-    f"cogs.{feature}.cog" for feature in ("hex", "yearzero", "heroic", "sevenkingdoms", "willpower", "help", "log", "settings")
+    f"cogs.{feature}.cog"
+    for feature in ("hex", "yearzero", "heroic", "sevenkingdoms", "willpower", "help", "log", "settings")
 )
 """The features loaded at start-up, in this order: each cogs/<feature>/cog.py's ``setup``; a missing one stops
 the start."""
@@ -198,6 +200,7 @@ class RollkeeperBot(commands.AutoShardedBot):
             self._db.store.on_lost = self._database_lost
         try:
             await self._take_lease(self._db)
+            await self.tree.set_translator(CatalogueTranslator())
             for name in self.extension_names:
                 await self.load_extension(name)
             if self.dynamic_item_types:

@@ -85,7 +85,8 @@ def _check_message(error: app_commands.CheckFailure, speech: Speech) -> str:
     if isinstance(error, app_commands.NoPrivateMessage):
         return speech._("This command works only in a server, not in direct messages.")
     if isinstance(error, app_commands.CommandOnCooldown):
-        return speech._("Slow down a little: try again in {seconds} s.", seconds=speech.number(round(error.retry_after)))
+        seconds = speech.number(round(error.retry_after))
+        return speech._("Slow down a little: try again in {seconds} s.", seconds=seconds)
     return speech._("You cannot use this command here.")
 
 

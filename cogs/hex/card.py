@@ -84,7 +84,7 @@ def _hazard_tone(result: HexResult) -> Tone | None:
     return Tones.DISASTER if result.hazard in (Hazard.MISHAP, Hazard.LOSS_OF_CONTROL) else None
 
 
-_OUTCOMES = {
+_OUTCOMES: dict[str | Hazard, tuple[str, str]] = {
     # Translators: HEX outcomes of a Test (a roll kind) and of a Cast (a magical casting).
     "succeeds": (NP_("hex test", "Test succeeds"), NP_("hex cast", "Cast succeeds")),
     "advancement": (NP_("hex test", "Test succeeds · Advancement spent"),
@@ -99,7 +99,7 @@ _OUTCOMES = {
 }
 
 
-def _said(result: HexResult, key: object, speech: Speech) -> str:
+def _said(result: HexResult, key: str | Hazard, speech: Speech) -> str:
     cast = result.kind == "cast"
     return speech.pgettext("hex cast" if cast else "hex test", _OUTCOMES[key][cast])
 
@@ -195,8 +195,8 @@ def render_plain(
     card = Card(
         speech.ngettext("{count} success", "{count} successes", result.successes),
         Tones.NEUTRAL,
-        speech.ngettext("HEX plain roll · {count} die · no Hazard Dice", "HEX plain roll · {count} dice · no Hazard Dice",
-                        len(result.dice)),
+        speech.ngettext("HEX plain roll · {count} die · no Hazard Dice",
+                        "HEX plain roll · {count} dice · no Hazard Dice", len(result.dice)),
         [(speech._("Dice"), sixes_line(result.dice, speech))],
         hex_odds(odds, speech),
     )

@@ -68,7 +68,9 @@ class Hex(commands.Cog):
     ) -> None:
         await answer_roll(interaction, result_embed, rolled, private=private, speech=speech)
 
-    @hex_group.command(name="test", description=N_("An uncontested Test: one 6 succeeds; Hazard Dice may bring a Mishap"))
+    @hex_group.command(
+        name="test", description=N_("An uncontested Test: one 6 succeeds; Hazard Dice may bring a Mishap")
+    )
     @describe(*POOL, "required", *COMMON)
     async def hex_test(
         self, interaction: discord.Interaction, attribute: Rating, skill: Rating = 0, specialty: Rating = 0,

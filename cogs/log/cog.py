@@ -33,7 +33,9 @@ PAGE_PATTERN = re.compile(r"rk:log:(?P<direction>older|newer):(?P<entry>[0-9]{1,
 NEEDS_MANAGE_SERVER = N_("Only a game master (Manage Server permission) can export the roll log.")
 DATE_HELP = N_("Dates are written YYYY-MM-DD (UTC), e.g. 2026-03-14.")
 MAX_EXPORT_DAYS = 3660
-ANOTHER_CHANNELS_LOG = N_("These buttons turn the pages of another channel's log: nothing was done. Use /log show here.")
+ANOTHER_CHANNELS_LOG = N_(
+    "These buttons turn the pages of another channel's log: nothing was done. Use /log show here."
+)
 
 
 def read_date(text: str | None, default: date) -> date:
@@ -159,8 +161,9 @@ class RollLogCog(commands.Cog, name="RollLog"):
         name = f"roll-log-{channel_id}-{begin.date()}-{(finish - timedelta(days=1)).date()}.csv"
         speech = player_speech(interaction)
         upload = discord.File(io.BytesIO(log_csv(entries, speech).encode("utf-8")), filename=name)
-        text = speech.ngettext("{count} roll from {first} to {last} (UTC).", "{count} rolls from {first} to {last} (UTC).",
-                               len(entries), first=begin.date(), last=(finish - timedelta(days=1)).date())
+        text = speech.ngettext("{count} roll from {first} to {last} (UTC).",
+                               "{count} rolls from {first} to {last} (UTC).", len(entries), first=begin.date(),
+                               last=(finish - timedelta(days=1)).date())
         await interaction.response.send_message(text, file=upload, ephemeral=True)
 
 

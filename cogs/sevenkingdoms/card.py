@@ -80,7 +80,7 @@ def difficulty_text(test: SkTest, speech: Speech) -> str:
     return speech._("difficulty {number}", number=test.difficulty)
 
 
-_SUCCESSES = {
+_SUCCESSES: dict[str, str] = {
     # Translators: a Seven Kingdoms success by its degree (Marginal, Great, Incredible, Astonishing).
     DEGREE_NAMES[0]: N_("Marginal success"), DEGREE_NAMES[1]: N_("Great success"),
     DEGREE_NAMES[2]: N_("Incredible success"), DEGREE_NAMES[3]: N_("Astonishing success"),

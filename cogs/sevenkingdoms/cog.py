@@ -264,7 +264,8 @@ class SevenKingdoms(commands.Cog):
         await interaction.response.send_message(embed=embed, ephemeral=private)
 
     @test_group.command(
-        name="clear", description=N_("Forget an extended test of this channel (its starter or Manage Server; asks first)")
+        name="clear",
+        description=N_("Forget an extended test of this channel (its starter or Manage Server; asks first)"),
     )
     @describe(task=N_("The name of the task to forget"))
     async def clear(self, interaction: discord.Interaction, task: TaskName) -> None:

@@ -38,7 +38,9 @@ class WillpowerCommands(commands.GroupCog, group_name="willpower"):
         self.bot = bot
         super().__init__()
 
-    @app_commands.command(name="show", description=N_("See your Willpower Points (a game master may look at anyone's)."))
+    @app_commands.command(
+        name="show", description=N_("See your Willpower Points (a game master may look at anyone's).")
+    )
     @describe(player=N_("Whose Willpower to see (game masters only; default yourself)."))
     async def show(self, interaction: discord.Interaction, player: discord.Member | None = None) -> None:
         """See your Willpower Points (a game master may look at anyone's)."""
@@ -83,7 +85,9 @@ class WillpowerSetting(commands.Cog):
     def __init__(self, bot: Rollkeeper) -> None:
         self.bot = bot
 
-    @app_commands.command(name="willpower-set", description=N_("Set a player's Willpower Points (game masters: Manage Server)."))
+    @app_commands.command(
+        name="willpower-set", description=N_("Set a player's Willpower Points (game masters: Manage Server).")
+    )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)

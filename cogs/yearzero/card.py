@@ -254,7 +254,8 @@ def render_ended(
     card = Card(
         before_after(roll, speech) if roll.pushed else _successes(roll, speech),
         _tone(roll),
-        speech._("Year Zero · pushed · {pool}", pool=pool) if roll.pushed else speech._("Year Zero · {pool}", pool=pool),
+        (speech._("Year Zero · pushed · {pool}", pool=pool) if roll.pushed
+         else speech._("Year Zero · {pool}", pool=pool)),
         [(speech._(PUSHED_DICE) if roll.pushed else speech._("Dice"), dice_line(roll, speech))],
         yz_odds(odds, speech),
         "\n".join([ended.ending, *_ended_details(roll, speech)]),

@@ -37,7 +37,9 @@ from rules.yearzero.roll import YzRoll, roll_yz
 
 PUSH_PATTERN = re.compile(r"rk:yz:push:(?P<roll>[0-9]{1,19})")
 KEEP_PATTERN = re.compile(r"rk:yz:keep:(?P<roll>[0-9]{1,19})")
-NO_ROLL_TO_PUSH = N_("You have no roll to push in this channel: roll with /yz first (a roll stays pushable for a while).")
+NO_ROLL_TO_PUSH = N_(
+    "You have no roll to push in this channel: roll with /yz first (a roll stays pushable for a while)."
+)
 
 Artifact = Literal["d8", "d10", "d12"]
 
@@ -228,7 +230,8 @@ class YearZero(commands.Cog):
             await mark_ended(self.bot, replaced, Ending.SUPERSEDED)
 
     @app_commands.command(
-        name="push", description=N_("Push your latest Year Zero roll in this channel: reroll every die that shows neither 6 nor 1")
+        name="push",
+        description=N_("Push your latest Year Zero roll in this channel: reroll every die that shows neither 6 nor 1"),
     )
     @app_commands.guild_only()
     async def push_latest(self, interaction: discord.Interaction) -> None:

@@ -169,7 +169,8 @@ def _describe_dice(dice: Sequence[Die], speech: Speech) -> str:
     groups: dict[Role, list[str]] = {}
     for die in dice:
         groups.setdefault(die.role, []).append(str(die.face))
-    return " | ".join(f"{speech._(ROLE_NAMES.get(role, role.value))}: {' '.join(faces)}" for role, faces in groups.items())
+    return " | ".join(f"{speech._(ROLE_NAMES.get(role, role.value))}: {' '.join(faces)}"
+                      for role, faces in groups.items())
 
 
 def _describe_side(name: str, side: HexSide, speech: Speech) -> str:

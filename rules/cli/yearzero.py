@@ -101,7 +101,8 @@ def _roll_handler(args: argparse.Namespace, dice: DiceSource, speech: Speech) ->
     check_willpower(args.willpower)
     if steps:
         data |= _pushed_json(first, steps, args.willpower)
-    odds = [yz_pool_line(before, speech)] + ([yz_push_cost(this_roll, speech)] if this_roll.can_push and not steps else [])
+    cost = [yz_push_cost(this_roll, speech)] if this_roll.can_push and not steps else []
+    odds = [yz_pool_line(before, speech), *cost]
     return CliOutput(data, "\n".join([_roll_text(first, steps, data, speech), *odds]))
 
 
@@ -229,7 +230,8 @@ def _roll_text(first: YzRoll, steps: list[YzRoll], data: dict, speech: Speech) -
         lost = counted["willpower_before"] + step.new_base_banes - counted["willpower_after"]
         lines.append(
             speech._("Pushed{nth}: {faces} -> {successes}; Attribute damage {attribute}, gear damage {gear} so far, "
-                     "Willpower +{gained}: {before} -> {after}", nth=_nth(step, speech), faces=_faces_text(step, speech),
+                     "Willpower +{gained}: {before} -> {after}", nth=_nth(step, speech),
+                     faces=_faces_text(step, speech),
                      successes=_successes(step, speech), attribute=step.attribute_damage, gear=step.gear_damage,
                      gained=step.new_base_banes, before=counted["willpower_before"], after=counted["willpower_after"])
             + (" " + speech._("({count} lost past 10)", count=lost) if lost else "")
