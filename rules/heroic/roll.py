@@ -66,7 +66,7 @@ def resolve_target(
     options = (("difficulty", difficulty), ("tn", tn), ("versus", versus))
     given = [name for name, value in options if value is not None]
     if len(given) > 1:
-        raise InvalidInput("Give only one target, not {given}: a difficulty, a TN or versus", given=" + ".join(given))
+        raise InvalidInput("Give only one target, not {given}: a difficulty, a TN or versus", given=" and ".join(given))
     if difficulty is not None:
         named = Difficulty.parse(difficulty)
         return Target(named.tn(variant), TargetSource.DIFFICULTY, difficulty=named)

@@ -86,10 +86,10 @@ def check_minimum_rank(rank: int, number: int) -> None:
     """Raise CannotAttempt when the rank is below the minimum rank of a basic test's difficulty."""
     needed = minimum_rank(number)
     if rank < needed:
-        name = difficulty_name(number) or f"difficulty {number}"
-        # Translators: {difficulty} is a Seven Kingdoms difficulty name (Easy, Routine, ...).
+        name = difficulty_name(number)
+        # Translators: {difficulty} is a Seven Kingdoms difficulty, by name (Easy, Routine, ...) or by number.
         raise CannotAttempt("Rank {rank} is below the minimum rank {needed} for a test of difficulty {difficulty}",
-                            rank=rank, needed=needed, difficulty=Term(name))
+                            rank=rank, needed=needed, difficulty=Term(name) if name else number)
 
 
 @dataclass(frozen=True, slots=True)

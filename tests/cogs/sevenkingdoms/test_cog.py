@@ -130,7 +130,7 @@ async def test_competition_text_that_cannot_be_read_is_refused(fake_discord, bot
         ({"rank": 2, "difficulty": "Trivial"}, "Unknown difficulty 'Trivial': give a number from 0 to 60 or one of"),
         ({"rank": 2, "difficulty": "-5"}, "Difficulty -5 is out of range"),
         ({"rank": 2, "difficulty": "61"}, "Difficulty 61 is out of range"),
-        ({"rank": 2, "difficulty": "Hard"}, "Rank 2 is below the minimum rank 3 for a Hard test"),
+        ({"rank": 2, "difficulty": "Hard"}, "Rank 2 is below the minimum rank 3 for a test of difficulty Hard"),
         ({"pool": "2B", "difficulty": "5"}, "has no test dice (D)"),
     ],
 )
@@ -233,7 +233,7 @@ async def test_bad_extended_input_creates_and_changes_nothing(fake_discord, bot)
     await refused(fake_discord, bot, "test extended", new,
                   'There is no extended test "Climb the Wall" in this channel yet: start it by giving `needed`')
     hard = {"task": "Climb the Wall", "needed": 3, "rank": 1, "difficulty": "Hard"}
-    await refused(fake_discord, bot, "test extended", hard, "Rank 1 is below the minimum rank 3 for a Hard test")
+    await refused(fake_discord, bot, "test extended", hard, "Rank 1 is below the minimum rank 3 for a test of difficulty Hard")
     await refused(fake_discord, bot, "test extended", new | {"needed": 3, "difficulty": "0"},
                   "An Automatic test adds no degrees")
     await refused(fake_discord, bot, "test extended", new | {"needed": 3, "pool": "2D"}, "not both")

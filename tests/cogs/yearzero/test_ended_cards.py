@@ -46,7 +46,7 @@ def next_push_cost(first_faces, *pushes_faces, attribute=2, pushes=2) -> str:
     lying = roll_yz(attribute, 0, 0, (), FixedDice(first_faces), pushes=pushes)
     for faces in pushes_faces:
         lying = push(lying, FixedDice(faces))
-    return odds_text.yz_push_cost(odds_after_first(lying))
+    return odds_text.yz_push_cost(odds_after_first(lying), speak("en"))
 
 
 def jump_url(message: dict) -> str:
