@@ -14,6 +14,7 @@ from cogs.yearzero.card import NO_COST, PUSHED_DICE
 from cogs.yearzero.endings import Ending, ended_card
 from rules import odds_text
 from rules.dice import FixedDice
+from rules.language import speak
 from rules.yearzero.odds import odds_after_first
 from rules.yearzero.roll import push, roll_yz
 from tests.bot.embeds import below_title, field, odds

@@ -71,7 +71,8 @@ def test_text_summary(cli):
         (("sk", "test", "--rank", "2", "--target", "3", "--faces", "6,6,6"), "3 faces given, but"),
         (("sk", "test", "--rank", "2", "--target", "3", "--faces", "6"), "Not enough faces"),
         (("sk", "competition", "--participants", "Jaime 5D"), "2 to 25 participants, not 1"),
-        (("odds", "sk", "test", "--rank", "1", "--difficulty", "Heroic"), "minimum rank 4 for a test of difficulty Heroic"),
+        (("odds", "sk", "test", "--rank", "1", "--difficulty", "Heroic"),
+         "minimum rank 4 for a test of difficulty Heroic"),
     ],
 )
 def test_errors_go_to_stderr_with_exit_code_2(cli, argv, message):

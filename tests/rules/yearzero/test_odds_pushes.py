@@ -151,4 +151,5 @@ def test_the_odds_line_names_every_push_allowed():
     assert yz_pool_line(odds_for_roll(1, pushes=0), speak("en")) == "Odds: success 17% · no push allowed"
     assert yz_pool_line(odds_for_roll(1), speak("en")) == "Odds: success 17% · with a push 28%"
     # 1 - (1 - 1/6 * (1 + 2/3 + 4/9 + 8/27)) = 0.40
-    assert yz_pool_line(odds_for_roll(1, pushes=3), speak("en")) == "Odds: success 17% · with a push 28% · with 3 pushes 40%"
+    every = "Odds: success 17% · with a push 28% · with 3 pushes 40%"
+    assert yz_pool_line(odds_for_roll(1, pushes=3), speak("en")) == every
