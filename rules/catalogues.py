@@ -12,9 +12,12 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from io import BytesIO
 from pathlib import Path
 
 from babel.messages.frontend import CommandLineInterface
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
 
 from rules.language import DOMAIN, LOCALES, TRANSLATED
 
@@ -27,7 +30,7 @@ KEYWORDS = (
     # words the rules name in their errors (translated as Term values)
     "Term", "check_range", "pool_size:2", "check_willpower:2", "check_whole", "check_count",
     # command descriptions and choice labels filled with values (bot/interactions/common_options.py)
-    "filled",
+    "picker_label",
 )
 SOURCES = ("rules", "bot", "cogs")
 
@@ -36,18 +39,28 @@ def catalogue(code: str) -> Path:
     return LOCALES / code / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+def compiled(code: str) -> bytes:
+    """The .mo of a language's .po, as `compile` writes it (tests compare it with the file kept)."""
+    with catalogue(code).open("rb") as source:
+        messages = read_po(source, locale=code, domain=DOMAIN)
+    out = BytesIO()
+    write_mo(out, messages, use_fuzzy=False)
+    return out.getvalue()
+
+
 def _babel(*arguments: str) -> None:
     CommandLineInterface().run(["pybabel", "-q", *arguments])
 
 
-def extract() -> None:
+def extract(template: Path = TEMPLATE) -> None:
+    """Write the template of every marked text (to template: tests extract to a temporary file)."""
     os.chdir(ROOT)  # the template names files relative to the project
     keywords = [argument for keyword in KEYWORDS for argument in ("-k", keyword)]
     _babel(
         "extract", "--no-default-keywords", *keywords, "-c", "Translators:", "--sort-by-file", "--no-wrap",
         "--project", "rollkeeper", "--copyright-holder", "the rollkeeper authors",
         "--msgid-bugs-address", "https://github.com/rollkeeper/rollkeeper/issues",
-        "-o", str(TEMPLATE), *SOURCES,
+        "-o", str(template), *SOURCES,
     )
 
 
@@ -61,7 +74,7 @@ def update() -> None:
 def compile_all() -> None:
     for code in TRANSLATED:
         if catalogue(code).exists():
-            _babel("compile", "-D", DOMAIN, "-d", str(LOCALES), "-l", code, "--use-fuzzy")
+            catalogue(code).with_suffix(".mo").write_bytes(compiled(code))
 
 
 COMMANDS = {"extract": extract, "update": update, "compile": compile_all}

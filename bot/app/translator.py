@@ -3,7 +3,7 @@ catalogues (rules/locales).
 
 Descriptions and choice labels are translated; command, group and option names never are (a command pasted from
 a German player's message must work for a Swedish one), so Discord gets ``description_localizations`` and choice
-``name_localizations`` only. A label made of a template and values (``filled``) is translated as its template,
+``name_localizations`` only. A label made of a template and values (``picker_label``) is translated as its template,
 then filled; a language's own name (``endonym`` in its extras) is the same in every locale.
 """
 

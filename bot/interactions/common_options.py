@@ -1,7 +1,7 @@
 """The slash-command options the cogs share, declared once: the ``note`` text, the ``private`` flag and their
 descriptions, and ``Descriptions``, the one way a cog describes its options (``app_commands.describe``, never
 docstrings). Every description is English marked for translation (``N_``); a choice label or description made
-of a template and values is ``filled``.
+of a template and values is a ``picker_label``.
 
 raw_options.py beside it checks the raw options an interaction carries against whatever the commands declared.
 """
@@ -44,7 +44,7 @@ class Descriptions:
 describe = Descriptions()
 
 
-def filled(template: str, **values: object) -> app_commands.locale_str:
+def picker_label(template: str, **values: object) -> app_commands.locale_str:
     """A description or choice label made of an English template and values: Discord's default text is the
     template filled in; the Translator (bot/app/translator.py) translates the template, and values that are
     `rules.errors.Term`s, then fills it in."""

@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.interactions.common_options import NOTE, PRIVATE, Descriptions, Note, filled
+from bot.interactions.common_options import NOTE, PRIVATE, Descriptions, Note, picker_label
 from bot.interactions.language import answer_speech
 from bot.interactions.logbook import Rolled, answer_roll
 from bot.interactions.rollkeeper import Rollkeeper
@@ -47,21 +47,21 @@ def _kind_label(kind: Kind) -> app_commands.locale_str:
     if reaction is None:
         return app_commands.locale_str(_KIND_LABELS[kind])
     if reaction.skill is None:
-        return filled("Reaction: {name}", name=Term(reaction.name))
+        return picker_label("Reaction: {name}", name=Term(reaction.name))
     # Translators: a choice label; {name} is a reaction (Block, Dodge, ...), {skill} the Skill it is rolled with.
-    return filled("Reaction: {name} ({skill})", name=Term(reaction.name), skill=Term(reaction.skill))
+    return picker_label("Reaction: {name} ({skill})", name=Term(reaction.name), skill=Term(reaction.skill))
 
 
 DIFFICULTY_CHOICES = [
     # Translators: a choice label; {name} is a difficulty (Basic, ...), {tn} its Target Number with 2d6 or d12.
-    app_commands.Choice(name=filled("{name} (TN {tn}, d20 {tn20})", name=Term(d.label), tn=d.tn(Variant.TWO_D6),
+    app_commands.Choice(name=picker_label("{name} (TN {tn}, d20 {tn20})", name=Term(d.label), tn=d.tn(Variant.TWO_D6),
                                     tn20=d.tn(Variant.D20)), value=d.value)
     for d in Difficulty
 ]
 DICE_CHOICES = [
-    app_commands.Choice(name=filled("{dice} + Skill", dice=Variant.TWO_D6.value), value=Variant.TWO_D6.value),
-    app_commands.Choice(name=filled("{dice} + Skill", dice=Variant.D12.value), value=Variant.D12.value),
-    app_commands.Choice(name=filled("{dice} + Skill", dice=Variant.D20.value), value=Variant.D20.value),
+    app_commands.Choice(name=picker_label("{dice} + Skill", dice=Variant.TWO_D6.value), value=Variant.TWO_D6.value),
+    app_commands.Choice(name=picker_label("{dice} + Skill", dice=Variant.D12.value), value=Variant.D12.value),
+    app_commands.Choice(name=picker_label("{dice} + Skill", dice=Variant.D20.value), value=Variant.D20.value),
 ]
 KIND_CHOICES = [app_commands.Choice(name=_kind_label(kind), value=kind.value) for kind in KINDS]
 
