@@ -131,10 +131,13 @@ def language_named(text: str) -> str | None:
     return None
 
 
-@cache
 def speak(code: str | None) -> Speech:
     """The Speech of a language code of LANGUAGES; any other code (or None) speaks English."""
-    if code not in TRANSLATED:
+    return _speech(code if code in TRANSLATED else ENGLISH)
+
+
+@cache
+def _speech(code: str) -> Speech:
+    if code == ENGLISH:
         return Speech(ENGLISH, gettext.NullTranslations())
-    catalogue = gettext.translation(DOMAIN, LOCALES, languages=[code], fallback=True)
-    return Speech(code, catalogue)
+    return Speech(code, gettext.translation(DOMAIN, LOCALES, languages=[code]))
