@@ -185,7 +185,7 @@ async def test_export_is_a_csv_with_headers_for_game_masters_only(start_bot, fak
     table = list(csv.DictReader(io.StringIO(upload["data"].decode("utf-8"))))
     assert [row["user_id"] for row in table] == [str(ALICE.id)]  # Bob's private roll is his alone
     assert table[0]["system"] == "heroic" and table[0]["luck_events"].endswith(":1")
-    assert "1 rolls" in export.content
+    assert "1 roll from" in export.content
 
 
 # -- /stats ------------------------------------------------------------------------------------------
