@@ -31,7 +31,11 @@ def _is_game_master(interaction: discord.Interaction) -> bool:
 
 
 @app_commands.guild_only()
-class WillpowerCommands(commands.GroupCog, group_name="willpower"):
+class WillpowerCommands(
+    commands.GroupCog, group_name="willpower",
+    # Translators: a command description (at most 100 characters): the /willpower group of commands.
+    group_description=N_("See, spend or set Willpower Points (Year Zero)."),
+):
     """See, spend or set Willpower Points (Year Zero)."""
 
     def __init__(self, bot: Rollkeeper) -> None:

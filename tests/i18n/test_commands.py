@@ -42,6 +42,9 @@ async def test_every_description_and_choice_is_localized_and_no_name_is(fake_dis
                 names = choice.get("name_localizations") or {}
                 assert set(names) == LOCALES and all(1 <= len(text) <= 100 for text in names.values()), (path, choice)
     assert walked > 100 and choices > 20
+    german = [(path, item["description"]) for command in commands for path, item in described(command)
+              if item["description_localizations"]["de"] == item["description"]]
+    assert german == []  # every description is in the catalogue, and translated
     hex_test = next(item for path, item in described(next(c for c in commands if c["name"] == "hex"))
                     if path == "hex test")
     assert hex_test["description_localizations"]["de"] != hex_test["description"]
