@@ -26,20 +26,17 @@ from bot.storage.errors import NoSuchExtendedTest
 from bot.storage.extended import ExtendedTask, ExtendedTests, task_name
 from bot.text import inert
 from cogs.sevenkingdoms import card as render
+from cogs.sevenkingdoms.difficulties import difficulty_suggestions, typed_difficulty
 from cogs.sevenkingdoms.logged import sevenkingdoms_rolled
 from cogs.sevenkingdoms.tasks import TASK_BUTTONS, channel_tasks, confirmation, may_clear, task_choices
 from rules.dice import DiceSource, SystemDice
-from rules.language import N_, Speech
-from rules.names import name_key
+from rules.language import N_
 from rules.sevenkingdoms.competition import parse_participants, roll_competition
 from rules.sevenkingdoms.extended import MAX_TASK_NAME, ExtendedProgress, advance
 from rules.sevenkingdoms.odds import competition_odds, odds_for_test
 from rules.sevenkingdoms.roll import (
-    DIFFICULTIES,
     MAX_TARGET,
     SkPool,
-    difficulty_number,
-    minimum_rank,
     parse_pool,
     roll_test,
 )
@@ -52,44 +49,6 @@ TaskName = app_commands.Range[str, 1, MAX_TASK_NAME]
 Needed = app_commands.Range[int, 1, 50]
 
 DifficultyText = app_commands.Range[str, 1, 20]
-
-
-def difficulty_choices(speech: Speech) -> list[app_commands.Choice[str]]:
-    """The named difficulties as autocomplete choices in the player's language (the value stays English)."""
-    return [
-        # Translators: an autocomplete choice (at most 100 characters): a difficulty, its number and minimum rank.
-        app_commands.Choice(name=speech._("{name} ({number}, minimum rank {rank})", name=speech._(name),
-                                          number=f"{number}+" if number == MAX_NAMED else number, rank=rank),
-                            value=name)
-        for name, number, rank in DIFFICULTIES
-    ]
-
-
-MAX_NAMED = DIFFICULTIES[-1][1]
-"""The last named difficulty (Heroic) is this number and up."""
-
-
-def difficulty_suggestions(typed: str, speech: Speech) -> list[app_commands.Choice[str]]:
-    """Choices for a difficulty typed freely: a number (0-60) as typed, then the named ones that match (in the
-    player's language or in English)."""
-    text = typed.strip()
-    found = [choice for choice in difficulty_choices(speech)
-             if text.casefold() in choice.name.casefold() or text.casefold() in choice.value.casefold()]
-    if text.isascii() and text.isdigit() and int(text) <= MAX_TARGET:
-        number = int(text)
-        label = speech._("{number} (minimum rank {rank})", number=number, rank=minimum_rank(number))
-        found.insert(0, app_commands.Choice(name=label, value=str(number)))
-    return found
-
-
-def typed_difficulty(typed: str, speech: Speech) -> int:
-    """The difficulty number of what the player typed: a number, or a named difficulty in English or in their
-    language (the rules read the English names)."""
-    key = name_key(typed, " ")
-    for name, _, _ in DIFFICULTIES:
-        if key is not None and key == name_key(speech._(name), " "):
-            return difficulty_number(name)
-    return difficulty_number(typed)
 
 
 describe = Descriptions({
