@@ -3,7 +3,7 @@
 ``speak("de")`` gives the German `Speech`: its gettext catalogue (``rules/locales/<code>/LC_MESSAGES``) and its
 Babel locale. Every text a player reads is written as a template in English and goes through one of its
 methods: ``speech._("Nothing rolled")``, ``speech.ngettext("{count} die", "{count} dice", n)``,
-``speech.pgettext("hex roll kind", "Test")``; the values are filled in after the translation, so a translator
+``speech.pgettext("hex roll kind", "test")``; the values are filled in after the translation, so a translator
 moves them freely. Numbers go through ``number``, ``decimal`` and ``percent`` so that a German card writes "3,5"
 and "83 %". There is no current language anywhere: whoever renders holds its Speech.
 
