@@ -12,24 +12,25 @@ from rules.heroic.tables import Difficulty, Kind, Variant
 from rules.language import N_, Speech
 from rules.odds_text import heroic_line
 
-FACES_ORDER = (
+FACES_ORDER = N_(
     "--faces order: the roll's dice (two d6 faces for 2d6, one face for d12 or d20), then, only when an "
     "attack Fumbles, the Combat Fumble d6."
 )
 
 
-def register(subparsers: argparse._SubParsersAction, parents: list, odds: bool = False) -> None:
-    """Add the ``heroic`` sub-command (a roll, or with odds=True its exact odds)."""
-    help_text = "exact odds of a Heroic Roll" if odds else "a Heroic Roll: 2d6 (or d12, d20) + Skill vs a TN"
+def register(subparsers: argparse._SubParsersAction, parents: list, speech: Speech, odds: bool = False) -> None:
+    """Add the ``heroic`` sub-command (a roll, or with odds=True its exact odds), its help in speech's language."""
+    _ = speech._
+    help_text = _("exact odds of a Heroic Roll") if odds else _("a Heroic Roll: 2d6 (or d12, d20) + Skill vs a TN")
     parser = subparsers.add_parser(
-        "heroic", parents=parents, help=help_text, description=help_text, epilog=None if odds else FACES_ORDER
+        "heroic", parents=parents, help=help_text, description=help_text, epilog=None if odds else _(FACES_ORDER)
     )
-    parser.add_argument("--skill", type=int, required=True, help="the Hero's Skill, 0-30")
-    difficulties = ", ".join(difficulty.label for difficulty in Difficulty)
-    parser.add_argument("--difficulty", help=f"a named difficulty: {difficulties}")
-    parser.add_argument("--tn", type=int, help="a Target Number given outright")
-    parser.add_argument("--versus", type=int, help="the opposing Skill: TN = 7 + it (9 + it with a d20)")
-    parser.add_argument("--dice", default="2d6", help="2d6 (default), d12 or d20")
+    parser.add_argument("--skill", type=int, required=True, help=_("the Hero's Skill, 0-30"))
+    difficulties = ", ".join(difficulty.label for difficulty in Difficulty)  # typed in English
+    parser.add_argument("--difficulty", help=_("a named difficulty: {names}", names=difficulties))
+    parser.add_argument("--tn", type=int, help=_("a Target Number given outright"))
+    parser.add_argument("--versus", type=int, help=_("the opposing Skill: TN = 7 + it (9 + it with a d20)"))
+    parser.add_argument("--dice", default="2d6", help=_("2d6 (default), d12 or d20"))
     if odds:
         parser.set_defaults(handler=_odds)
         return
@@ -37,10 +38,11 @@ def register(subparsers: argparse._SubParsersAction, parents: list, odds: bool =
     parser.add_argument(
         "--kind",
         default="task",
-        help=f"what the roll is for: {kinds} (default task); 'fend' and 'parry/fend' mean parry, and words may be "
-        "joined by spaces, - or _ (shield-block)",
+        # Translators: {kinds} are the kinds as typed, in English (task, attack, ...).
+        help=_("what the roll is for: {kinds} (default task); 'fend' and 'parry/fend' mean parry, and words may be "
+               "joined by spaces, - or _ (shield-block)", kinds=kinds),
     )
-    parser.add_argument("--damage", type=int, help="the damage at stake, for an attack or a reaction")
+    parser.add_argument("--damage", type=int, help=_("the damage at stake, for an attack or a reaction"))
     parser.set_defaults(handler=_roll)
 
 

@@ -27,62 +27,71 @@ from rules.language import N_, NP_, Speech
 from rules.odds_text import hex_line
 
 FACES = {
-    "test": "--faces order: the Hazard Dice first (two, or all of a pool of one or two), then the rest "
-    "of the pool.",
-    "contest": "--faces order: the acting pool (its Hazard Dice first, then the rest), then the opposing "
-    "pool likewise.",
-    "cast": "--faces order: the Affinity die, then the Control dice (min(Risk, pool - 1); a one-die cast has "
+    "test": N_("--faces order: the Hazard Dice first (two, or all of a pool of one or two), then the rest "
+    "of the pool."),
+    "contest": N_("--faces order: the acting pool (its Hazard Dice first, then the rest), then the opposing "
+    "pool likewise."),
+    "cast": N_("--faces order: the Affinity die, then the Control dice (min(Risk, pool - 1); a one-die cast has "
     "one Control die and no Affinity die), then the rest of the pool; then, with --opposing, the opposing "
-    "pool (Hazard Dice first).",
-    "plain": "--faces order: the dice in any order (no Hazard Dice).",
+    "pool (Hazard Dice first)."),
+    "plain": N_("--faces order: the dice in any order (no Hazard Dice)."),
 }
+# Translators: what each HEX sub-command of the command line does ("HEX test: roll and read an ...").
 SUMMARY = {
-    "test": "an uncontested Test (Difficulty 1)",
-    "contest": "a Contest against an opposing pool",
-    "cast": "a magical casting at a Risk, resisted or not",
-    "plain": "a no-Mishap roll: Initiative, Hit Location, Armor",
+    "test": N_("an uncontested Test (Difficulty 1)"),
+    "contest": N_("a Contest against an opposing pool"),
+    "cast": N_("a magical casting at a Risk, resisted or not"),
+    "plain": N_("a no-Mishap roll: Initiative, Hit Location, Armor"),
 }
 POOL_HELP = {
-    "attribute": "Attribute, 0-12",
-    "skill": "Skill, 0-12",
-    "specialty": "Specialty, 0 to the Skill",
-    "environment": "Environment dice, 0-3",
-    "gear": "Gear dice, 0-3",
-    "ingenuity": "Ingenuity dice, 0-3",
-    "complications": "complications, 0-20: each removes one die",
+    "attribute": N_("Attribute, 0-12"),
+    "skill": N_("Skill, 0-12"),
+    "specialty": N_("Specialty, 0 to the Skill"),
+    "environment": N_("Environment dice, 0-3"),
+    "gear": N_("Gear dice, 0-3"),
+    "ingenuity": N_("Ingenuity dice, 0-3"),
+    "complications": N_("complications, 0-20: each removes one die"),
 }
 POOL_OPTIONS = tuple(POOL_HELP)
 
 
-def register(subparsers: argparse._SubParsersAction, parents: Sequence[argparse.ArgumentParser], *,
+def register(subparsers: argparse._SubParsersAction, parents: Sequence[argparse.ArgumentParser], speech: Speech, *,
              odds: bool = False) -> None:
-    """Add ``hex`` and its four kinds under the given sub-parsers (rolls, or odds only)."""
-    doing = "exact odds of" if odds else "roll and read"
-    hex_parser = subparsers.add_parser("hex", help=f"HEX: {doing} a d6 success pool with Hazard Dice")
+    """Add ``hex`` and its four kinds under the given sub-parsers (rolls, or odds only), their help in speech's
+    language."""
+    _ = speech._
+    if odds:
+        hex_parser = subparsers.add_parser("hex", help=_("HEX: exact odds of a d6 success pool with Hazard Dice"))
+    else:
+        hex_parser = subparsers.add_parser("hex", help=_("HEX: roll and read a d6 success pool with Hazard Dice"))
     kinds = hex_parser.add_subparsers(dest="hex_kind", required=True, metavar="{test,contest,cast,plain}")
     for kind, summary in SUMMARY.items():
-        text = f"HEX {kind}: {doing} {summary}." + ("" if odds else " " + FACES[kind])
+        if odds:
+            text = _("HEX {kind}: exact odds of {summary}.", kind=kind, summary=_(summary))
+        else:
+            text = _("HEX {kind}: roll and read {summary}.", kind=kind, summary=_(summary)) + " " + _(FACES[kind])
         parser = kinds.add_parser(kind, parents=list(parents), help=text, description=text)
-        _add_options(parser, kind)
+        _add_options(parser, kind, speech)
         parser.set_defaults(handler=partial(_handle, kind, odds))
 
 
-def _add_options(parser: argparse.ArgumentParser, kind: str) -> None:
+def _add_options(parser: argparse.ArgumentParser, kind: str, speech: Speech) -> None:
+    _ = speech._
     if kind == "plain":
-        parser.add_argument("--dice", type=int, required=True, metavar="N", help="dice to roll (1-45)")
+        parser.add_argument("--dice", type=int, required=True, metavar="N", help=_("dice to roll (1-45)"))
         return
     for name in POOL_OPTIONS:
-        parser.add_argument(f"--{name}", type=int, default=0, metavar="N", help=POOL_HELP[name])
+        parser.add_argument(f"--{name}", type=int, default=0, metavar="N", help=_(POOL_HELP[name]))
     if kind == "cast":
-        parser.add_argument("--risk", type=int, default=0, metavar="N", help="casting Risk, 0-5")
+        parser.add_argument("--risk", type=int, default=0, metavar="N", help=_("casting Risk, 0-5"))
     if kind in ("contest", "cast"):
         required = kind == "contest"
         parser.add_argument("--opposing", type=int, required=required, metavar="N",
-                            help="the opposing pool's dice count (0 or less: nullified)")
+                            help=_("the opposing pool's dice count (0 or less: nullified)"))
     if kind != "contest":
-        parser.add_argument("--required", action="store_true", help="a required Test (fails if nullified)")
-    parser.add_argument("--advancement", action="store_true", help="spend an Advancement: automatic success")
-    parser.add_argument("--dv", type=int, metavar="N", help="Damage Value: damage = DV + MoS on success")
+        parser.add_argument("--required", action="store_true", help=_("a required Test (fails if nullified)"))
+    parser.add_argument("--advancement", action="store_true", help=_("spend an Advancement: automatic success"))
+    parser.add_argument("--dv", type=int, metavar="N", help=_("Damage Value: damage = DV + MoS on success"))
 
 
 def _input(args: argparse.Namespace, kind: str) -> tuple[HexPool | None, dict]:

@@ -27,51 +27,55 @@ from rules.sevenkingdoms.roll import (
 )
 
 SYSTEM = "sevenkingdoms"
-TEST_FACES = (
+TEST_FACES = N_(
     "--faces order: the test dice left after wounds and pool penalties, then the bonus dice (the aid die "
     "last). Nothing is read for an Automatic test or when no test die remains."
 )
-COMPETITION_FACES = (
+COMPETITION_FACES = N_(
     "--faces order: each participant in the order given, test dice then bonus dice; a participant with no "
     "test die reads no faces."
 )
 
 
-def _pool_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--pool", metavar="3D+2B-1P", help="the pool in the seed's notation")
-    parser.add_argument("--rank", type=int, help="ability rank: that many test dice (0-10)")
-    parser.add_argument("--bonus", type=int, help="bonus dice from a trained specialty (0-10)")
-    parser.add_argument("--discard", type=int, help="discard penalty: the highest dice discarded (0-20)")
-    parser.add_argument("--wounds", type=int, default=0, help="wounds: each removes a test die (0-10)")
-    parser.add_argument("--pool-penalty", type=int, default=0, help="pool penalties: each removes a test die")
-    parser.add_argument("--injuries", type=int, default=0, help="injuries: each takes 1 off the result")
+def _pool_options(parser: argparse.ArgumentParser, speech: Speech) -> None:
+    _ = speech._
+    parser.add_argument("--pool", metavar="3D+2B-1P", help=_("the pool in the seed's notation"))
+    parser.add_argument("--rank", type=int, help=_("ability rank: that many test dice (0-10)"))
+    parser.add_argument("--bonus", type=int, help=_("bonus dice from a trained specialty (0-10)"))
+    parser.add_argument("--discard", type=int, help=_("discard penalty: the highest dice discarded (0-20)"))
+    parser.add_argument("--wounds", type=int, default=0, help=_("wounds: each removes a test die (0-10)"))
+    parser.add_argument("--pool-penalty", type=int, default=0, help=_("pool penalties: each removes a test die"))
+    parser.add_argument("--injuries", type=int, default=0, help=_("injuries: each takes 1 off the result"))
     parser.add_argument("--aid", type=int, nargs="?", const=1, default=0,
-                        help="a helper aids: +1 bonus die (one helper at most)")
+                        help=_("a helper aids: +1 bonus die (one helper at most)"))
 
 
-def _difficulty_options(parser: argparse.ArgumentParser, *, conflict: bool) -> None:
-    parser.add_argument("--difficulty", help="a named difficulty (Easy, Routine, ... Heroic) or a number")
+def _difficulty_options(parser: argparse.ArgumentParser, speech: Speech, *, conflict: bool) -> None:
+    _ = speech._
+    parser.add_argument("--difficulty", help=_("a named difficulty (Easy, Routine, ... Heroic) or a number"))
     target_names = ("--target", "--defense") if conflict else ("--target",)
     parser.add_argument(*target_names, dest="target", type=int,
-                        help="the defender's Defense" if conflict else "a difficulty number (0-60)")
+                        help=_("the defender's Defense") if conflict else _("a difficulty number (0-60)"))
 
 
-def register(subparsers, parents, odds: bool = False) -> None:
-    """Add ``sk`` with its test, conflict and competition sub-commands (rolls, or odds when odds is True)."""
-    sk = subparsers.add_parser("sk", help="Seven Kingdoms tests: test, bonus and penalty dice, degrees")
+def register(subparsers, parents, speech: Speech, odds: bool = False) -> None:
+    """Add ``sk`` with its test, conflict and competition sub-commands (rolls, or odds when odds is True), their
+    help in speech's language."""
+    _ = speech._
+    sk = subparsers.add_parser("sk", help=_("Seven Kingdoms tests: test, bonus and penalty dice, degrees"))
     kinds = sk.add_subparsers(dest="sk_kind", required=True, metavar="{test,conflict,competition}")
-    for kind, conflict, text in (("test", False, "a basic test against a difficulty (minimum rank applies)"),
-                                 ("conflict", True, "a conflict test against the defender's Defense")):
-        parser = kinds.add_parser(kind, parents=parents, help=text, description=f"{text}. {TEST_FACES}")
-        _pool_options(parser)
-        _difficulty_options(parser, conflict=conflict)
+    for kind, conflict, text in (("test", False, _("a basic test against a difficulty (minimum rank applies)")),
+                                 ("conflict", True, _("a conflict test against the defender's Defense"))):
+        parser = kinds.add_parser(kind, parents=parents, help=text, description=f"{text}. {_(TEST_FACES)}")
+        _pool_options(parser, speech)
+        _difficulty_options(parser, speech, conflict=conflict)
         kind_name = "conflict" if conflict else "basic"
         parser.set_defaults(handler=_test_odds if odds else _test, test_kind=kind_name)
-    text = "a competition: everyone rolls, the highest result wins"
-    description = f"{text}. {COMPETITION_FACES}"
+    text = _("a competition: everyone rolls, the highest result wins")
+    description = f"{text}. {_(COMPETITION_FACES)}"
     parser = kinds.add_parser("competition", parents=parents, help=text, description=description)
     parser.add_argument("--participants", required=True, metavar='"Jaime 5D+2B, Brienne 4D+1B"',
-                        help="names and pools, separated by commas")
+                        help=_("names and pools, separated by commas"))
     parser.set_defaults(handler=_competition_odds if odds else _competition)
 
 

@@ -16,67 +16,70 @@ from rules.yearzero.odds import YzOdds, odds_after_first, odds_for_roll, success
 from rules.yearzero.roll import YzRoll, push, roll_yz
 from rules.yearzero.willpower import apply_willpower, check_willpower
 
-FACES_ORDER = """\
+# Translators: keep the line breaks and the example command line as they are.
+FACES_ORDER = N_("""\
 --faces order: the base dice (Attribute + Skill), then the gear dice, then the Artifact dice in the order
 the --artifact options are given, then the Pride die (--pride). With --push, the new faces of the rerolled
 dice follow, push after push, each push in the same order (base, gear, Artifact, Pride), one face for each
 die it rerolls (a d6 showing neither 6 nor 1, an Artifact or Pride die that scored no success). Example:
   --attribute 2 --skill 1 --gear 1 --artifact d8 --push --faces 6,3,1,4,5,2,6,7
 reads a first roll of 6,3,1 (base), 4 (gear), 5 (d8) and rerolls the 3, the 4 and the d8 into 2, 6 and 7.
-With --pushes 2 --push, a second push rerolls the dice still blank (here the 2), so one more face follows."""
+With --pushes 2 --push, a second push rerolls the dice still blank (here the 2), so one more face follows.""")
 
 
-def register(subparsers: argparse._SubParsersAction, parents: list, odds: bool = False) -> None:
-    """Add the ``yz`` sub-command (a roll, or its odds under ``odds``)."""
+def register(subparsers: argparse._SubParsersAction, parents: list, speech: Speech, odds: bool = False) -> None:
+    """Add the ``yz`` sub-command (a roll, or its odds under ``odds``), its help in speech's language."""
+    _ = speech._
     if odds:
         parser = subparsers.add_parser(
             "yz",
             parents=parents,
-            help="exact Year Zero odds, before rolling",
-            description="Exact Year Zero odds: success on the first roll and after a push, "
-            "expected successes, banes and Willpower. Counts may exceed the roll bounds (e.g. --base 25).",
+            help=_("exact Year Zero odds, before rolling"),
+            description=_("Exact Year Zero odds: success on the first roll and after a push, expected successes, "
+                          "banes and Willpower. Counts may exceed the roll bounds (e.g. --base 25)."),
         )
-        _pool_options(parser)
-        parser.add_argument("--base", type=int, help="base dice, instead of --attribute + --skill")
-        parser.add_argument("--pushes", type=int, default=1, help="pushes allowed (0-3, default 1)")
+        _pool_options(parser, speech)
+        parser.add_argument("--base", type=int, help=_("base dice, instead of --attribute + --skill"))
+        parser.add_argument("--pushes", type=int, default=1, help=_("pushes allowed (0-3, default 1)"))
         parser.set_defaults(handler=_odds_handler)
         return
     parser = subparsers.add_parser(
         "yz",
         parents=parents,
-        help="roll Year Zero (Forbidden Lands) dice, and push",
-        description="Roll Attribute + Skill base dice, gear dice, up to three Artifact dice and the Pride die; "
-        "--push pushes the roll whenever it can, as many times as --pushes allows (once by default).",
-        epilog=FACES_ORDER,
+        help=_("roll Year Zero (Forbidden Lands) dice, and push"),
+        description=_("Roll Attribute + Skill base dice, gear dice, up to three Artifact dice and the Pride die; "
+                      "--push pushes the roll whenever it can, as many times as --pushes allows (once by default)."),
+        epilog=_(FACES_ORDER),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    _pool_options(parser)
-    parser.add_argument("--pushes", type=int, default=1, help="pushes the roll allows (0-3, default 1)")
+    _pool_options(parser, speech)
+    parser.add_argument("--pushes", type=int, default=1, help=_("pushes the roll allows (0-3, default 1)"))
     parser.add_argument(
-        "--push", action="store_true", help="push the roll (reroll every blank die), again while pushes are left"
+        "--push", action="store_true", help=_("push the roll (reroll every blank die), again while pushes are left")
     )
     parser.add_argument(
         "--willpower",
         type=int,
         default=0,
-        help="with --push: the roller's Willpower before it (0-10), to show the total after and what is lost past 10 "
-        "(counted at each push)",
+        help=_("with --push: the roller's Willpower before it (0-10), to show the total after and what is lost past "
+               "10 (counted at each push)"),
     )
     parser.set_defaults(handler=_roll_handler)
 
 
-def _pool_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--attribute", type=int, default=0, help="Attribute (0-10)")
-    parser.add_argument("--skill", type=int, default=0, help="Skill (0-10)")
-    parser.add_argument("--gear", type=int, default=0, help="gear dice (0-10)")
+def _pool_options(parser: argparse.ArgumentParser, speech: Speech) -> None:
+    _ = speech._
+    parser.add_argument("--attribute", type=int, default=0, help=_("Attribute (0-10)"))
+    parser.add_argument("--skill", type=int, default=0, help=_("Skill (0-10)"))
+    parser.add_argument("--gear", type=int, default=0, help=_("gear dice (0-10)"))
     parser.add_argument(
         "--artifact",
         action="append",
         default=[],
         metavar="d8|d10|d12",
-        help="an Artifact die (repeatable, up to 3): d8 Mighty, d10 Epic, d12 Legendary",
+        help=_("an Artifact die (repeatable, up to 3): d8 Mighty, d10 Epic, d12 Legendary"),
     )
-    parser.add_argument("--pride", action="store_true", help="add the Pride die (a d12 read like an Artifact die)")
+    parser.add_argument("--pride", action="store_true", help=_("add the Pride die (a d12 read like an Artifact die)"))
 
 
 def _roll_handler(args: argparse.Namespace, dice: DiceSource, speech: Speech) -> CliOutput:
