@@ -1,6 +1,7 @@
 """/help: what each command does, the dice symbols, the pool notation and the rulings, in short pages.
 
-The pages come with a select menu; its custom_id names the player who asked (``rk:help:<id>``), and the page
+The pages come with a select menu; its custom_id names the player who asked and the language the pages speak
+(``rk:help:<id>``, ``rk:help:<id>:de`` past English; turned pages keep it), and the page
 picked arrives with the click, so the menu works on a message from before a restart. The asker turns the pages
 of their message; anyone else picking a page of a public help gets that page privately, and the shared message
 stays where it was.
@@ -20,9 +21,9 @@ from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
 from bot.interactions.tree import reports_errors
 from bot.render.common import Tones
 from cogs.help.pages import COMMANDS_KEY, PAGES, SYMBOL_VALUES, SYMBOLS, HelpPage
-from rules.language import N_, Speech
+from rules.language import ENGLISH, N_, Speech, speak
 
-HELP_PATTERN = re.compile(r"rk:help:(?P<asker>[0-9]{1,19})")
+HELP_PATTERN = re.compile(r"rk:help:(?P<asker>[0-9]{1,19})(?::(?P<language>[A-Za-z_]{2,5}))?")
 
 
 def commands_page(tree: app_commands.CommandTree, speech: Speech) -> HelpPage:
@@ -56,7 +57,7 @@ def page_embed(pages: tuple[HelpPage, ...], key: str, speech: Speech) -> discord
 def page_view(pages: tuple[HelpPage, ...], key: str, asker_id: int, speech: Speech) -> discord.ui.View:
     """The menu of pages, the shown one marked; the HelpMenu DynamicItem takes its clicks in any process."""
     view = discord.ui.View(timeout=None)
-    view.add_item(HelpMenu(asker_id, pages, key, speech._("Another page…")))
+    view.add_item(HelpMenu(asker_id, pages, key, speech._("Another page…"), language=speech.code))
     view.stop()
     return view
 
@@ -66,19 +67,23 @@ class HelpMenu(discord.ui.DynamicItem[discord.ui.Select], template=HELP_PATTERN)
 
     pattern = HELP_PATTERN
 
-    def __init__(self, asker_id: int, pages: tuple[HelpPage, ...] = (), shown: str = "", placeholder: str = "") -> None:
+    def __init__(
+        self, asker_id: int, pages: tuple[HelpPage, ...] = (), shown: str = "", placeholder: str = "", *,
+        language: str = ENGLISH,
+    ) -> None:
         options = [
             discord.SelectOption(label=page.label, value=page.key, default=page.key == shown) for page in pages
         ]
         menu: discord.ui.Select[discord.ui.View] = discord.ui.Select(
-            custom_id=f"rk:help:{asker_id}", placeholder=placeholder or None, options=options or [_PLACEHOLDER]
+            custom_id=f"rk:help:{asker_id}" + (f":{language}" if language != ENGLISH else ""),
+            placeholder=placeholder or None, options=options or [_PLACEHOLDER],
         )
         super().__init__(menu)
-        self.asker_id = asker_id
+        self.asker_id, self.language = asker_id, language
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str]) -> HelpMenu:
-        return cls(int(match["asker"]))
+        return cls(int(match["asker"]), language=match["language"] or ENGLISH)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         rollkeeper(interaction).hold_interaction()
@@ -86,10 +91,11 @@ class HelpMenu(discord.ui.DynamicItem[discord.ui.Select], template=HELP_PATTERN)
 
     @reports_errors
     async def callback(self, interaction: discord.Interaction) -> None:
-        speech = player_speech(interaction)
+        asker = interaction.user.id == self.asker_id  # the asker turns the message's pages, in its language
+        speech = speak(self.language) if asker else player_speech(interaction)
         pages = all_pages(rollkeeper(interaction).tree, speech)
         key = self.item.values[0] if self.item.values else pages[0].key
-        if interaction.user.id == self.asker_id:
+        if asker:
             view = page_view(pages, key, self.asker_id, speech)
             await interaction.response.edit_message(embed=page_embed(pages, key, speech), view=view)
         else:  # someone else's help: their own copy, privately, leaving the shared message as it is

@@ -33,7 +33,7 @@ def fake_guilds() -> tuple:
 
 @pytest.fixture
 async def bot(start_bot):
-    return await start_bot(extensions=(*ALL_COGS, "cogs.settings.cog"))
+    return await start_bot(extensions=(*ALL_COGS, "cogs.settings.cog", "cogs.help.cog"))
 
 
 def odds_start(code: str) -> str:
@@ -142,3 +142,17 @@ async def test_every_card_kind_fits_discord_in_every_language(fake_discord, bot,
         if english.footer.text:
             assert card.footer.text.startswith(odds_start(code)), kind.name
     assert fake_discord.take_violations() == []
+
+
+async def test_public_help_speaks_the_server_and_keeps_it_as_its_asker_turns_the_pages(fake_discord, bot):
+    german, swedish = speak("de"), speak("sv_SE")
+    reply = await fake_discord.slash("help", {"public": True}, user=AMERICAN, guild=GERMAN)
+    assert reply.embed["title"] == german._("rollkeeper: dice for the table") != "rollkeeper: dice for the table"
+    (select,) = reply.components[0]["components"]
+    assert select["custom_id"] == f"rk:help:{AMERICAN.id}:de"
+    turned = await fake_discord.click(reply, select["custom_id"], values=["rulings"], user=AMERICAN)
+    assert turned.type == 7 and reply.embed["title"] == german._("Where the rules are silent, I do this")
+    copy = await fake_discord.click(reply, select["custom_id"], values=["hex"], user=SWEDE)
+    assert copy.ephemeral and copy.embeds[0]["title"] == swedish._("HEX: d6 pools, 6s succeed")
+    private = await fake_discord.slash("help", {}, user=SWEDE, guild=GERMAN)
+    assert private.ephemeral and private.embed["title"] == swedish._("rollkeeper: dice for the table")
