@@ -12,6 +12,7 @@ from bot.storage.applied import AppliedIn, AppliedInteractions
 from bot.storage.dialects import Dialect
 from bot.storage.driver import Statements
 from bot.storage.extended import ExtendedTests
+from bot.storage.languages import ServerLanguages
 from bot.storage.leases import ShardLeases
 from bot.storage.meta import Meta
 from bot.storage.roll_log import RollLog
@@ -21,7 +22,8 @@ from bot.storage.willpower import Willpower
 
 class Storage(ABC):
     """What `bot.db` is: ``.rolls``, ``.willpower``, ``.extended``, ``.meta``, ``.applied`` (interactions applied,
-    for answering repeats), ``.leases`` (shards served) and ``.log`` (the roll log); ``async with`` closes it.
+    for answering repeats), ``.leases`` (shards served), ``.log`` (the roll log) and ``.languages`` (servers' chosen
+    languages); ``async with`` closes it.
 
     Both kinds keep the same guarantees (tests/storage/ runs one contract suite on both)."""
 
@@ -35,6 +37,7 @@ class Storage(ABC):
         self.applied = AppliedInteractions(statements)
         self.leases = ShardLeases(statements, dialect.lease_turn)
         self.log = RollLog(statements, dialect)
+        self.languages = ServerLanguages(statements)
 
     @property
     @abstractmethod

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from bot.errors import PlayerError
 from bot.text import inert
+from rules.language import N_
 
 
 class StorageError(Exception):
@@ -26,7 +27,7 @@ class StorageBusy(StorageError, PlayerError):
     """The database stayed locked by someone else for longer than the busy timeout; nothing was written."""
 
     def __init__(self) -> None:
-        super().__init__("The dice table is busy - try again in a moment.")
+        super().__init__(N_("The dice table is busy - try again in a moment."))
 
 
 class StorageOffline(StorageBusy):
@@ -41,7 +42,7 @@ class NotEnoughWillpower(StorageError, PlayerError):
     """A spend larger than the Willpower the player has; nothing changed."""
 
     def __init__(self, have: int, wanted: int) -> None:
-        super().__init__(f"You have {have} Willpower; you cannot spend {wanted}.")
+        super().__init__(N_("You have {have} Willpower; you cannot spend {wanted}."), have=have, wanted=wanted)
         self.have = have
         self.wanted = wanted
 
@@ -50,7 +51,8 @@ class NoSuchExtendedTest(StorageError, PlayerError):
     """An extended test named in a channel where it was never started (or was cleared)."""
 
     def __init__(self, name: str) -> None:
-        super().__init__(f'There is no extended test named "{inert(name)}" in this channel; start it first.')
+        super().__init__(N_('There is no extended test named "{name}" in this channel; start it first.'),
+                         name=inert(name))
         self.name = name
 
 
@@ -58,5 +60,6 @@ class TaskComplete(StorageError, PlayerError):
     """A roll for an extended test that was completed (perhaps by a roll that landed a moment earlier)."""
 
     def __init__(self, name: str) -> None:
-        super().__init__(f'The extended test "{inert(name)}" is already complete; start it over with restart.')
+        super().__init__(N_('The extended test "{name}" is already complete; start it over with restart.'),
+                         name=inert(name))
         self.name = name

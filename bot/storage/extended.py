@@ -10,6 +10,7 @@ from bot.storage.applied import AlreadyApplied, AppliedIn, Outcome
 from bot.storage.dialects import Dialect
 from bot.storage.driver import Row, Statements, from_row
 from bot.storage.errors import InvalidValue, NoSuchExtendedTest, TaskComplete
+from rules.errors import Term
 from rules.sevenkingdoms.extended import MAX_TASK_NAME, is_complete, still_needed
 
 _COLUMNS = "guild_id, channel_id, name, needed, progress, started_by"
@@ -72,14 +73,15 @@ def task_name(name: str) -> str:
     if not tidy:
         raise InvalidValue("An extended test needs a name.")
     if len(tidy) > MAX_TASK_NAME:
-        raise InvalidValue(f"An extended test's name can be at most {MAX_TASK_NAME} characters.")
+        raise InvalidValue("An extended test's name can be at most {high} characters.", high=MAX_TASK_NAME)
     return tidy
 
 
 def check_count(name: str, value: int, low: int) -> None:
     """Refuse anything but a whole number from low that the database can hold."""
     if isinstance(value, bool) or not isinstance(value, int) or value < low or value >= 2**31:
-        raise InvalidValue(f"{name} must be a whole number of at least {low}, not {value!r}")
+        raise InvalidValue("{name} must be a whole number of at least {low}, not {value!r}", name=Term(name), low=low,
+                           value=value)
 
 
 def recorded(task: ExtendedTask, added: int, before: Row | None, *, fresh: bool) -> Outcome:

@@ -9,6 +9,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.storage.driver import Row, from_row, moment
+from rules.language import N_
 
 MAX_READING = 300
 """Characters of a roll's reading kept in the log (a card's title is at most 256)."""
@@ -66,10 +67,10 @@ class RevealRefusal(StrEnum):
 
 
 _REVEAL_MESSAGES = {
-    RevealRefusal.UNKNOWN: "I cannot find that roll any more; it may be older than the roll log keeps.",
-    RevealRefusal.NOT_YOURS: "Only the player who rolled can reveal this roll.",
-    RevealRefusal.NOT_PRIVATE: "This roll was not private: everyone saw it already.",
-    RevealRefusal.ALREADY_REVEALED: "This roll has already been revealed.",
+    RevealRefusal.UNKNOWN: N_("I cannot find that roll any more; it may be older than the roll log keeps."),
+    RevealRefusal.NOT_YOURS: N_("Only the player who rolled can reveal this roll."),
+    RevealRefusal.NOT_PRIVATE: N_("This roll was not private: everyone saw it already."),
+    RevealRefusal.ALREADY_REVEALED: N_("This roll has already been revealed."),
 }
 
 

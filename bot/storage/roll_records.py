@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 
 from bot.storage.driver import Row, epoch, from_row, moment
+from rules.language import N_
 
 
 class RollState(StrEnum):
@@ -19,7 +20,7 @@ class RollState(StrEnum):
 
 
 class PushRefusal(StrEnum):
-    """Why a push was not claimed; `message` says it to the player."""
+    """Why a push was not claimed; `message` says it to the player (in English: ``Speech._`` translates it)."""
 
     UNKNOWN = "unknown"
     NOT_YOURS = "not_yours"
@@ -36,14 +37,14 @@ class PushRefusal(StrEnum):
 
 
 _REFUSAL_MESSAGES = {
-    PushRefusal.UNKNOWN: "I cannot find that roll; it may be too old to push.",
-    PushRefusal.NOT_YOURS: "Only the player who rolled can push this roll.",
-    PushRefusal.SUPERSEDED: "You rolled again in this channel since; only your latest roll can be pushed.",
-    PushRefusal.EXPIRED: "This roll is too old to push now.",
-    PushRefusal.ALREADY_PUSHED: "This roll has already been pushed; a roll can be pushed only once.",
-    PushRefusal.NO_PUSHES_LEFT: "This roll has been pushed as many times as it allows.",
-    PushRefusal.PUSHED_MEANWHILE: "This roll was pushed just now; look at the pushed roll before pushing again.",
-    PushRefusal.KEPT: "This roll was kept: it can no longer be pushed.",
+    PushRefusal.UNKNOWN: N_("I cannot find that roll; it may be too old to push."),
+    PushRefusal.NOT_YOURS: N_("Only the player who rolled can push this roll."),
+    PushRefusal.SUPERSEDED: N_("You rolled again in this channel since; only your latest roll can be pushed."),
+    PushRefusal.EXPIRED: N_("This roll is too old to push now."),
+    PushRefusal.ALREADY_PUSHED: N_("This roll has already been pushed; a roll can be pushed only once."),
+    PushRefusal.NO_PUSHES_LEFT: N_("This roll has been pushed as many times as it allows."),
+    PushRefusal.PUSHED_MEANWHILE: N_("This roll was pushed just now; look at the pushed roll before pushing again."),
+    PushRefusal.KEPT: N_("This roll was kept: it can no longer be pushed."),
 }
 
 

@@ -11,7 +11,7 @@ from bot.storage.applied import AppliedIn
 from bot.storage.dialects import Dialect
 from bot.storage.driver import Row, Session, Statements
 from bot.storage.errors import InvalidValue, NotEnoughWillpower
-from rules.errors import RulesError
+from rules.errors import RulesError, Term
 from rules.yearzero.willpower import MAX_WILLPOWER, apply_willpower
 
 _CURRENT = "SELECT points FROM willpower WHERE guild_id = :guild AND user_id = :user"
@@ -53,17 +53,19 @@ def gained(before: int, points: int) -> WillpowerChange:
     try:
         after, lost = apply_willpower(before, points)
     except RulesError as error:
-        raise InvalidValue(str(error)) from error
+        raise InvalidValue(error.template, **error.values) from error
     return WillpowerChange(before, after, lost=lost)
 
 
 def check_whole(name: str, value: int, *, low: int, high: int | None = None) -> None:
     """Refuse anything but a whole number in [low, high] with a message a player can read."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidValue(f"{name} must be a whole number, not {value!r}")
-    if value < low or (high is not None and value > high):
-        bounds = f"from {low} to {high}" if high is not None else f"at least {low}"
-        raise InvalidValue(f"{name} must be {bounds}, not {value}")
+        raise InvalidValue("{name} must be a whole number, not {value!r}", name=Term(name), value=value)
+    if high is not None and not low <= value <= high:
+        raise InvalidValue("{name} must be from {low} to {high}, not {value}", name=Term(name), low=low, high=high,
+                           value=value)
+    if value < low:
+        raise InvalidValue("{name} must be at least {low}, not {value}", name=Term(name), low=low, value=value)
 
 
 async def points_in(session: Session, before_change: str, guild_id: int, user_id: int) -> int:

@@ -15,26 +15,29 @@ from datetime import datetime
 import discord
 
 from bot.errors import PlayerError
+from bot.interactions.language import player_speech
 from bot.interactions.private_rolls import REVEAL_PATTERN, reveal_button
 from bot.interactions.roller import only_its_roller
 from bot.interactions.rollkeeper import rollkeeper
 from bot.interactions.tree import reports_errors
 from bot.storage.log_records import LogEntry, RevealRefusal
+from rules.language import ENGLISH, Speech, speak
 
 MAX_DESCRIPTION = 4096
 
 
-def revealed_line(rolled_at: datetime) -> str:
+def revealed_line(rolled_at: datetime, speech: Speech) -> str:
     """The mark on a revealed card: when it was rolled privately (Discord shows the time in each reader's zone)."""
-    return f"*Rolled privately at <t:{int(rolled_at.timestamp())}:f>, revealed.*"
+    # Translators: {when} is a Discord timestamp, shown as a date and time in each reader's language.
+    return speech._("*Rolled privately at {when}, revealed.*", when=f"<t:{int(rolled_at.timestamp())}:f>")
 
 
-def revealed_card(entry: LogEntry) -> discord.Embed:
+def revealed_card(entry: LogEntry, speech: Speech) -> discord.Embed:
     """The card of a private roll as it was sent, marked as revealed."""
     if entry.card is None:
         raise RuntimeError(f"log entry {entry.id} has no card to reveal")
     embed = discord.Embed.from_dict(entry.card)
-    text = revealed_line(entry.created_at)
+    text = revealed_line(entry.created_at, speech)
     embed.description = f"{text}\n{embed.description}" if embed.description else text
     if len(embed.description) > MAX_DESCRIPTION:
         embed.description = embed.description[: MAX_DESCRIPTION - 1] + "…"
@@ -49,7 +52,7 @@ class RevealButton(discord.ui.DynamicItem[discord.ui.Button], template=REVEAL_PA
     """The template again, for the bot to tell clicks it takes from stale ones (see RollkeeperBot)."""
 
     def __init__(self, entry_id: int) -> None:
-        super().__init__(reveal_button(entry_id))
+        super().__init__(reveal_button(entry_id, speak(ENGLISH)))  # only its callback is used: no label shown
         self.entry_id = entry_id
 
     @classmethod
@@ -67,4 +70,5 @@ class RevealButton(discord.ui.DynamicItem[discord.ui.Button], template=REVEAL_PA
         claim = await bot.db.log.claim_reveal(self.entry_id, interaction.user.id, bot.now())
         if claim.refusal is not None or claim.entry is None:
             raise PlayerError((claim.refusal or RevealRefusal.UNKNOWN).message)
-        await interaction.response.send_message(embed=revealed_card(claim.entry))
+        # the card speaks the language it was rolled in: its roller's, who reveals it
+        await interaction.response.send_message(embed=revealed_card(claim.entry, player_speech(interaction)))
