@@ -121,12 +121,14 @@ class FixedDice:
     def roll(self, sides: int) -> int:
         if self._next >= len(self._faces):
             if not self._count_short:
-                raise FacesError(f"Not enough faces: the roll needs more than the {len(self._faces)} given")
+                raise FacesError("Not enough faces: the roll needs more than the {count} given",
+                                 count=len(self._faces))
             self.missing += 1
             return 1
         face = self._faces[self._next]
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides:
-            raise FacesError(f"Face {face} is impossible on a d{sides} (die {self._next + 1})")
+            raise FacesError("Face {face} is impossible on a d{sides} (die {number})", face=face, sides=sides,
+                             number=self._next + 1)
         self._next += 1
         return face
 
@@ -135,15 +137,14 @@ class FixedDice:
         if self.missing:
             raise self.shortage()
         if self._next != len(self._faces):
-            raise FacesError(
-                f"{len(self._faces)} faces given, but the roll used {self._next}"
-            )
+            raise FacesError("{given} faces given, but the roll used {used}", given=len(self._faces), used=self._next)
 
 
     def shortage(self) -> FacesError:
         """The error for a roll that asked for more faces than were given (count_short)."""
         given, needed = len(self._faces), len(self._faces) + self.missing
-        return FacesError(f"Not enough faces: the roll needs at least {needed}, {given} given")
+        return FacesError("Not enough faces: the roll needs at least {needed}, {given} given", needed=needed,
+                          given=given)
 
 
 def parse_faces(text: str, *, count_short: bool = False) -> FixedDice:
@@ -153,7 +154,7 @@ def parse_faces(text: str, *, count_short: bool = False) -> FixedDice:
         if not part:
             continue
         if not (part.isascii() and part.isdigit()):  # "²" is a digit to str.isdigit, not to int()
-            raise FacesError(f"Face {part!r} is not a number: write faces like 6,1,4")
+            raise FacesError("Face {part!r} is not a number: write faces like 6,1,4", part=part)
         faces.append(int(part))
     if not faces:
         raise FacesError("No faces given: write faces like 6,1,4")

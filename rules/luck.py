@@ -31,7 +31,7 @@ class LuckEvent:
 
     def __post_init__(self) -> None:
         if not isinstance(self.p, Fraction) or not ZERO <= self.p <= ONE:
-            raise InvalidInput(f"A luck event's chance must be a fraction from 0 to 1, not {self.p!r}")
+            raise InvalidInput("A luck event's chance must be a fraction from 0 to 1, not {p!r}", p=self.p)
 
     def as_text(self) -> str:
         """'p/q:1' or 'p/q:0': the exact chance and the outcome, as the roll log keeps them."""
@@ -41,7 +41,7 @@ class LuckEvent:
     def from_text(cls, text: str) -> LuckEvent:
         chance, _, outcome = text.partition(":")
         if outcome not in ("0", "1"):
-            raise InvalidInput(f"Not a luck event: {text!r}")
+            raise InvalidInput("Not a luck event: {text!r}", text=text)
         return cls(Fraction(chance), outcome == "1")
 
 

@@ -20,7 +20,9 @@ from bot.app.chores import Chores, purge_expired_rolls
 from bot.app.opening import open_storage
 from bot.app.shard_lease import LeaseHeld, ShardLease
 from bot.app.sync import CommandSync, sync_commands
+from bot.app.translator import CatalogueTranslator
 from bot.interactions.gateway import drop_malformed_interactions
+from bot.interactions.language import player_speech
 from bot.interactions.rollkeeper import PurgeHook, Rollkeeper
 from bot.interactions.tree import RollkeeperTree, send_private
 from bot.settings import Settings
@@ -28,11 +30,13 @@ from bot.shards import running_shards
 from bot.storage.database import Storage
 from bot.storage.errors import StorageBusy, StorageUnavailable
 from bot.storage.sqlite import DEFAULT_BUSY_TIMEOUT_MS, Database
+from rules.language import N_
 
 _log = logging.getLogger(__name__)
 
 EXTENSIONS = tuple(
-    f"cogs.{feature}.cog" for feature in ("hex", "yearzero", "heroic", "sevenkingdoms", "willpower", "help", "log")
+    f"cogs.{feature}.cog"
+    for feature in ("hex", "yearzero", "heroic", "sevenkingdoms", "willpower", "help", "log", "settings")
 )
 """The features loaded at start-up, in this order: each cogs/<feature>/cog.py's ``setup``; a missing one stops
 the start."""
@@ -42,10 +46,10 @@ INVITE_SCOPES = ("bot", "applications.commands")
 INTERACTION_GRACE = 10.0
 """Seconds a closing bot waits for the interactions it is handling: a deferred answer may take a few retries
 (Discord gives it 15 minutes; systemd waits 90 s for a stop)."""
-RESTARTING = "rollkeeper is restarting: nothing was done. Try again in a few seconds."
+RESTARTING = N_("rollkeeper is restarting: nothing was done. Try again in a few seconds.")
 IDENTIFY_SPACING = 5.0
 """Seconds between two shards' IDENTIFYs (Discord allows one IDENTIFY per 5 s to bots of max_concurrency 1)."""
-STALE_BUTTON = "This button no longer works: it may be from an older roll. Roll again."
+STALE_BUTTON = N_("This button no longer works: it may be from an older roll. Roll again.")
 
 
 class RollkeeperBot(commands.AutoShardedBot):
@@ -165,7 +169,7 @@ class RollkeeperBot(commands.AutoShardedBot):
         custom_id = data.get("custom_id")
         if not isinstance(custom_id, str) or not self.listens_for(custom_id):
             self.hold_interaction()
-            await send_private(interaction, STALE_BUTTON)
+            await send_private(interaction, player_speech(interaction)._(STALE_BUTTON))
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Space the shards' IDENTIFYs as Discord's rate limit asks (the first one goes at once); before the
@@ -196,6 +200,7 @@ class RollkeeperBot(commands.AutoShardedBot):
             self._db.store.on_lost = self._database_lost
         try:
             await self._take_lease(self._db)
+            await self.tree.set_translator(CatalogueTranslator())
             for name in self.extension_names:
                 await self.load_extension(name)
             if self.dynamic_item_types:
@@ -266,7 +271,7 @@ class RollkeeperBot(commands.AutoShardedBot):
         the player is told is true) and return True; the checks of commands and buttons call this first."""
         if not self.draining:
             return False
-        await send_private(interaction, RESTARTING)
+        await send_private(interaction, player_speech(interaction)._(RESTARTING))
         return True
 
     async def close(self) -> None:

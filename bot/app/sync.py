@@ -32,9 +32,14 @@ class CommandSync(StrEnum):
     FAILED = "failed"
 
 
-def command_definitions_hash(tree: Tree) -> str:
-    """SHA-256 of the global command definitions as Discord receives them, independent of order."""
-    definitions = [command.to_dict(tree) for command in tree.get_commands()]
+async def command_definitions_hash(tree: Tree) -> str:
+    """SHA-256 of the global command definitions as Discord receives them (with their localizations when the tree
+    has a translator: a changed translation is a change), independent of order."""
+    translator = tree.translator
+    if translator is None:
+        definitions = [command.to_dict(tree) for command in tree.get_commands()]
+    else:  # DEP: get_translated_payload is what CommandTree.sync sends (tests/bot/app/test_translator.py pins it)
+        definitions = [await command.get_translated_payload(tree, translator) for command in tree.get_commands()]
     definitions.sort(key=lambda definition: (definition.get("type", 1), definition["name"]))
     text = json.dumps(definitions, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -68,7 +73,7 @@ async def _sync_guild(tree: Tree, guild_id: int) -> CommandSync:
 
 
 async def _sync_global(tree: Tree, db: Storage, application_id: int | None) -> CommandSync:
-    digest = command_definitions_hash(tree)
+    digest = await command_definitions_hash(tree)
     key = f"commands_hash:{application_id}"
     if await db.meta.get(key) == digest:
         _log.info("Slash commands unchanged since the last sync; not syncing")

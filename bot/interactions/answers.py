@@ -21,6 +21,9 @@ from typing import Any, TypeVar
 import aiohttp
 import discord
 
+from bot.interactions.language import player_speech
+from rules.language import N_
+
 _log = logging.getLogger(__name__)
 
 ALREADY_ACKNOWLEDGED = 40060
@@ -30,7 +33,7 @@ ANSWER_ATTEMPTS = 4
 ANSWER_BACKOFF = 0.5
 """Seconds before the second attempt at an answer; doubled for each one after."""
 
-NOT_SHOWN = "Discord lost this answer on its way to you, so nothing was changed. Try again."
+NOT_SHOWN = N_("Discord lost this answer on its way to you, so nothing was changed. Try again.")
 """Put in place of an answer whose change was withdrawn, if Discord takes anything at all by then."""
 
 T = TypeVar("T")
@@ -121,7 +124,8 @@ async def withdraw(interaction: discord.Interaction, what: str, take_back: Withd
         _log.warning("The answer to %s was lost, but its change stays: a later change counts it", what)
         return False
     _log.warning("The answer to %s was lost: its change is withdrawn", what)
-    await deliver(lambda: interaction.edit_original_response(content=NOT_SHOWN, embed=None, view=None), what)
+    shown = player_speech(interaction)._(NOT_SHOWN)
+    await deliver(lambda: interaction.edit_original_response(content=shown, embed=None, view=None), what)
     return True
 
 

@@ -1,6 +1,7 @@
 """The slash-command options the cogs share, declared once: the ``note`` text, the ``private`` flag and their
 descriptions, and ``Descriptions``, the one way a cog describes its options (``app_commands.describe``, never
-docstrings).
+docstrings). Every description is English marked for translation (``N_``); a choice label or description made
+of a template and values is a ``picker_label``.
 
 raw_options.py beside it checks the raw options an interaction carries against whatever the commands declared.
 """
@@ -12,13 +13,15 @@ from typing import TypeVar
 
 from discord import app_commands
 
+from rules.language import N_
+
 NOTE_LENGTH = 200
 Note = app_commands.Range[str, 1, NOTE_LENGTH]
 """A note shown on the result, 1 to 200 characters: declare it ``note: Note | None = None``."""
 
-PRIVATE = "Show the result only to you"
+PRIVATE = N_("Show the result only to you")
 """Declare the flag ``private: bool = False``: the answer is then ephemeral."""
-NOTE = "A note shown on the result, e.g. what the roll is for"
+NOTE = N_("A note shown on the result, e.g. what the roll is for")
 SHARED = {"private": PRIVATE, "note": NOTE}
 
 T = TypeVar("T")
@@ -39,4 +42,11 @@ class Descriptions:
 
 
 describe = Descriptions()
+
+
+def picker_label(template: str, **values: object) -> app_commands.locale_str:
+    """A description or choice label made of an English template and values: Discord's default text is the
+    template filled in; the Translator (bot/app/translator.py) translates the template, and values that are
+    `rules.errors.Term`s, then fills it in."""
+    return app_commands.locale_str(template.format(**values), template=template, values=values)
 """For a cog whose options are each described once: the shared ones by name, its own as keywords."""

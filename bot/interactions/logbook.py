@@ -21,6 +21,7 @@ from bot.interactions.rollkeeper import rollkeeper
 from bot.interactions.tree import server_channel
 from bot.storage.errors import StorageBusy
 from bot.storage.roll_log import NewEntry
+from rules.language import Speech
 from rules.luck import LuckEvent
 
 T = TypeVar("T")
@@ -64,9 +65,11 @@ def new_entry(interaction: discord.Interaction, embed: discord.Embed, rolled: Ro
     )
 
 
-async def answer_roll(interaction: discord.Interaction, embed: discord.Embed, rolled: Rolled, *, private: bool) -> None:
+async def answer_roll(
+    interaction: discord.Interaction, embed: discord.Embed, rolled: Rolled, *, private: bool, speech: Speech
+) -> None:
     """Send a roll's card and log it. A private roll is logged first, for its Reveal button to name the entry;
-    a public one once answered, so that its answer waits for no write."""
+    a public one once answered, so that its answer waits for no write. speech is the card's (its buttons')."""
     bot = rollkeeper(interaction)
     entry, now = new_entry(interaction, embed, rolled, private), bot.now()
     if not private:
@@ -74,11 +77,11 @@ async def answer_roll(interaction: discord.Interaction, embed: discord.Embed, ro
         await _logged_late(bot.db.log.write(entry, now, interaction_id=interaction.id))
         return
     entry_id = await bot.db.log.write(entry, now, interaction_id=interaction.id)
-    await interaction.response.send_message(embed=embed, ephemeral=True, **_with(roll_view(entry_id, True)))
+    await interaction.response.send_message(embed=embed, ephemeral=True, **_with(roll_view(entry_id, True, speech)))
 
 
 async def deliver_roll(
-    interaction: discord.Interaction, embed: discord.Embed, rolled: Rolled, *, private: bool,
+    interaction: discord.Interaction, embed: discord.Embed, rolled: Rolled, *, private: bool, speech: Speech,
     entry_id: int | None = None, buttons: Buttons | None = None, logged: bool = False,
 ) -> discord.InteractionMessage | None:
     """For a command acknowledged before it stored anything (answers.py): fill in its answer with the roll's
@@ -90,7 +93,7 @@ async def deliver_roll(
     entry, now = new_entry(interaction, embed, rolled, private), bot.now()
     if private and not logged:
         entry_id = await bot.db.log.write(entry, now, entry_id=entry_id, interaction_id=interaction.id)
-    view = roll_view(entry_id, private, buttons) if entry_id is not None else None
+    view = roll_view(entry_id, private, speech, buttons) if entry_id is not None else None
     answer = await fill_in(interaction, "a roll", embed=embed, **_with(view))
     if answer is None:  # never shown: not logged either (the stored roll's own entry goes with it)
         if private and not logged and entry_id is not None:

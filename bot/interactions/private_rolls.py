@@ -14,20 +14,22 @@ from typing import Any
 import discord
 
 from bot.storage.roll_log import LogEntry
+from rules.language import Speech
 
-Buttons = Callable[[int], Sequence[discord.ui.Item[Any]]]
+Buttons = Callable[[int, Speech], Sequence[discord.ui.Item[Any]]]
+"""A roll's own buttons, by its id and the language of its card."""
 """A roll's own buttons (Year Zero: Push and Keep), given the id they name."""
 
 REVEAL_PATTERN = re.compile(r"rk:reveal:(?P<entry>[0-9]{1,19})")
 
 
-def roll_view(entry_id: int, private: bool, buttons: Buttons | None = None) -> discord.ui.View | None:
+def roll_view(entry_id: int, private: bool, speech: Speech, buttons: Buttons | None = None) -> discord.ui.View | None:
     """The buttons of a roll's message (its own, then Reveal when private), or None when it has none.
 
     Clicks are taken by the DynamicItems registered at start-up, so the view is stopped at once."""
-    items = list(buttons(entry_id)) if buttons else []
+    items = list(buttons(entry_id, speech)) if buttons else []
     if private:
-        items.append(reveal_button(entry_id))
+        items.append(reveal_button(entry_id, speech))
     if not items:
         return None
     view = discord.ui.View(timeout=None)
@@ -37,10 +39,11 @@ def roll_view(entry_id: int, private: bool, buttons: Buttons | None = None) -> d
     return view
 
 
-def reveal_button(entry_id: int) -> discord.ui.Button[discord.ui.View]:
+def reveal_button(entry_id: int, speech: Speech) -> discord.ui.Button[discord.ui.View]:
     """The Reveal button of a private roll, naming its log entry (REVEAL_PATTERN)."""
     return discord.ui.Button(
-        label="Reveal", emoji="👁️", style=discord.ButtonStyle.secondary, custom_id=f"rk:reveal:{entry_id}"
+        # Translators: a button label (at most 80 characters): shows a private roll to the whole channel.
+        label=speech._("Reveal"), emoji="👁️", style=discord.ButtonStyle.secondary, custom_id=f"rk:reveal:{entry_id}"
     )
 
 

@@ -18,6 +18,8 @@ from typing import Any, TypeGuard
 import discord
 from discord import AppCommandOptionType, app_commands
 
+from rules.language import Speech
+
 _SUBCOMMAND_TYPES = (AppCommandOptionType.subcommand.value, AppCommandOptionType.subcommand_group.value)
 _SNOWFLAKE_TYPES = {6, 7, 8, 9, 11}
 
@@ -45,50 +47,56 @@ class Declared:
         )
 
 
-def _number_problem(value: Any, declared: Declared) -> str | None:
+# Translators: in these refusals, {name} is an option's name (kept in English, as Discord shows it).
+def _number_problem(value: Any, declared: Declared, speech: Speech) -> str | None:
     name, integer = declared.name, declared.type is AppCommandOptionType.integer
     kind = type(value)  # JSON gives exactly int or float (a bool is neither, though it is an int subclass)
     if kind is not int and (kind is not float or integer):
-        return f"`{name}` must be a {'whole ' if integer else ''}number."
+        if integer:
+            return speech._("`{name}` must be a whole number.", name=name)
+        return speech._("`{name}` must be a number.", name=name)
     if kind is float and not math.isfinite(value):
-        return f"`{name}` must be a number."
+        return speech._("`{name}` must be a number.", name=name)
     low, high = declared.low, declared.high
     if (low is not None and value < low) or (high is not None and value > high):
-        return f"`{name}` must be from {low} to {high}, not {value}."
+        return speech._("`{name}` must be from {low} to {high}, not {value}.", name=name, low=low, high=high,
+                        value=value)
     return None
 
 
-def _string_problem(value: Any, declared: Declared) -> str | None:
+def _string_problem(value: Any, declared: Declared, speech: Speech) -> str | None:
     name = declared.name
     if not isinstance(value, str):
-        return f"`{name}` must be text."
+        return speech._("`{name}` must be text.", name=name)
     if declared.high is not None and len(value) > declared.high:
-        return f"`{name}` is too long: at most {declared.high} characters, not {len(value)}."
+        return speech._("`{name}` is too long: at most {high} characters, not {count}.", name=name,
+                        high=declared.high, count=len(value))
     if declared.low is not None and len(value) < declared.low:
-        return f"`{name}` is too short: at least {declared.low} characters."
+        return speech._("`{name}` is too short: at least {low} characters.", name=name, low=declared.low)
     return None
 
 
 _NUMBERS = (AppCommandOptionType.integer, AppCommandOptionType.number)
 
 
-def option_problem(option_type: Any, value: Any, declared: Declared) -> str | None:
+def option_problem(option_type: Any, value: Any, declared: Declared, speech: Speech) -> str | None:
     """What is wrong with one raw option, or None when it fits its declaration."""
     name, kind = declared.name, declared.type
     if option_type != kind.value:
-        return f"`{name}` has the wrong type of value."
+        return speech._("`{name}` has the wrong type of value.", name=name)
     if declared.choices:
         if value not in declared.choices:
-            return f"`{name}` must be one of: {declared.choice_names}."
+            # Translators: {choices} lists the option's choices as Discord shows them.
+            return speech._("`{name}` must be one of: {choices}.", name=name, choices=declared.choice_names)
         return None
     if kind in _NUMBERS:
-        return _number_problem(value, declared)
+        return _number_problem(value, declared, speech)
     if kind is AppCommandOptionType.string:
-        return _string_problem(value, declared)
+        return _string_problem(value, declared, speech)
     if kind is AppCommandOptionType.boolean and not isinstance(value, bool):
-        return f"`{name}` must be true or false."
+        return speech._("`{name}` must be true or false.", name=name)
     if option_type in _SNOWFLAKE_TYPES and not _snowflake(value):
-        return f"`{name}` does not name anything I can find."
+        return speech._("`{name}` does not name anything I can find.", name=name)
     return None
 
 
@@ -124,7 +132,7 @@ def declared_options(command: app_commands.Command) -> dict[str, Declared]:
     return found
 
 
-def raw_options_problem(tree: app_commands.CommandTree, data: Any) -> str | None:
+def raw_options_problem(tree: app_commands.CommandTree, data: Any, speech: Speech) -> str | None:
     """A player-fit message when the interaction's options do not fit its command's declarations, else None.
 
     Unknown commands are left to discord.py (which reports them through the tree's error handler).
@@ -135,19 +143,21 @@ def raw_options_problem(tree: app_commands.CommandTree, data: Any) -> str | None
     if command is None:
         return None
     if not isinstance(options, list) or not all(isinstance(o, dict) and "name" in o for o in options):
-        return "This command's options could not be read."
+        return speech._("This command's options could not be read.")
     declared = declared_options(command)
     given = {str(option["name"]): option for option in options}
     unknown = sorted(given.keys() - declared.keys())
     if unknown or len(given) != len(options):
-        return f"`/{command.qualified_name}` has no option `{unknown[0] if unknown else 'repeated'}`."
+        if not unknown:
+            return speech._("`/{command}` has an option given twice.", command=command.qualified_name)
+        return speech._("`/{command}` has no option `{name}`.", command=command.qualified_name, name=unknown[0])
     for name, expected in declared.items():
         option = given.get(name)
         if option is None:
             if expected.required:
-                return f"`/{command.qualified_name}` needs the option `{name}`."
+                return speech._("`/{command}` needs the option `{name}`.", command=command.qualified_name, name=name)
             continue
-        problem = option_problem(option.get("type"), option.get("value"), expected)
+        problem = option_problem(option.get("type"), option.get("value"), expected, speech)
         if problem:
             return problem
     return None

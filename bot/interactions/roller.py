@@ -13,11 +13,13 @@ from typing import Protocol
 
 import discord
 
+from bot.interactions.language import player_speech
 from bot.interactions.rollkeeper import rollkeeper
 from bot.interactions.tree import report_error, send_private
 from bot.storage.database import Storage
+from rules.language import N_
 
-NOT_HERE = "This button belongs to a roll in another channel: nothing was done. Use the button on the roll itself."
+NOT_HERE = N_("This button belongs to a roll in another channel: nothing was done. Use the button on the roll itself.")
 
 
 class Rolled(Protocol):
@@ -56,7 +58,8 @@ async def from_its_place(
 ) -> bool:
     """The check a button naming a record makes first: refuse a click while the bot drains, then (when
     `not_yours` is given) anyone but the record's roller, then a click from anywhere but the record's server and
-    channel (answered `elsewhere`); a record no longer found passes (the callback answers that)."""
+    channel (answered `elsewhere`); a record no longer found passes (the callback answers that). Both refusals are
+    English templates (marked with N_), said in the clicking player's language."""
     bot = rollkeeper(interaction)
     if await bot.refuse_if_draining(interaction):
         return False
@@ -67,9 +70,9 @@ async def from_its_place(
         await report_error(interaction, error)
         return False
     if record is not None and not_yours is not None and record.user_id != interaction.user.id:
-        await send_private(interaction, not_yours)
+        await send_private(interaction, player_speech(interaction)._(not_yours))
         return False
     if record is not None and not rolled_here(interaction, record):
-        await send_private(interaction, elsewhere)
+        await send_private(interaction, player_speech(interaction)._(elsewhere))
         return False
     return True

@@ -21,33 +21,38 @@ from discord import app_commands
 
 from bot.errors import PlayerError
 from bot.interactions.answers import ALREADY_ACKNOWLEDGED, NotAcknowledged
+from bot.interactions.language import player_speech
 from bot.interactions.raw_options import raw_options_problem
 from bot.storage.errors import StorageUnavailable
 from bot.text import inert
 from rules.errors import RulesError
+from rules.language import N_, Speech
 
 _log = logging.getLogger(__name__)
 
-GENERIC_MESSAGE = "Something went wrong on my side, sorry; it has been logged. Please try again."
+GENERIC_MESSAGE = N_("Something went wrong on my side, sorry; it has been logged. Please try again.")
 MAX_MESSAGE_LENGTH = 2000
 
 _PERMISSION_NAMES = {
-    "manage_guild": "Manage Server",
-    "send_messages": "Send Messages",
-    "embed_links": "Embed Links",
-    "manage_messages": "Manage Messages",
-    "administrator": "Administrator",
+    # Translators: Discord's permission names: use the names Discord shows in your language.
+    "manage_guild": N_("Manage Server"),
+    "send_messages": N_("Send Messages"),
+    "embed_links": N_("Embed Links"),
+    "manage_messages": N_("Manage Messages"),
+    "administrator": N_("Administrator"),
 }
 
 
-def _permissions(names: list[str]) -> str:
-    shown = [_PERMISSION_NAMES.get(name, name.replace("_", " ").title()) for name in names]
-    return " and ".join(shown) + (" permission" if len(shown) == 1 else " permissions")
+def _permissions(names: list[str], speech: Speech) -> str:
+    shown = [speech._(_PERMISSION_NAMES[name]) if name in _PERMISSION_NAMES else name.replace("_", " ").title()
+             for name in names]
+    # Translators: {names} are Discord permission names, joined by commas.
+    return speech.ngettext("the {names} permission", "the {names} permissions", len(shown), names=", ".join(shown))
 
 
-DATABASE_LOST = "Nothing was done: the bot cannot use its database any more and is stopping until it is restored."
+DATABASE_LOST = N_("Nothing was done: the bot cannot use its database any more and is stopping until it is restored.")
 """For a player whose command met a database file deleted, replaced or damaged (the log says which, once)."""
-NOT_FOUND_HERE = "I cannot find the user, role or channel you picked in this server."
+NOT_FOUND_HERE = N_("I cannot find the user, role or channel you picked in this server.")
 """For an option naming someone or something the command cannot use: never the Python repr of what discord.py
 made of it (``<Object id=... type=<class 'discord.object.Object'>>``)."""
 
@@ -69,35 +74,40 @@ def _cause(error: BaseException) -> BaseException:
     return error
 
 
-def _check_message(error: app_commands.CheckFailure) -> str:
+def _check_message(error: app_commands.CheckFailure, speech: Speech) -> str:
     if isinstance(error, app_commands.MissingPermissions):
-        return f"You need the {_permissions(error.missing_permissions)} to do that."
+        # Translators: {permissions} is "the Manage Server permission" (translated).
+        return speech._("You need {permissions} to do that.",
+                        permissions=_permissions(error.missing_permissions, speech))
     if isinstance(error, app_commands.BotMissingPermissions):
-        return f"I need the {_permissions(error.missing_permissions)} in this channel to do that."
+        return speech._("I need {permissions} in this channel to do that.",
+                        permissions=_permissions(error.missing_permissions, speech))
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "This command works only in a server, not in direct messages."
+        return speech._("This command works only in a server, not in direct messages.")
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down a little: try again in {error.retry_after:.0f} s."
-    return "You cannot use this command here."
+        seconds = speech.number(round(error.retry_after))
+        return speech._("Slow down a little: try again in {seconds} s.", seconds=seconds)
+    return speech._("You cannot use this command here.")
 
 
-def player_message(error: BaseException) -> str | None:
-    """What to tell the player about error, or None when it is a bug (the caller logs it)."""
+def player_message(error: BaseException, speech: Speech) -> str | None:
+    """What to tell the player about error, in their language, or None when it is a bug (the caller logs it)."""
     error = _cause(error)
     if isinstance(error, RulesError | PlayerError):
-        return str(error)
+        return speech.error(error)
     if isinstance(error, app_commands.CheckFailure):
-        return _check_message(error)
+        return _check_message(error, speech)
     if isinstance(error, StorageUnavailable):
-        return DATABASE_LOST
+        return speech._(DATABASE_LOST)
     if isinstance(error, app_commands.TransformerError):
         if not isinstance(error.value, str | int | float):  # a user, role or channel discord.py resolved (or not)
-            return NOT_FOUND_HERE
+            return speech._(NOT_FOUND_HERE)
         if error.transformer.choices:  # a Literal or an Enum option: the value is none of its choices
-            return f"{_quoted(error.value)} is not one of this option's choices."
-        return f"{_quoted(error.value)} is not a valid value for this option."
+            # Translators: {value} is what the player typed, between quotes.
+            return speech._("{value} is not one of this option's choices.", value=_quoted(error.value))
+        return speech._("{value} is not a valid value for this option.", value=_quoted(error.value))
     if isinstance(error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
-        return "Discord is still updating this command; try again in a minute."
+        return speech._("Discord is still updating this command; try again in a minute.")
     return None
 
 
@@ -148,10 +158,11 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     if answered_before(error):  # the player has the first delivery's answer; the repeat has nothing to add
         _delivered_again(interaction)
         return
-    message = player_message(error)
+    speech = player_speech(interaction)
+    message = player_message(error, speech)
     if message is None:
         _log.error("Unexpected error in %s", _describe(interaction), exc_info=_cause(error))
-        message = GENERIC_MESSAGE
+        message = speech._(GENERIC_MESSAGE)
     else:
         _log.debug("Refused %s: %s", _describe(interaction), message)
     await send_private(interaction, message)
@@ -162,7 +173,7 @@ S = TypeVar("S")
 R = TypeVar("R")
 InteractionT = TypeVar("InteractionT", bound=discord.Interaction)
 
-NOT_IN_A_SERVER = "This command works only in a server's channels, not in direct messages."
+NOT_IN_A_SERVER = N_("This command works only in a server's channels, not in direct messages.")
 
 
 def server_channel(interaction: discord.Interaction) -> tuple[int, int]:
@@ -205,7 +216,7 @@ class RollkeeperTree(app_commands.CommandTree):
         if interaction.type is not discord.InteractionType.application_command:
             return True
         try:
-            problem = raw_options_problem(self, interaction.data)
+            problem = raw_options_problem(self, interaction.data, player_speech(interaction))
         except Exception:  # a fault in this guard must not cost the player an answer: discord.py goes on
             _log.exception("Could not check the options of %s", _describe(interaction))
             return True

@@ -38,7 +38,7 @@ def base_payload(
         "token": f"fake-{interaction_id}-{secrets.token_urlsafe(12)}",
         "version": 1,
         "app_permissions": str(app_permissions),
-        "locale": "en-US",
+        "locale": place.user.locale,
         "entitlements": [],
         "attachment_size_limit": 10 * 1024 * 1024,
     }
@@ -56,9 +56,9 @@ def base_payload(
     channel = place.channel or guild.channel
     payload.update(
         guild_id=str(guild.id),
-        guild_locale="en-US",
+        guild_locale=guild.locale,
         context=0,
-        guild={"id": str(guild.id), "locale": "en-US", "features": []},
+        guild={"id": str(guild.id), "locale": guild.locale, "features": []},
         channel_id=str(channel.id),
         channel=channel.payload(guild.id, permissions=user.permissions),
         member=user.member_payload(),

@@ -64,8 +64,9 @@ def check_limits(method: str, template: str | None, body: object, files: int = 0
 
 
 def check_command_limits(template: str | None, body: object) -> list[str]:
-    """Chat-input commands: names lowercase `[-_\\w]{1,32}`, descriptions 1-100 characters, options as Discord
-    takes them (at most 25 a level, names unique, required ones first, choices and bounds that fit)."""
+    """Chat-input commands: names lowercase `[-_\\w]{1,32}`, descriptions (and their localizations) 1-100
+    characters, options as Discord takes them (at most 25 a level, names unique, required ones first, choices and
+    bounds that fit)."""
     if template not in COMMAND_ROUTES:
         return []
     commands = body if isinstance(body, list) else [body]
@@ -85,6 +86,9 @@ def _named_problems(item: dict, where: str) -> list[str]:
     description = item.get("description")
     if not isinstance(description, str) or not 1 <= len(description) <= 100:
         problems.append(f"{where}.description: chat-input descriptions need 1-100 characters")
+    for locale, text in (item.get("description_localizations") or {}).items():
+        if not isinstance(text, str) or not 1 <= len(text) <= 100:
+            problems.append(f"{where}.description_localizations[{locale}]: descriptions need 1-100 characters")
     options = [option for option in item.get("options") or [] if isinstance(option, dict)]
     problems += _options_problems(options, f"{where}.options")
     for index, option in enumerate(options):
@@ -130,6 +134,9 @@ def choices_problems(choices: list, where: str) -> list[str]:
         name, value = choice.get("name"), choice.get("value")
         if not isinstance(name, str) or not 1 <= len(name) <= CHOICE_NAME:
             problems.append(f"{where}[{index}].name: a choice's name needs 1-{CHOICE_NAME} characters")
+        for locale, text in (choice.get("name_localizations") or {}).items():
+            if not isinstance(text, str) or not 1 <= len(text) <= CHOICE_NAME:
+                problems.append(f"{where}[{index}].name_localizations[{locale}]: 1-{CHOICE_NAME} characters")
         if isinstance(value, str) and len(value) > CHOICE_STRING:
             problems.append(f"{where}[{index}].value: {len(value)} characters (limit {CHOICE_STRING})")
     return problems

@@ -59,6 +59,8 @@ class FakeUser:
     id: int = 0
     permissions: int = MEMBER_PERMISSIONS
     bot: bool = False
+    locale: str = "en-US"
+    """The language the account's Discord speaks (an interaction's ``locale``)."""
 
     def __post_init__(self) -> None:
         if not self.id:
@@ -142,6 +144,8 @@ class FakeGuild:
     id: int = 0
     channels: tuple[FakeChannel, ...] = ()
     owner: FakeUser = FakeUser("owner", permissions=ADMINISTRATOR)
+    locale: str = "en-US"
+    """The server's language as Discord keeps it (an interaction's ``guild_locale``)."""
 
     def __post_init__(self) -> None:
         if not self.id:

@@ -14,6 +14,7 @@ import discord
 
 from bot.text import inert
 from rules.dice import Die
+from rules.language import N_, Speech
 
 SUCCESS_MARK = "⚔"
 BANE_MARK = "☠"
@@ -27,7 +28,7 @@ DESCRIPTION = 4096
 TITLE = 256
 FOOTER = 2048
 MAX_FIELDS = 25
-LEFT_OUT = "Some details were left out to fit Discord's limits."
+LEFT_OUT = N_("Some details were left out to fit Discord's limits.")
 
 # Discord's embed backgrounds: every tone's colour contrasts at least 3:1 with both (tests check it).
 DARK_EMBED = 0x2B2D31
@@ -76,11 +77,6 @@ def tokens(parts: Iterable[str]) -> str:
     return " ".join(parts) or "—"
 
 
-def plural(count: int, word: str, many: str | None = None) -> str:
-    """``plural(2, "success", "successes")`` -> "2 successes"."""
-    return f"{count} {word if count == 1 else (many or word + 's')}"
-
-
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -101,7 +97,8 @@ class Card:
         return f"{self.tone.symbol} {self.outcome}"
 
 
-def embed(card: Card, roller: discord.abc.User | None = None, note: str | None = None) -> discord.Embed:
+def embed(card: Card, speech: Speech, roller: discord.abc.User | None = None, note: str | None = None
+          ) -> discord.Embed:
     """Build the embed of a card, keeping every part inside Discord's limits. The roller is not shown: Discord
     shows who used the command above the card."""
     lines = [card.pool]
@@ -116,18 +113,19 @@ def embed(card: Card, roller: discord.abc.User | None = None, note: str | None =
         result.add_field(name=name, value=value, inline=False)
     footer = [card.odds] if card.odds else []
     if len(card.fields) > MAX_FIELDS:
-        footer.append(LEFT_OUT)
+        footer.append(speech._(LEFT_OUT))
     if footer:
         result.set_footer(text=clip("\n".join(footer), FOOTER))
     size = len(title) + len(description) + sum(len(n) + len(v) for n, v in fields) + len(result.footer.text or "")
-    return shrink(result) if size > EMBED_TOTAL else result  # counted as Embed.__len__ does, without its walk
+    return shrink(result, speech) if size > EMBED_TOTAL else result  # counted as Embed.__len__ does, without its walk
 
 
-def shrink(result: discord.Embed) -> discord.Embed:
+def shrink(result: discord.Embed, speech: Speech) -> discord.Embed:
     """Drop fields from the end (saying so in the footer) until the embed fits Discord's 6000 characters."""
     odds = result.footer.text or ""
+    left_out = speech._(LEFT_OUT)
     while len(result) > EMBED_TOTAL and result.fields:
         result.remove_field(len(result.fields) - 1)
-        kept = odds if odds.endswith(LEFT_OUT) else "\n".join(filter(None, [odds, LEFT_OUT]))
+        kept = odds if odds.endswith(left_out) else "\n".join(filter(None, [odds, left_out]))
         result.set_footer(text=clip(kept, FOOTER))
     return result

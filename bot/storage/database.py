@@ -9,6 +9,7 @@ from bot.storage.applied import AppliedInteractions
 from bot.storage.dialects import Dialect
 from bot.storage.driver import Statements
 from bot.storage.extended import ExtendedTests
+from bot.storage.languages import ServerLanguages
 from bot.storage.leases import ShardLeases
 from bot.storage.meta import Meta
 from bot.storage.roll_log import RollLog
@@ -32,6 +33,7 @@ class Storage(Generic[StoreT]):
         self.meta = Meta(store)
         self.leases = ShardLeases(store, self.dialect.lease_turn)
         self.log = RollLog(store, self.dialect)
+        self.languages = ServerLanguages(store)
 
     def _writable(self) -> bool:
         """Whether what is still noted can be written before closing."""

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from bot.errors import PlayerError
 from bot.text import inert
+from rules.errors import Term
+from rules.language import N_
 
 
 class StorageError(Exception):
@@ -25,7 +27,7 @@ class StorageBusy(StorageError, PlayerError):
     """The database stayed locked by someone else for longer than the busy timeout; nothing was written."""
 
     def __init__(self) -> None:
-        super().__init__("The dice table is busy - try again in a moment.")
+        super().__init__(N_("The dice table is busy - try again in a moment."))
 
 
 class StorageOffline(StorageBusy):
@@ -40,7 +42,7 @@ class NotEnoughWillpower(StorageError, PlayerError):
     """A spend larger than the Willpower the player has; nothing changed."""
 
     def __init__(self, have: int, wanted: int) -> None:
-        super().__init__(f"You have {have} Willpower; you cannot spend {wanted}.")
+        super().__init__(N_("You have {have} Willpower; you cannot spend {wanted}."), have=have, wanted=wanted)
         self.have = have
         self.wanted = wanted
 
@@ -49,20 +51,24 @@ class NoSuchExtendedTest(StorageError, PlayerError):
     """An extended test named in a channel where it was never started (or was cleared)."""
 
     def __init__(self, name: str) -> None:
-        super().__init__(f'There is no extended test named "{inert(name)}" in this channel; start it first.')
+        super().__init__(N_('There is no extended test named "{name}" in this channel; start it first.'),
+                         name=inert(name))
 
 
 class TaskComplete(StorageError, PlayerError):
     """A roll for an extended test that was completed (perhaps by a roll that landed a moment earlier)."""
 
     def __init__(self, name: str) -> None:
-        super().__init__(f'The extended test "{inert(name)}" is already complete; start it over with restart.')
+        super().__init__(N_('The extended test "{name}" is already complete; start it over with restart.'),
+                         name=inert(name))
 
 
 def check_whole(name: str, value: int, *, low: int, high: int | None = None) -> None:
     """Refuse anything but a whole number in [low, high] with a message a player can read."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidValue(f"{name} must be a whole number, not {value!r}")
-    if value < low or (high is not None and value > high):
-        bounds = f"from {low} to {high}" if high is not None else f"at least {low}"
-        raise InvalidValue(f"{name} must be {bounds}, not {value}")
+        raise InvalidValue("{name} must be a whole number, not {value!r}", name=Term(name), value=value)
+    if high is not None and not low <= value <= high:
+        raise InvalidValue("{name} must be from {low} to {high}, not {value}", name=Term(name), low=low, high=high,
+                           value=value)
+    if value < low:
+        raise InvalidValue("{name} must be at least {low}, not {value}", name=Term(name), low=low, value=value)

@@ -71,7 +71,7 @@ class Willpower:
         try:
             after, lost = apply_willpower(before, points)
         except RulesError as error:
-            raise InvalidValue(str(error)) from error
+            raise InvalidValue(error.template, **error.values) from error
         return await self._store(session, guild_id, user_id, WillpowerChange(before, after, lost=lost))
 
     async def spend(

@@ -14,15 +14,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.interactions.common_options import NOTE, PRIVATE, Descriptions, Note
+from bot.interactions.common_options import NOTE, PRIVATE, Descriptions, Note, picker_label
+from bot.interactions.language import answer_speech
 from bot.interactions.logbook import Rolled, answer_roll
 from bot.interactions.rollkeeper import Rollkeeper
 from cogs.heroic import card as render
 from rules.dice import DiceSource, SystemDice
+from rules.errors import Term
 from rules.heroic.luck_events import heroic_events
 from rules.heroic.odds import odds_for_heroic
 from rules.heroic.roll import DAMAGE_MAX, SKILL_MAX, TN_MAX, TN_MIN, roll_heroic
 from rules.heroic.tables import Difficulty, Kind, Variant
+from rules.language import N_
 
 Skill = app_commands.Range[int, 0, SKILL_MAX]
 TargetNumber = app_commands.Range[int, TN_MIN, TN_MAX]
@@ -32,31 +35,42 @@ KINDS = (Kind.TASK, Kind.ATTACK, Kind.BLOCK, Kind.PARRY, Kind.SHIELD_BLOCK, Kind
          Kind.SPELL)
 
 
-def _kind_label(kind: Kind) -> str:
-    """'Parry/Fend (Sword-Play)' for a reaction, 'Attack' for the others."""
+_KIND_LABELS = {
+    # Translators: a choice label (at most 100 characters): what a Heroic Roll is for.
+    Kind.TASK: N_("Task"), Kind.ATTACK: N_("Attack"), Kind.SPELL: N_("Spell"),
+}
+
+
+def _kind_label(kind: Kind) -> app_commands.locale_str:
+    """'Reaction: Parry/Fend (Sword-Play)' for a reaction, 'Attack' for the others."""
     reaction = kind.reaction
     if reaction is None:
-        return kind.value.replace("_", " ").capitalize()
-    return f"Reaction: {reaction.name} ({reaction.skill})"
+        return app_commands.locale_str(_KIND_LABELS[kind])
+    if reaction.skill is None:
+        return picker_label("Reaction: {name}", name=Term(reaction.name))
+    # Translators: a choice label; {name} is a reaction (Block, Dodge, ...), {skill} the Skill it is rolled with.
+    return picker_label("Reaction: {name} ({skill})", name=Term(reaction.name), skill=Term(reaction.skill))
 
 
 DIFFICULTY_CHOICES = [
-    app_commands.Choice(name=f"{d.label} (TN {d.tn(Variant.TWO_D6)}, d20 {d.tn(Variant.D20)})", value=d.value)
+    # Translators: a choice label; {name} is a difficulty (Basic, ...), {tn} its Target Number with 2d6 or d12.
+    app_commands.Choice(name=picker_label("{name} (TN {tn}, d20 {tn20})", name=Term(d.label), tn=d.tn(Variant.TWO_D6),
+                                    tn20=d.tn(Variant.D20)), value=d.value)
     for d in Difficulty
 ]
 DICE_CHOICES = [
-    app_commands.Choice(name="2d6 + Skill", value=Variant.TWO_D6.value),
-    app_commands.Choice(name="d12 + Skill", value=Variant.D12.value),
-    app_commands.Choice(name="d20 + Skill", value=Variant.D20.value),
+    app_commands.Choice(name=picker_label("{dice} + Skill", dice=Variant.TWO_D6.value), value=Variant.TWO_D6.value),
+    app_commands.Choice(name=picker_label("{dice} + Skill", dice=Variant.D12.value), value=Variant.D12.value),
+    app_commands.Choice(name=picker_label("{dice} + Skill", dice=Variant.D20.value), value=Variant.D20.value),
 ]
 KIND_CHOICES = [app_commands.Choice(name=_kind_label(kind), value=kind.value) for kind in KINDS]
 
 
 SHARED = {
-    "skill": "The Hero's Skill, 0-30",
-    "dice": "Which dice: 2d6 (default), d12 or d20",
-    "kind": "What the roll is for: it decides what a Crit or a Fumble means (default task)",
-    "damage": "The damage at stake, 0-9999, for an attack or a reaction: the doubled figure is shown",
+    "skill": N_("The Hero's Skill, 0-30"),
+    "dice": N_("Which dice: 2d6 (default), d12 or d20"),
+    "kind": N_("What the roll is for: it decides what a Crit or a Fumble means (default task)"),
+    "damage": N_("The damage at stake, 0-9999, for an attack or a reaction: the doubled figure is shown"),
     "private": PRIVATE,
     "note": NOTE,
 }
@@ -72,7 +86,7 @@ class Heroic(commands.Cog):
     the player what to fill in, instead of an error for giving none or two."""
 
     heroic_group = app_commands.Group(
-        name="heroic", description="A Heroic Roll: 2d6 (or d12, d20) + Skill against a Target Number",
+        name="heroic", description=N_("A Heroic Roll: 2d6 (or d12, d20) + Skill against a Target Number"),
         guild_only=True, allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
 
@@ -80,9 +94,9 @@ class Heroic(commands.Cog):
         self.bot = bot
         self.dice: DiceSource = dice or SystemDice()
 
-    @heroic_group.command(name="difficulty", description="Against a named difficulty, Basic to Insane")
+    @heroic_group.command(name="difficulty", description=N_("Against a named difficulty, Basic to Insane"))
     @app_commands.choices(difficulty=DIFFICULTY_CHOICES, **CHOICES)
-    @describe(*OPTIONS, difficulty="The difficulty: its Target Number depends on the dice")
+    @describe(*OPTIONS, difficulty=N_("The difficulty: its Target Number depends on the dice"))
     async def against_difficulty(
         self, interaction: discord.Interaction, skill: Skill, difficulty: str, dice: str = Variant.TWO_D6.value,
         kind: str = Kind.TASK.value, damage: Damage | None = None, private: bool = False, note: Note | None = None,
@@ -90,9 +104,9 @@ class Heroic(commands.Cog):
         target = {"difficulty": difficulty}
         await self._roll(interaction, skill, target, dice=dice, kind=kind, damage=damage, private=private, note=note)
 
-    @heroic_group.command(name="tn", description="Against a Target Number given outright")
+    @heroic_group.command(name="tn", description=N_("Against a Target Number given outright"))
     @app_commands.choices(**CHOICES)
-    @describe(*OPTIONS, tn="The Target Number, 1-60")
+    @describe(*OPTIONS, tn=N_("The Target Number, 1-60"))
     async def against_tn(
         self, interaction: discord.Interaction, skill: Skill, tn: TargetNumber, dice: str = Variant.TWO_D6.value,
         kind: str = Kind.TASK.value, damage: Damage | None = None, private: bool = False, note: Note | None = None,
@@ -100,9 +114,9 @@ class Heroic(commands.Cog):
         target = {"tn": tn}
         await self._roll(interaction, skill, target, dice=dice, kind=kind, damage=damage, private=private, note=note)
 
-    @heroic_group.command(name="versus", description="Opposed or reaction roll: TN = 7 + the opposing Skill")
+    @heroic_group.command(name="versus", description=N_("Opposed or reaction roll: TN = 7 + the opposing Skill"))
     @app_commands.choices(**CHOICES)
-    @describe(*OPTIONS, versus="The opposing Skill, 0-30: TN = 7 + it (9 + it with a d20)")
+    @describe(*OPTIONS, versus=N_("The opposing Skill, 0-30: TN = 7 + it (9 + it with a d20)"))
     async def against_skill(
         self, interaction: discord.Interaction, skill: Skill, versus: Skill, dice: str = Variant.TWO_D6.value,
         kind: str = Kind.TASK.value, damage: Damage | None = None, private: bool = False, note: Note | None = None,
@@ -117,9 +131,10 @@ class Heroic(commands.Cog):
         """Roll, read and show a Heroic Roll with its exact odds."""
         roll = roll_heroic(skill, self.dice, variant=dice, kind=kind, damage=damage, **target)
         odds = odds_for_heroic(roll.skill, roll.tn, roll.variant)
-        embed = render.render_roll(roll, odds, roller=interaction.user, note=note)
+        speech = await answer_speech(interaction, self.bot.db.languages, private=private)
+        embed = render.render_roll(roll, odds, speech=speech, roller=interaction.user, note=note)
         rolled = Rolled("heroic", roll.kind.value, heroic_events(roll, odds))
-        await answer_roll(interaction, embed, rolled, private=private)
+        await answer_roll(interaction, embed, rolled, private=private, speech=speech)
 
 
 async def setup(bot: Rollkeeper) -> None:

@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.interactions.common_options import Descriptions, Note
+from bot.interactions.language import answer_speech
 from bot.interactions.logbook import Rolled, answer_roll
 from bot.interactions.rollkeeper import Rollkeeper
 from cogs.hex import card as render
@@ -20,6 +21,7 @@ from rules.hex.luck_events import hex_events
 from rules.hex.odds import odds_for_cast, odds_for_contest, odds_for_plain, odds_for_test
 from rules.hex.pool import MAX_POOL, MAX_RISK, HexPool
 from rules.hex.roll import MAX_DV, roll_cast, roll_contest, roll_plain, roll_test
+from rules.language import N_, Speech
 
 Rating = app_commands.Range[int, 0, 12]
 Bonus = app_commands.Range[int, 0, 3]
@@ -29,20 +31,21 @@ PoolDice = app_commands.Range[int, 0, MAX_POOL]
 DamageValue = app_commands.Range[int, 0, MAX_DV]
 
 describe = Descriptions({
-    "attribute": "Attribute, 0-12 (humans 1-6; 7 and up is supernatural)",
-    "skill": "Skill, 0-12 (0: untrained, the Attribute alone plus any E/G/I dice)",
-    "specialty": "Specialty dice, 0 up to the Skill (none while the Skill is 0)",
-    "environment": "Environment dice, 0-3 (normally 0 or 1)",
-    "gear": "Gear dice, 0-3 (normally 0 or 1; superior gear may stack)",
-    "ingenuity": "Ingenuity dice, 0-3 (normally 0 or 1)",
-    "complications": "Complications, 0-20: each removes one die (the pool may end at 0 or below)",
-    "required": "A required Test (e.g. imposed by an Injury): with no dice left it fails instead of being refused",
-    "advancement": "Spend a banked Advancement: automatic success, nothing rolled, no Mishap",
-    "dv": "Damage Value: on a success, damage = DV + Margin of Success",
-    "risk": "Casting Risk, 0-5: Control dice = min(Risk, pool - 1), beside one Affinity die",
+    "attribute": N_("Attribute, 0-12 (humans 1-6; 7 and up is supernatural)"),
+    "skill": N_("Skill, 0-12 (0: untrained, the Attribute alone plus any E/G/I dice)"),
+    "specialty": N_("Specialty dice, 0 up to the Skill (none while the Skill is 0)"),
+    "environment": N_("Environment dice, 0-3 (normally 0 or 1)"),
+    "gear": N_("Gear dice, 0-3 (normally 0 or 1; superior gear may stack)"),
+    "ingenuity": N_("Ingenuity dice, 0-3 (normally 0 or 1)"),
+    "complications": N_("Complications, 0-20: each removes one die (the pool may end at 0 or below)"),
+    # Translators: an option description (at most 100 characters).
+    "required": N_("A required Test (e.g. imposed by an Injury): with no dice left it fails instead of being refused"),
+    "advancement": N_("Spend a banked Advancement: automatic success, nothing rolled, no Mishap"),
+    "dv": N_("Damage Value: on a success, damage = DV + Margin of Success"),
+    "risk": N_("Casting Risk, 0-5: Control dice = min(Risk, pool - 1), beside one Affinity die"),
 })
-CONTEST_OPPOSING = "The opposing pool's dice count, 0-45 (0: nullified, it cannot win)"
-CAST_OPPOSING = "Resisted: the opposing pool's dice count, 0-45 (leave empty if unresisted)"
+CONTEST_OPPOSING = N_("The opposing pool's dice count, 0-45 (0: nullified, it cannot win)")
+CAST_OPPOSING = N_("Resisted: the opposing pool's dice count, 0-45 (leave empty if unresisted)")
 POOL = ("attribute", "skill", "specialty", "environment", "gear", "ingenuity", "complications")
 COMMON = ("advancement", "dv", "private", "note")
 
@@ -51,7 +54,7 @@ class Hex(commands.Cog):
     """HEX: a d6 success pool; each 6 is a success, Hazard Dice bring Mishaps."""
 
     hex_group = app_commands.Group(
-        name="hex", description="HEX: roll a d6 pool, each 6 a success, with Hazard Dice", guild_only=True,
+        name="hex", description=N_("HEX: roll a d6 pool, each 6 a success, with Hazard Dice"), guild_only=True,
         allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
 
@@ -61,11 +64,13 @@ class Hex(commands.Cog):
 
     @staticmethod
     async def _answer(
-        interaction: discord.Interaction, result_embed: discord.Embed, private: bool, rolled: Rolled
+        interaction: discord.Interaction, result_embed: discord.Embed, private: bool, rolled: Rolled, speech: Speech
     ) -> None:
-        await answer_roll(interaction, result_embed, rolled, private=private)
+        await answer_roll(interaction, result_embed, rolled, private=private, speech=speech)
 
-    @hex_group.command(name="test", description="An uncontested Test: one 6 succeeds; Hazard Dice may bring a Mishap")
+    @hex_group.command(
+        name="test", description=N_("An uncontested Test: one 6 succeeds; Hazard Dice may bring a Mishap")
+    )
     @describe(*POOL, "required", *COMMON)
     async def hex_test(
         self, interaction: discord.Interaction, attribute: Rating, skill: Rating = 0, specialty: Rating = 0,
@@ -76,10 +81,11 @@ class Hex(commands.Cog):
         pool = HexPool(attribute, skill, specialty, environment, gear, ingenuity, complications)
         odds = odds_for_test(pool, required=required, advancement=advancement)
         result = roll_test(pool, self.dice, required=required, advancement=advancement, dv=dv)
-        embed = render.render_result(result, odds, roller=interaction.user, note=note)
-        await self._answer(interaction, embed, private, Rolled("hex", result.kind, hex_events(result, odds)))
+        speech = await answer_speech(interaction, self.bot.db.languages, private=private)
+        embed = render.render_result(result, odds, speech=speech, roller=interaction.user, note=note)
+        await self._answer(interaction, embed, private, Rolled("hex", result.kind, hex_events(result, odds)), speech)
 
-    @hex_group.command(name="contest", description="A Contest: the opposition wins only with strictly more 6s")
+    @hex_group.command(name="contest", description=N_("A Contest: the opposition wins only with strictly more 6s"))
     @describe(*POOL, *COMMON, opposing=CONTEST_OPPOSING)
     async def hex_contest(
         self, interaction: discord.Interaction, attribute: Rating, opposing: PoolDice, skill: Rating = 0,
@@ -90,10 +96,11 @@ class Hex(commands.Cog):
         pool = HexPool(attribute, skill, specialty, environment, gear, ingenuity, complications)
         odds = odds_for_contest(pool, opposing, advancement=advancement)
         result = roll_contest(pool, opposing, self.dice, advancement=advancement, dv=dv)
-        embed = render.render_result(result, odds, roller=interaction.user, note=note)
-        await self._answer(interaction, embed, private, Rolled("hex", result.kind, hex_events(result, odds)))
+        speech = await answer_speech(interaction, self.bot.db.languages, private=private)
+        embed = render.render_result(result, odds, speech=speech, roller=interaction.user, note=note)
+        await self._answer(interaction, embed, private, Rolled("hex", result.kind, hex_events(result, odds)), speech)
 
-    @hex_group.command(name="cast", description="A magical casting at a Risk, resisted by an opposing pool or not")
+    @hex_group.command(name="cast", description=N_("A magical casting at a Risk, resisted by an opposing pool or not"))
     @describe(*POOL, "risk", "required", *COMMON, opposing=CAST_OPPOSING)
     async def hex_cast(
         self, interaction: discord.Interaction, attribute: Rating, risk: Risk = 0, skill: Rating = 0,
@@ -107,19 +114,21 @@ class Hex(commands.Cog):
         result = roll_cast(
             pool, risk, self.dice, dv=dv, required=required, advancement=advancement, opposing=opposing
         )
-        embed = render.render_result(result, odds, roller=interaction.user, note=note)
-        await self._answer(interaction, embed, private, Rolled("hex", result.kind, hex_events(result, odds)))
+        speech = await answer_speech(interaction, self.bot.db.languages, private=private)
+        embed = render.render_result(result, odds, speech=speech, roller=interaction.user, note=note)
+        await self._answer(interaction, embed, private, Rolled("hex", result.kind, hex_events(result, odds)), speech)
 
-    @hex_group.command(name="plain", description="A no-Mishap roll (Initiative, Hit Location, Armor): counts 6s")
-    @describe("private", "note", dice="How many dice to roll, 1-45")
+    @hex_group.command(name="plain", description=N_("A no-Mishap roll (Initiative, Hit Location, Armor): counts 6s"))
+    @describe("private", "note", dice=N_("How many dice to roll, 1-45"))
     async def hex_plain(
         self, interaction: discord.Interaction, dice: app_commands.Range[int, 1, MAX_POOL],
         private: bool = False, note: Note | None = None,
     ) -> None:
         odds = odds_for_plain(dice)
         result = roll_plain(dice, self.dice)
-        embed = render.render_plain(result, odds, roller=interaction.user, note=note)
-        await self._answer(interaction, embed, private, Rolled("hex", "plain"))
+        speech = await answer_speech(interaction, self.bot.db.languages, private=private)
+        embed = render.render_plain(result, odds, speech=speech, roller=interaction.user, note=note)
+        await self._answer(interaction, embed, private, Rolled("hex", "plain"), speech)
 
 
 async def setup(bot: Rollkeeper) -> None:

@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import PlayerError
+from bot.interactions.language import player_speech
 from bot.interactions.roller import from_its_place
 from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
 from bot.interactions.tree import reports_errors, server_channel
@@ -24,13 +25,17 @@ from bot.storage.roll_log import LogEntry
 from cogs.log.cards import log_csv, render_log_page
 from cogs.log.reveal import RevealButton
 from cogs.log.stats import Stats
+from rules.errors import Term
+from rules.language import ENGLISH, N_, Speech, speak
 
 PAGE_SIZE = 10
 PAGE_PATTERN = re.compile(r"rk:log:(?P<direction>older|newer):(?P<entry>[0-9]{1,19})")
-NEEDS_MANAGE_SERVER = "Only a game master (Manage Server permission) can export the roll log."
-DATE_HELP = "Dates are written YYYY-MM-DD (UTC), e.g. 2026-03-14."
+NEEDS_MANAGE_SERVER = N_("Only a game master (Manage Server permission) can export the roll log.")
+DATE_HELP = N_("Dates are written YYYY-MM-DD (UTC), e.g. 2026-03-14.")
 MAX_EXPORT_DAYS = 3660
-ANOTHER_CHANNELS_LOG = "These buttons turn the pages of another channel's log: nothing was done. Use /log show here."
+ANOTHER_CHANNELS_LOG = N_(
+    "These buttons turn the pages of another channel's log: nothing was done. Use /log show here."
+)
 
 
 def read_date(text: str | None, default: date) -> date:
@@ -40,7 +45,7 @@ def read_date(text: str | None, default: date) -> date:
     try:
         return date.fromisoformat(text.strip())
     except ValueError:
-        raise PlayerError(f"{text!r} is not a date. {DATE_HELP}") from None
+        raise PlayerError("{text!r} is not a date. {help}", text=text, help=Term(DATE_HELP)) from None
 
 
 def export_range(start: str | None, end: str | None, today: date) -> tuple[datetime, datetime]:
@@ -50,7 +55,7 @@ def export_range(start: str | None, end: str | None, today: date) -> tuple[datet
     if first > last:
         raise PlayerError("The export's start is after its end.")
     if (last - first).days >= MAX_EXPORT_DAYS:
-        raise PlayerError(f"An export covers at most {MAX_EXPORT_DAYS} days.")
+        raise PlayerError("An export covers at most {count} days.", count=MAX_EXPORT_DAYS)
     begin = datetime.combine(first, datetime.min.time(), UTC)
     return begin, datetime.combine(last + timedelta(days=1), datetime.min.time(), UTC)
 
@@ -60,8 +65,10 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=PAGE_PATTER
 
     pattern = PAGE_PATTERN
 
-    def __init__(self, direction: str, entry_id: int, *, enabled: bool = True) -> None:
-        label = "Older" if direction == "older" else "Newer"
+    def __init__(self, direction: str, entry_id: int, *, enabled: bool = True, speech: Speech | None = None) -> None:
+        speech = speech or speak(ENGLISH)  # a button rebuilt from a click shows no label
+        # Translators: button labels (at most 80 characters) turning the pages of the roll log.
+        label = speech._("Older") if direction == "older" else speech._("Newer")
         button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
             label=label, style=discord.ButtonStyle.secondary, custom_id=f"rk:log:{direction}:{entry_id}",
             disabled=not enabled,
@@ -99,12 +106,13 @@ async def log_page(
     if not entries and (before, after) != (None, None):
         entries, before, after = await ask(), None, None
     entries, newer_left, older_left = _one_page(entries, before, after)
+    speech = player_speech(interaction)
     view = discord.ui.View(timeout=None)
     if entries:
-        view.add_item(PageButton("newer", entries[0].id, enabled=newer_left))
-        view.add_item(PageButton("older", entries[-1].id, enabled=older_left))
+        view.add_item(PageButton("newer", entries[0].id, enabled=newer_left, speech=speech))
+        view.add_item(PageButton("older", entries[-1].id, enabled=older_left, speech=speech))
     view.stop()
-    return render_log_page(entries), view
+    return render_log_page(entries, speech), view
 
 
 def _one_page(
@@ -121,7 +129,7 @@ class RollLogCog(commands.Cog, name="RollLog"):
     """The roll log: every roll of this channel, and Reveal for private rolls."""
 
     log_group = app_commands.Group(
-        name="log", description="The roll log of this channel", guild_only=True,
+        name="log", description=N_("The roll log of this channel"), guild_only=True,
         allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
 
@@ -134,15 +142,15 @@ class RollLogCog(commands.Cog, name="RollLog"):
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(RevealButton, PageButton)
 
-    @log_group.command(name="show", description="The last rolls of this channel, newest first (only you see it)")
+    @log_group.command(name="show", description=N_("The last rolls of this channel, newest first (only you see it)"))
     async def show(self, interaction: discord.Interaction) -> None:
         embed, view = await log_page(interaction)
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
-    @log_group.command(name="export", description="Game masters: this channel's roll log as a CSV file")
+    @log_group.command(name="export", description=N_("Game masters: this channel's roll log as a CSV file"))
     @app_commands.describe(
-        start="First day, YYYY-MM-DD (UTC); default 29 days before the end",
-        end="Last day, YYYY-MM-DD (UTC); default today",
+        start=N_("First day, YYYY-MM-DD (UTC); default 29 days before the end"),
+        end=N_("Last day, YYYY-MM-DD (UTC); default today"),
     )
     async def export(self, interaction: discord.Interaction, start: str | None = None, end: str | None = None) -> None:
         if not interaction.permissions.manage_guild:
@@ -151,11 +159,12 @@ class RollLogCog(commands.Cog, name="RollLog"):
         begin, finish = export_range(start, end, self.bot.now().date())
         entries = await self.bot.db.log.between(guild_id, channel_id, interaction.user.id, begin, finish)
         name = f"roll-log-{channel_id}-{begin.date()}-{(finish - timedelta(days=1)).date()}.csv"
-        upload = discord.File(io.BytesIO(log_csv(entries).encode("utf-8")), filename=name)
-        await interaction.response.send_message(
-            f"{len(entries)} rolls from {begin.date()} to {(finish - timedelta(days=1)).date()} (UTC).",
-            file=upload, ephemeral=True,
-        )
+        speech = player_speech(interaction)
+        upload = discord.File(io.BytesIO(log_csv(entries, speech).encode("utf-8")), filename=name)
+        text = speech.ngettext("{count} roll from {first} to {last} (UTC).",
+                               "{count} rolls from {first} to {last} (UTC).", len(entries), first=begin.date(),
+                               last=(finish - timedelta(days=1)).date())
+        await interaction.response.send_message(text, file=upload, ephemeral=True)
 
 
 async def setup(bot: Rollkeeper) -> None:

@@ -15,34 +15,37 @@ from datetime import datetime
 import discord
 
 from bot.errors import PlayerError
+from bot.interactions.language import player_speech
 from bot.interactions.private_rolls import REVEAL_PATTERN, reveal_button
 from bot.interactions.roller import only_its_roller
 from bot.interactions.rollkeeper import rollkeeper
 from bot.interactions.tree import reports_errors
 from bot.storage.roll_log import LogEntry, RevealRefusal
+from rules.language import ENGLISH, N_, Speech, speak
 
 MAX_DESCRIPTION = 4096
 
 REFUSED = {
-    RevealRefusal.UNKNOWN: "I cannot find that roll any more; it may be older than the roll log keeps.",
-    RevealRefusal.NOT_YOURS: "Only the player who rolled can reveal this roll.",
-    RevealRefusal.NOT_PRIVATE: "This roll was not private: everyone saw it already.",
-    RevealRefusal.ALREADY_REVEALED: "This roll has already been revealed.",
+    RevealRefusal.UNKNOWN: N_("I cannot find that roll any more; it may be older than the roll log keeps."),
+    RevealRefusal.NOT_YOURS: N_("Only the player who rolled can reveal this roll."),
+    RevealRefusal.NOT_PRIVATE: N_("This roll was not private: everyone saw it already."),
+    RevealRefusal.ALREADY_REVEALED: N_("This roll has already been revealed."),
 }
 """What a player is told when a Reveal is refused."""
 
 
-def revealed_line(rolled_at: datetime) -> str:
+def revealed_line(rolled_at: datetime, speech: Speech) -> str:
     """The mark on a revealed card: when it was rolled privately (Discord shows the time in each reader's zone)."""
-    return f"*Rolled privately at <t:{int(rolled_at.timestamp())}:f>, revealed.*"
+    # Translators: {when} is a Discord timestamp, shown as a date and time in each reader's language.
+    return speech._("*Rolled privately at {when}, revealed.*", when=f"<t:{int(rolled_at.timestamp())}:f>")
 
 
-def revealed_card(entry: LogEntry) -> discord.Embed:
+def revealed_card(entry: LogEntry, speech: Speech) -> discord.Embed:
     """The card of a private roll as it was sent, marked as revealed."""
     if entry.card is None:
         raise RuntimeError(f"log entry {entry.id} has no card to reveal")
     embed = discord.Embed.from_dict(entry.card)
-    text = revealed_line(entry.created_at)
+    text = revealed_line(entry.created_at, speech)
     embed.description = f"{text}\n{embed.description}" if embed.description else text
     if len(embed.description) > MAX_DESCRIPTION:
         embed.description = embed.description[: MAX_DESCRIPTION - 1] + "…"
@@ -57,7 +60,7 @@ class RevealButton(discord.ui.DynamicItem[discord.ui.Button], template=REVEAL_PA
     """The template again, for the bot to tell clicks it takes from stale ones (see RollkeeperBot)."""
 
     def __init__(self, entry_id: int) -> None:
-        super().__init__(reveal_button(entry_id))
+        super().__init__(reveal_button(entry_id, speak(ENGLISH)))  # only its callback is used: no label shown
         self.entry_id = entry_id
 
     @classmethod
@@ -75,4 +78,5 @@ class RevealButton(discord.ui.DynamicItem[discord.ui.Button], template=REVEAL_PA
         claim = await bot.db.log.claim_reveal(self.entry_id, interaction.user.id, bot.now())
         if claim.refusal is not None or claim.entry is None:
             raise PlayerError(REFUSED[claim.refusal or RevealRefusal.UNKNOWN])
-        await interaction.response.send_message(embed=revealed_card(claim.entry))
+        # the card speaks the language it was rolled in: its roller's, who reveals it
+        await interaction.response.send_message(embed=revealed_card(claim.entry, player_speech(interaction)))

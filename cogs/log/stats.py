@@ -14,16 +14,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import PlayerError
+from bot.interactions.language import player_speech, table_speech
 from bot.interactions.rollkeeper import Rollkeeper
 from bot.interactions.tree import server_channel
 from bot.text import inert
 from cogs.log.cards import render_stats
-from cogs.log.tallies import events_of, per_system, sparkline, tally
+from cogs.log.tallies import IN_TOTAL, events_of, per_system, sparkline, tally
+from rules.language import N_, Speech
 
 DEFAULT_HOURS = 24
 MAX_HOURS = 24 * 366
-GM_ONLY = "Only a game master (Manage Server permission) can see another player's or the whole channel's stats."
-SESSION_STARTED = "A new session starts now in this channel: /stats counts from here by default."
+GM_ONLY = N_("Only a game master (Manage Server permission) can see another player's or the whole channel's stats.")
+SESSION_STARTED = N_("A new session starts now in this channel: /stats counts from here by default.")
 
 
 def session_key(guild_id: int, channel_id: int) -> str:
@@ -34,7 +36,7 @@ class Stats(commands.Cog):
     """Honest luck: rolls, successes against the exact expectation, and how unusual that is."""
 
     session_group = app_commands.Group(
-        name="session", description="Game sessions of this channel", guild_only=True,
+        name="session", description=N_("Game sessions of this channel"), guild_only=True,
         default_permissions=discord.Permissions(manage_guild=True),
         allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
@@ -42,12 +44,12 @@ class Stats(commands.Cog):
     def __init__(self, bot: Rollkeeper) -> None:
         self.bot = bot
 
-    @app_commands.command(name="stats", description="Your luck from the exact odds of your rolls in this channel")
+    @app_commands.command(name="stats", description=N_("Your luck from the exact odds of your rolls in this channel"))
     @app_commands.guild_only()
     @app_commands.describe(
-        player="Game masters: another player's stats",
-        everyone="Game masters: the whole channel's stats",
-        since="Hours to look back, e.g. 3 (default: since the session started, else 24 hours)",
+        player=N_("Game masters: another player's stats"),
+        everyone=N_("Game masters: the whole channel's stats"),
+        since=N_("Hours to look back, e.g. 3 (default: since the session started, else 24 hours)"),
     )
     async def stats(
         self, interaction: discord.Interaction, player: discord.User | None = None, everyone: bool = False,
@@ -58,29 +60,34 @@ class Stats(commands.Cog):
         someone_else = everyone or (player is not None and player.id != interaction.user.id)
         if someone_else and not interaction.permissions.manage_guild:
             raise PlayerError(GM_ONLY)
-        start, period = await self._period(guild_id, channel_id, since)
+        speech = player_speech(interaction)
+        start, period = await self._period(guild_id, channel_id, since, speech)
         who = None if everyone else (player or interaction.user).id
         entries = await self.bot.db.log.since(guild_id, channel_id, interaction.user.id, start, user_id=who)
-        whose = "this channel" if everyone else inert((player or interaction.user).display_name, 100)
+        whose = speech._("this channel") if everyone else inert((player or interaction.user).display_name, 100)
         embed = render_stats(
-            whose, period, tally("In total", entries), per_system(entries), sparkline(events_of(entries))
+            whose, period, tally(IN_TOTAL, entries), per_system(entries), sparkline(events_of(entries)), speech
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    async def _period(self, guild_id: int, channel_id: int, hours: int | None) -> tuple[datetime, str]:
+    async def _period(self, guild_id: int, channel_id: int, hours: int | None, speech: Speech
+                      ) -> tuple[datetime, str]:
         """When the period starts, and how the card says it."""
         now = self.bot.now()
         if hours is not None:
-            return now - timedelta(hours=hours), f"The last {hours} hours"
+            return now - timedelta(hours=hours), speech.ngettext("The last hour", "The last {count} hours", hours)
         marker = await self.bot.db.meta.get(session_key(guild_id, channel_id))
         if marker is not None:
             started = datetime.fromisoformat(marker)
-            return started, f"Since the session started <t:{int(started.timestamp())}:R>"
-        return now - timedelta(hours=DEFAULT_HOURS), f"The last {DEFAULT_HOURS} hours"
+            # Translators: {when} is a Discord timestamp shown as "2 hours ago" in the reader's language.
+            return started, speech._("Since the session started {when}", when=f"<t:{int(started.timestamp())}:R>")
+        hours = DEFAULT_HOURS
+        return now - timedelta(hours=hours), speech.ngettext("The last hour", "The last {count} hours", hours)
 
-    @session_group.command(name="start", description="Game masters: start a session here (/stats counts from now)")
+    @session_group.command(name="start", description=N_("Game masters: start a session here (/stats counts from now)"))
     @app_commands.checks.has_permissions(manage_guild=True)
     async def start(self, interaction: discord.Interaction) -> None:
         guild_id, channel_id = server_channel(interaction)
         await self.bot.db.meta.set(session_key(guild_id, channel_id), self.bot.now().isoformat())
-        await interaction.response.send_message(SESSION_STARTED)
+        speech = await table_speech(interaction, self.bot.db.languages)
+        await interaction.response.send_message(speech._(SESSION_STARTED))

@@ -11,9 +11,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.storage.roll_log import LogEntry
+from rules.language import N_
 from rules.luck import Luck, LuckEvent, luck_of
 
-SYSTEM_NAMES = {"hex": "HEX", "yearzero": "Year Zero", "heroic": "Heroic Rolls", "sevenkingdoms": "Seven Kingdoms"}
+# Translators: the game systems' names (HEX is a proper name; Year Zero is the engine of Forbidden Lands).
+SYSTEM_NAMES = {"hex": N_("HEX"), "yearzero": N_("Year Zero"), "heroic": N_("Heroic Rolls"),
+                "sevenkingdoms": N_("Seven Kingdoms")}
+IN_TOTAL = N_("In total")
 BARS = "▁▂▃▄▅▆▇█"
 SPARK_LENGTH = 40
 """Events shown in the sparkline (the latest): one line on a phone."""

@@ -7,115 +7,144 @@ from dataclasses import dataclass, replace
 
 import discord
 
-from bot.render.common import COMPLICATION_MARK, DESCRIPTION, Card, Tone, Tones, embed, plural, token, tokens
+from bot.render.common import COMPLICATION_MARK, DESCRIPTION, Card, Tone, Tones, embed, token, tokens
 from bot.text import inert
 from rules import odds_text
 from rules.dice import Die, Fate
+from rules.language import N_, Speech
 from rules.sevenkingdoms.competition import SkCompetition
 from rules.sevenkingdoms.extended import ExtendedProgress
 from rules.sevenkingdoms.odds import SkCompetitionOdds, SkTestOdds
-from rules.sevenkingdoms.roll import SkPool, SkTest, difficulty_name
+from rules.sevenkingdoms.roll import DEGREE_NAMES, SkPool, SkTest, difficulty_name
 
 
-def sk_test_odds(odds: SkTestOdds | None) -> str | None:
+def sk_test_odds(odds: SkTestOdds | None, speech: Speech) -> str | None:
     """None also when nothing is rolled (an Automatic test, or no test die): the card already says why."""
     if odds is None or odds.status != "rolled":
         return None
-    return odds_text.sk_test_line(odds)
+    return odds_text.sk_test_line(odds, speech)
 
 
-def sk_win_chances(odds: SkCompetitionOdds | None) -> tuple[str, ...] | None:
+def sk_win_chances(odds: SkCompetitionOdds | None, speech: Speech) -> tuple[str, ...] | None:
     """Each participant's chance to win outright, in input order, for their own line of the standings."""
-    return None if odds is None else tuple(f"{odds_text.percent(win)} to win" for win in odds.win)
+    if odds is None:
+        return None
+    return tuple(speech._("{chance} to win", chance=speech.percent(win)) for win in odds.win)
 
 
-def sk_tie_odds(odds: SkCompetitionOdds | None) -> str | None:
+def sk_tie_odds(odds: SkCompetitionOdds | None, speech: Speech) -> str | None:
     """The footer of a competition: the chance of a tie at the top (each win chance is on its own line)."""
-    return None if odds is None else odds_text.sk_tie_line(odds.tie)
+    return None if odds is None else odds_text.sk_tie_line(odds.tie, speech)
 
 
-def pool_text(pool: SkPool) -> str:
+def pool_text(pool: SkPool, speech: Speech) -> str:
     text = pool.notation
     extras = []
     if pool.aid:
-        extras.append("aided")
+        # Translators: a Seven Kingdoms pool helped by another character (+1 bonus die).
+        extras.append(speech._("aided"))
     if pool.wounds:
-        extras.append(plural(pool.wounds, "wound"))
+        extras.append(speech.ngettext("{count} wound", "{count} wounds", pool.wounds))
     if pool.pool_penalty:
-        extras.append(f"pool penalty {pool.pool_penalty}")
+        extras.append(speech._("pool penalty {penalty}", penalty=pool.pool_penalty))
     if pool.injuries:
-        extras.append(plural(pool.injuries, "injury", "injuries"))
+        extras.append(speech.ngettext("{count} injury", "{count} injuries", pool.injuries))
     return f"{text} ({', '.join(extras)})" if extras else text
 
 
-def dice_line(dice: tuple[Die, ...], failed: bool = False) -> str:
+_FATES = {
+    # Translators: Seven Kingdoms dice groups: kept dice, discarded dice (a penalty), dice rolled but not kept.
+    Fate.KEPT: N_("Kept"), Fate.DISCARDED: N_("Discarded"), Fate.UNKEPT: N_("Not kept"),
+}
+
+
+def dice_line(dice: tuple[Die, ...], speech: Speech, failed: bool = False) -> str:
     """Kept dice, discarded dice struck through, unkept dice: each group sorted high to low. Test and bonus dice
     are pooled, so they are not told apart. On a failed test, a 1 (the complication) is marked ⚠."""
-    groups = {Fate.KEPT: "Kept", Fate.DISCARDED: "Discarded", Fate.UNKEPT: "Not kept"}
     lines = []
-    for fate, name in groups.items():
+    for fate, name in _FATES.items():
         faces = sorted((die.face for die in dice if die.fate is fate), reverse=True)
         parts = [token(face, struck=fate is Fate.DISCARDED) + (COMPLICATION_MARK if failed and face == 1 else "")
                  for face in faces]
         if parts:
-            lines.append(f"{name}: {tokens(parts)}")
-    return " · ".join(lines) or "Nothing rolled"
+            lines.append(f"{speech._(name)}: {tokens(parts)}")
+    return " · ".join(lines) or speech._("Nothing rolled")
 
 
-def difficulty_text(test: SkTest) -> str:
+def difficulty_text(test: SkTest, speech: Speech) -> str:
     if test.kind == "conflict":
-        return f"Defense {test.difficulty}"
+        return speech._("Defense {defense}", defense=test.difficulty)
     name = difficulty_name(test.difficulty)
-    return f"{name} ({test.difficulty})" if name else f"difficulty {test.difficulty}"
+    if name:
+        return speech._("{name} ({number})", name=speech._(name), number=test.difficulty)
+    return speech._("difficulty {number}", number=test.difficulty)
 
 
-def outcome_text(test: SkTest) -> tuple[str, Tone]:
+_SUCCESSES: dict[str, str] = {
+    # Translators: a Seven Kingdoms success by its degree (Marginal, Great, Incredible, Astonishing).
+    DEGREE_NAMES[0]: N_("Marginal success"), DEGREE_NAMES[1]: N_("Great success"),
+    DEGREE_NAMES[2]: N_("Incredible success"), DEGREE_NAMES[3]: N_("Astonishing success"),
+}
+# Translators: a Seven Kingdoms failure 1-4 below the difficulty (marginal) or 5 or more (critical).
+_FAILURES = {"marginal": N_("Marginal failure"), "critical": N_("Critical failure")}
+
+
+def outcome_text(test: SkTest, speech: Speech) -> tuple[str, Tone]:
     if test.status == "automatic":
-        return "Automatic success · no roll needed", Tones.SUCCESS
+        return speech._("Automatic success · no roll needed"), Tones.SUCCESS
     if test.status == "no_test_dice":
-        return "Fails · no test die remains, nothing rolled", Tones.FAILURE
+        return speech._("Fails · no test die remains, nothing rolled"), Tones.FAILURE
     failure = test.failure  # rolled from here on: None for a success, else "marginal" or "critical"
     if failure is None:
-        return f"{test.degree_name} success · {plural(test.degrees or 0, 'degree')}", Tones.SUCCESS
+        degrees = speech.ngettext("{count} degree", "{count} degrees", test.degrees or 0)
+        return f"{speech._(_SUCCESSES[test.degree_name or DEGREE_NAMES[0]])} · {degrees}", Tones.SUCCESS
     tone = Tones.DISASTER if failure == "critical" else Tones.FAILURE
-    return f"{failure.capitalize()} failure · {test.shortfall} below", tone
+    return f"{speech._(_FAILURES[failure])} · " + speech._("{count} below", count=test.shortfall), tone
 
 
-def _system(kind: str) -> str:
+def _system(kind: str, speech: Speech) -> str:
     """The line under the title names the system, and the kind when it is not a basic test."""
-    return "Seven Kingdoms" if kind == "basic" else f"Seven Kingdoms {kind}"
+    # Translators: "Seven Kingdoms" is the game system; the kinds are conflict test, competition, extended test.
+    return {"basic": speech._("Seven Kingdoms"), "conflict": speech._("Seven Kingdoms conflict"),
+            "competition": speech._("Seven Kingdoms competition"),
+            "extended": speech._("Seven Kingdoms extended")}.get(kind, f"Seven Kingdoms {kind}")
 
 
-def _result_name(test: SkTest) -> str:
+def _result_name(test: SkTest, speech: Speech) -> str:
     """The Dice field's name: the result, and its margin when it succeeded."""
-    margin = f" · margin {test.margin}" if test.success else ""
-    return f"Result {test.result}{margin}"
+    if test.success:
+        return speech._("Result {result} · margin {margin}", result=test.result, margin=test.margin)
+    return speech._("Result {result}", result=test.result)
 
 
-def _test_card(test: SkTest, odds: SkTestOdds | None, extra: str | None = None) -> Card:
-    outcome, tone = outcome_text(test)
+def _test_card(test: SkTest, odds: SkTestOdds | None, speech: Speech, extra: str | None = None) -> Card:
+    outcome, tone = outcome_text(test, speech)
     details = []
     if test.complication:
-        details.append(f"{COMPLICATION_MARK} A die shows 1: the Narrator may add a complication.")
+        # Translators: the Narrator is the game master of Seven Kingdoms.
+        details.append(speech._("{mark} A die shows 1: the Narrator may add a complication.", mark=COMPLICATION_MARK))
     if test.pool.injuries and test.rolled:
-        details.append(f"Injuries: −{test.pool.injuries} from the result.")
+        details.append(speech._("Injuries: −{count} from the result.", count=test.pool.injuries))
     if extra:
         details.append(extra)
     return Card(
         outcome,
         tone,
-        f"{_system(test.kind)} · {pool_text(test.pool)} vs {difficulty_text(test)}",
-        [(_result_name(test), dice_line(test.dice, failed=not test.success))] if test.rolled else [],
-        sk_test_odds(odds),
+        speech._("{system} · {pool} vs {difficulty}", system=_system(test.kind, speech),
+                 pool=pool_text(test.pool, speech), difficulty=difficulty_text(test, speech)),
+        ([(_result_name(test, speech), dice_line(test.dice, speech, failed=not test.success))]
+         if test.rolled else []),
+        sk_test_odds(odds, speech),
         "\n".join(details) or None,
     )
 
 
 def render_test(
-    test: SkTest, odds: SkTestOdds | None, *, roller: discord.abc.User | None = None, note: str | None = None
+    test: SkTest, odds: SkTestOdds | None, *, speech: Speech, roller: discord.abc.User | None = None,
+    note: str | None = None,
 ) -> discord.Embed:
     """A basic or conflict test: the dice kept and discarded, success and degrees or how far it fell short."""
-    return embed(_test_card(test, odds), roller, note)
+    return embed(_test_card(test, odds, speech), speech, roller, note)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,78 +166,90 @@ class ExtendedRoll:
 
 
 def render_extended(
-    roll: ExtendedRoll, odds: SkTestOdds | None, *, roller: discord.abc.User | None = None, note: str | None = None
+    roll: ExtendedRoll, odds: SkTestOdds | None, *, speech: Speech, roller: discord.abc.User | None = None,
+    note: str | None = None,
 ) -> discord.Embed:
     """One roll of an extended test: the test as usual, what it added, the task's progress bar."""
     test, name = roll.test, inert(roll.name)
-    extra = f"Progress +{plural(roll.added, 'degree')}." if roll.added else "No progress this time."
+    if roll.added:
+        extra = speech.ngettext("Progress +{count} degree.", "Progress +{count} degrees.", roll.added)
+    else:
+        extra = speech._("No progress this time.")
     if roll.completed:
-        extra += f"\n🏁 **{name} is complete!**"
-    card = _test_card(test, odds, extra)
-    pool = f"{_system('extended')} · {pool_text(test.pool)} vs {difficulty_text(test)}"  # the task: under Progress
-    fields = [*card.fields, ("Progress", progress_line(roll.name, roll.gained, roll.needed))]
-    return embed(replace(card, pool=pool, fields=fields), roller, note)
+        # Translators: {name} is the task's name, as its starter typed it.
+        extra += "\n" + speech._("🏁 **{name} is complete!**", name=name)
+    card = _test_card(test, odds, speech, extra)
+    pool = speech._("{system} · {pool} vs {difficulty}", system=_system("extended", speech),
+                    pool=pool_text(test.pool, speech), difficulty=difficulty_text(test, speech))  # task: under Progress
+    fields = [*card.fields, (speech._("Progress"), progress_line(roll.name, roll.gained, roll.needed, speech))]
+    return embed(replace(card, pool=pool, fields=fields), speech, roller, note)
 
 
-def _competition_outcome(competition: SkCompetition) -> tuple[str, Tone]:
+def _competition_outcome(competition: SkCompetition, speech: Speech) -> tuple[str, Tone]:
     if competition.tie:
-        return f"Tie at the top · {', '.join(inert(name) for name in competition.tied)}", Tones.TIE
+        names = ", ".join(inert(name) for name in competition.tied)
+        return speech._("Tie at the top · {names}", names=names), Tones.TIE
     if competition.winner is None:
-        return "No winner · nobody has a test die", Tones.FAILURE
+        return speech._("No winner · nobody has a test die"), Tones.FAILURE
+    winner = inert(competition.winner)
     if competition.degrees:
-        return (f"{inert(competition.winner)} wins · by {competition.margin} ({competition.degree_name}, "
-                f"{plural(competition.degrees, 'degree')})", Tones.WINNER)
-    return f"{inert(competition.winner)} wins", Tones.WINNER
+        degree = speech._(competition.degree_name or DEGREE_NAMES[0])
+        # Translators: {winner} is a participant's name; {degree} a degree name (Great, ...), {count} their number.
+        return (speech.ngettext("{winner} wins · by {margin} ({degree}, {count} degree)",
+                                "{winner} wins · by {margin} ({degree}, {count} degrees)", competition.degrees,
+                                winner=winner, margin=competition.margin, degree=degree), Tones.WINNER)
+    return speech._("{winner} wins", winner=winner), Tones.WINNER
 
 
-def _standings(competition: SkCompetition, odds: SkCompetitionOdds | None) -> list[tuple[str, str]]:
+def _standings(competition: SkCompetition, odds: SkCompetitionOdds | None, speech: Speech) -> list[tuple[str, str]]:
     """One field per participant in order of place: name, pool and chance to win; result and dice."""
-    chances = sk_win_chances(odds)
+    chances = sk_win_chances(odds, speech)
     fields = []
     for competitor in competition.standings:
-        name = f"{competitor.place}. {inert(competitor.name)} · {pool_text(competitor.pool)}"
+        name = f"{competitor.place}. {inert(competitor.name)} · {pool_text(competitor.pool, speech)}"
         if chances is not None:
             name += f" · {chances[competition.competitors.index(competitor)]}"
-        result = "no test die" if competitor.result is None else f"**{competitor.result}**"
-        dice = dice_line(competitor.dice) if competitor.dice else ""
+        result = speech._("no test die") if competitor.result is None else f"**{competitor.result}**"
+        dice = dice_line(competitor.dice, speech) if competitor.dice else ""
         fields.append((name, f"{result} · {dice}" if dice else result))
     return fields
 
 
 def render_competition(
-    competition: SkCompetition, odds: SkCompetitionOdds | None, *, roller: discord.abc.User | None = None,
-    note: str | None = None,
+    competition: SkCompetition, odds: SkCompetitionOdds | None, *, speech: Speech,
+    roller: discord.abc.User | None = None, note: str | None = None,
 ) -> discord.Embed:
     """A competition: the winner or the tie at the top, then the standings with each participant's dice."""
-    outcome, tone = _competition_outcome(competition)
+    outcome, tone = _competition_outcome(competition, speech)
     card = Card(
         outcome,
         tone,
-        f"Seven Kingdoms competition · {plural(len(competition.competitors), 'participant')}",
-        _standings(competition, odds),
-        sk_tie_odds(odds),
+        speech.ngettext("Seven Kingdoms competition · {count} participant",
+                        "Seven Kingdoms competition · {count} participants", len(competition.competitors)),
+        _standings(competition, odds, speech),
+        sk_tie_odds(odds, speech),
     )
-    return embed(card, roller, note)
+    return embed(card, speech, roller, note)
 
 
 BAR_MARKS = 20
 
 
-def progress_line(name: str, gained: int, needed: int) -> str:
+def progress_line(name: str, gained: int, needed: int, speech: Speech) -> str:
     """A task's progress bar: one mark per degree, scaled down to 20 marks (full only when complete)."""
     width = min(needed, BAR_MARKS)
     filled = min(gained, needed) * width // needed
     bar = "▰" * filled + "▱" * (width - filled)
-    state = "complete!" if gained >= needed else f"{needed - gained} to go"
+    state = speech._("complete!") if gained >= needed else speech._("{count} to go", count=needed - gained)
     return f"**{inert(name)}**: {bar} {gained}/{needed} — {state}"
 
 
-def progress_text(progress: ExtendedProgress) -> str:
-    return progress_line(progress.name, progress.gained, progress.needed)
+def progress_text(progress: ExtendedProgress, speech: Speech) -> str:
+    return progress_line(progress.name, progress.gained, progress.needed, speech)
 
 
 def render_tasks(
-    tasks: Sequence[tuple[str, int, int]], odds: None, *, roller: discord.abc.User | None = None,
+    tasks: Sequence[tuple[str, int, int]], odds: None, *, speech: Speech, roller: discord.abc.User | None = None,
     note: str | None = None,
 ) -> discord.Embed:
     """The extended tests of a channel, one progress bar each: (name, gained, needed) as stored.
@@ -216,19 +257,24 @@ def render_tasks(
     A list has no odds: ``odds`` is always None, there to keep the one signature of every renderer.
     """
     done = sum(gained >= needed for _, gained, needed in tasks)
-    summary = f"{plural(len(tasks), 'task')}, {done} complete" if tasks else "No extended tests here"
-    lines = _fitting([progress_line(*task) for task in tasks], DESCRIPTION - 200)
+    if tasks:
+        summary = speech.ngettext("{count} task, {done} complete", "{count} tasks, {done} complete", len(tasks),
+                                  done=done)
+    else:
+        summary = speech._("No extended tests here")
+    lines = _fitting([progress_line(*task, speech) for task in tasks], DESCRIPTION - 200, speech)
     if not tasks:
-        lines.append("Start one with /test extended, giving the task and the degrees it needs.")
-    card = Card(summary, Tones.PROGRESS, "Seven Kingdoms · extended tests in this channel", details="\n".join(lines))
-    return embed(card, roller, note)
+        lines.append(speech._("Start one with /test extended, giving the task and the degrees it needs."))
+    card = Card(summary, Tones.PROGRESS, speech._("Seven Kingdoms · extended tests in this channel"),
+                details="\n".join(lines))
+    return embed(card, speech, roller, note)
 
 
-def _fitting(lines: list[str], room: int) -> list[str]:
+def _fitting(lines: list[str], room: int, speech: Speech) -> list[str]:
     """As many whole lines as fit in room characters, then how many were left out."""
     kept: list[str] = []
     for index, line in enumerate(lines):
         if sum(len(k) + 1 for k in kept) + len(line) > room:
-            return [*kept, f"… and {len(lines) - index} more"]
+            return [*kept, speech._("… and {count} more", count=len(lines) - index)]
         kept.append(line)
     return kept

@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.errors import PlayerError
 from bot.interactions.answers import acknowledge, withdraw
 from bot.interactions.common_options import Descriptions, Note
+from bot.interactions.language import answer_speech, player_speech
 from bot.interactions.logbook import Rolled, answer_roll, deliver_roll
 from bot.interactions.rollkeeper import Rollkeeper
 from bot.interactions.tree import server_channel
@@ -25,19 +26,17 @@ from bot.storage.errors import NoSuchExtendedTest
 from bot.storage.extended import ExtendedTask, ExtendedTests, task_name
 from bot.text import inert
 from cogs.sevenkingdoms import card as render
+from cogs.sevenkingdoms.difficulties import difficulty_suggestions, typed_difficulty
 from cogs.sevenkingdoms.logged import sevenkingdoms_rolled
 from cogs.sevenkingdoms.tasks import TASK_BUTTONS, channel_tasks, confirmation, may_clear, task_choices
 from rules.dice import DiceSource, SystemDice
+from rules.language import N_
 from rules.sevenkingdoms.competition import parse_participants, roll_competition
 from rules.sevenkingdoms.extended import MAX_TASK_NAME, ExtendedProgress, advance
 from rules.sevenkingdoms.odds import competition_odds, odds_for_test
 from rules.sevenkingdoms.roll import (
-    DIFFICULTIES,
     MAX_TARGET,
-    NOTATION_HINT,
     SkPool,
-    difficulty_number,
-    minimum_rank,
     parse_pool,
     roll_test,
 )
@@ -49,32 +48,18 @@ Notation = app_commands.Range[str, 2, 40]
 TaskName = app_commands.Range[str, 1, MAX_TASK_NAME]
 Needed = app_commands.Range[int, 1, 50]
 
-DIFFICULTY_CHOICES = [
-    app_commands.Choice(name=f"{name} ({number}{'+' if name == 'Heroic' else ''}, minimum rank {rank})", value=name)
-    for name, number, rank in DIFFICULTIES
-]
 DifficultyText = app_commands.Range[str, 1, 20]
 
 
-def difficulty_suggestions(typed: str) -> list[app_commands.Choice[str]]:
-    """Choices for a difficulty typed freely: a number (0-60) as typed, then the named ones that match."""
-    text = typed.strip()
-    found = [choice for choice in DIFFICULTY_CHOICES if text.casefold() in choice.name.casefold()]
-    if text.isascii() and text.isdigit() and int(text) <= MAX_TARGET:
-        number = int(text)
-        found.insert(0, app_commands.Choice(name=f"{number} (minimum rank {minimum_rank(number)})", value=str(number)))
-    return found
-
-
 describe = Descriptions({
-    "rank": "Ability rank, 0-10: that many test dice (or give the whole pool instead)",
-    "bonus": "Bonus dice from a trained specialty, 0-10",
-    "pool": f"The pool in the seed's notation instead of rank/bonus/discard: {NOTATION_HINT}",
-    "discard": "Discard penalty dice, 0-20: the highest dice rolled are discarded",
-    "wounds": "Wounds, 0-10: each removes one test die before the roll",
-    "pool_penalty": "Pool penalties, 0-10: each removes one test die before the roll",
-    "injuries": "Injuries, 0-10: each subtracts 1 from the result",
-    "aid": "A helper aids you: +1 bonus die (one helper at most)",
+    "rank": N_("Ability rank, 0-10: that many test dice (or give the whole pool instead)"),
+    "bonus": N_("Bonus dice from a trained specialty, 0-10"),
+    "pool": N_("The pool in the seed's notation instead of rank/bonus/discard: write it like 3D + 2B − 1P"),
+    "discard": N_("Discard penalty dice, 0-20: the highest dice rolled are discarded"),
+    "wounds": N_("Wounds, 0-10: each removes one test die before the roll"),
+    "pool_penalty": N_("Pool penalties, 0-10: each removes one test die before the roll"),
+    "injuries": N_("Injuries, 0-10: each subtracts 1 from the result"),
+    "aid": N_("A helper aids you: +1 bonus die (one helper at most)"),
 })
 POOL = ("rank", "bonus", "pool", "discard", "wounds", "pool_penalty", "injuries", "aid")
 LAST = ("private", "note")
@@ -87,9 +72,8 @@ def build_pool(
     """The pool from the notation or from rank/bonus/discard (not both), with the penalties and aid."""
     if notation is not None:
         if any(value is not None for value in (rank, bonus, discard)):
-            raise PlayerError(
-                "Give the pool either as `pool` (like 3D+2B-1P) or as `rank`, `bonus` and `discard`, not both."
-            )
+            raise PlayerError("Give the pool either as `pool` (like 3D+2B-1P) or as `rank`, `bonus` and `discard`, "
+                              "not both.")
         return parse_pool(notation, wounds=wounds, pool_penalty=pool_penalty, injuries=injuries, aid=aid)
     if rank is None:
         raise PlayerError("Give your ability `rank`, or the whole `pool` like 3D+2B-1P.")
@@ -102,7 +86,7 @@ class SevenKingdoms(commands.Cog):
     """Seven Kingdoms tests: test, bonus and penalty dice, degrees of success."""
 
     test_group = app_commands.Group(
-        name="test", description="Seven Kingdoms tests: test, bonus and penalty dice, degrees", guild_only=True,
+        name="test", description=N_("Seven Kingdoms tests: test, bonus and penalty dice, degrees"), guild_only=True,
         allowed_contexts=app_commands.AppCommandContext(guild=True),
     )
 
@@ -120,8 +104,8 @@ class SevenKingdoms(commands.Cog):
     def _extended(self) -> ExtendedTests:
         return self.bot.db.extended
 
-    @test_group.command(name="basic", description="A basic test against a difficulty: success and degrees")
-    @describe(*POOL, *LAST, difficulty="A named difficulty (like Hard) or a number, 0-60")
+    @test_group.command(name="basic", description=N_("A basic test against a difficulty: success and degrees"))
+    @describe(*POOL, *LAST, difficulty=N_("A named difficulty (like Hard) or a number, 0-60"))
     async def basic(
         self, interaction: discord.Interaction, difficulty: DifficultyText, rank: Rank | None = None,
         bonus: Rank | None = None, pool: Notation | None = None, discard: Discard | None = None, wounds: Rank = 0,
@@ -131,19 +115,20 @@ class SevenKingdoms(commands.Cog):
         sk_pool = build_pool(
             pool, rank, bonus, discard, wounds=wounds, pool_penalty=pool_penalty, injuries=injuries, aid=aid
         )
-        number = difficulty_number(difficulty)
+        number = typed_difficulty(difficulty, player_speech(interaction))
         odds = odds_for_test(sk_pool, number, kind="basic")
         test = roll_test(sk_pool, self.dice, target=number, kind="basic")
-        embed = render.render_test(test, odds, roller=interaction.user, note=note)
-        await answer_roll(interaction, embed, sevenkingdoms_rolled(test, odds), private=private)
+        speech = await answer_speech(interaction, self.bot.db.languages, private=private)
+        embed = render.render_test(test, odds, speech=speech, roller=interaction.user, note=note)
+        await answer_roll(interaction, embed, sevenkingdoms_rolled(test, odds), private=private, speech=speech)
 
     @basic.autocomplete("difficulty")
     async def _difficulties(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
         """The named difficulties matching what the player typed; a number typed comes first."""
-        return difficulty_suggestions(typed)
+        return difficulty_suggestions(typed, player_speech(interaction))
 
-    @test_group.command(name="conflict", description="A conflict test against the defender's Defense")
-    @describe(*POOL, *LAST, defense="The defender's Defense, 0-60: the difficulty (no minimum rank)")
+    @test_group.command(name="conflict", description=N_("A conflict test against the defender's Defense"))
+    @describe(*POOL, *LAST, defense=N_("The defender's Defense, 0-60: the difficulty (no minimum rank)"))
     async def conflict(
         self, interaction: discord.Interaction, defense: Target, rank: Rank | None = None,
         bonus: Rank | None = None, pool: Notation | None = None, discard: Discard | None = None,
@@ -155,13 +140,14 @@ class SevenKingdoms(commands.Cog):
         )
         odds = odds_for_test(sk_pool, defense, kind="conflict")
         test = roll_test(sk_pool, self.dice, target=defense, kind="conflict")
-        embed = render.render_test(test, odds, roller=interaction.user, note=note)
-        await answer_roll(interaction, embed, sevenkingdoms_rolled(test, odds), private=private)
+        speech = await answer_speech(interaction, self.bot.db.languages, private=private)
+        embed = render.render_test(test, odds, speech=speech, roller=interaction.user, note=note)
+        await answer_roll(interaction, embed, sevenkingdoms_rolled(test, odds), private=private, speech=speech)
 
-    @test_group.command(name="competition", description="Everyone named rolls; the highest result wins")
+    @test_group.command(name="competition", description=N_("Everyone named rolls; the highest result wins"))
     @describe(
         *LAST,
-        participants="Names and pools, separated by commas: Jaime 5D+2B, Brienne 4D+1B (2 to 25 of them)",
+        participants=N_("Names and pools, separated by commas: Jaime 5D+2B, Brienne 4D+1B (2 to 25 of them)"),
     )
     async def competition(
         self, interaction: discord.Interaction, participants: app_commands.Range[str, 3, 2000],
@@ -170,19 +156,20 @@ class SevenKingdoms(commands.Cog):
         entrants = parse_participants(participants)
         odds = competition_odds([pool for _, pool in entrants])
         result = roll_competition(entrants, self.dice)
-        embed = render.render_competition(result, odds, roller=interaction.user, note=note)
-        await answer_roll(interaction, embed, Rolled("sevenkingdoms", "competition"), private=private)
+        speech = await answer_speech(interaction, self.bot.db.languages, private=private)
+        embed = render.render_competition(result, odds, speech=speech, roller=interaction.user, note=note)
+        await answer_roll(interaction, embed, Rolled("sevenkingdoms", "competition"), private=private, speech=speech)
 
     @test_group.command(
         name="extended",
-        description="Roll toward a named task of this channel: each success adds its degrees until done",
+        description=N_("Roll toward a named task of this channel: each success adds its degrees until done"),
     )
     @describe(
         *POOL, *LAST,
-        task="The task's name (one per name in this channel)",
-        difficulty="A named difficulty (like Hard) or a number, 0-60",
-        needed="Degrees the task takes, 1-50: required to start it; later rolls may leave it out",
-        restart="Start the task over at 0 (with a new `needed`, or the old one)",
+        task=N_("The task's name (one per name in this channel)"),
+        difficulty=N_("A named difficulty (like Hard) or a number, 0-60"),
+        needed=N_("Degrees the task takes, 1-50: required to start it; later rolls may leave it out"),
+        restart=N_("Start the task over at 0 (with a new `needed`, or the old one)"),
     )
     async def extended(
         self, interaction: discord.Interaction, task: TaskName, difficulty: DifficultyText,
@@ -195,7 +182,8 @@ class SevenKingdoms(commands.Cog):
         sk_pool = build_pool(
             pool, rank, bonus, discard, wounds=wounds, pool_penalty=pool_penalty, injuries=injuries, aid=aid
         )
-        number = difficulty_number(difficulty)
+        number = typed_difficulty(difficulty, player_speech(interaction))
+        speech = await answer_speech(interaction, self.bot.db.languages, private=private)
         stored = await self._extended.get(guild_id, channel_id, name)
         before = _progress_before(name, stored, needed, restart)
         odds = odds_for_test(sk_pool, number, kind="basic")
@@ -208,9 +196,9 @@ class SevenKingdoms(commands.Cog):
         except AlreadyApplied:  # a repeat delivery: the first one counted this roll, and answers it
             return
         roll = render.ExtendedRoll(test, saved.name, saved.progress, saved.needed, added)
-        embed = render.render_extended(roll, odds, roller=interaction.user, note=note)
+        embed = render.render_extended(roll, odds, speech=speech, roller=interaction.user, note=note)
         rolled = sevenkingdoms_rolled(test, odds, kind="extended")
-        if await deliver_roll(interaction, embed, rolled, private=private) is None:
+        if await deliver_roll(interaction, embed, rolled, private=private, speech=speech) is None:
             await withdraw(interaction, "/test extended", lambda: self._extended.withdraw(interaction.id))
 
     async def _save(
@@ -224,18 +212,21 @@ class SevenKingdoms(commands.Cog):
             interaction_id=interaction.id,
         )
 
-    @test_group.command(name="progress", description="Show the extended tests of this channel and their progress")
+    @test_group.command(name="progress", description=N_("Show the extended tests of this channel and their progress"))
     @describe("private")
     async def progress(self, interaction: discord.Interaction, private: bool = False) -> None:
         guild_id, channel_id = server_channel(interaction)
         tasks = await self._extended.in_channel(guild_id, channel_id)
-        embed = render.render_tasks([(task.name, task.progress, task.needed) for task in tasks], None)
+        speech = await answer_speech(interaction, self.bot.db.languages, private=private)
+        tasks_shown = [(task.name, task.progress, task.needed) for task in tasks]
+        embed = render.render_tasks(tasks_shown, None, speech=speech)
         await interaction.response.send_message(embed=embed, ephemeral=private)
 
     @test_group.command(
-        name="clear", description="Forget an extended test of this channel (its starter or Manage Server; asks first)"
+        name="clear",
+        description=N_("Forget an extended test of this channel (its starter or Manage Server; asks first)"),
     )
-    @describe(task="The name of the task to forget")
+    @describe(task=N_("The name of the task to forget"))
     async def clear(self, interaction: discord.Interaction, task: TaskName) -> None:
         guild_id, channel_id = server_channel(interaction)
         name = task_name(task)
@@ -243,7 +234,7 @@ class SevenKingdoms(commands.Cog):
         if stored is None:
             raise NoSuchExtendedTest(name)
         may_clear(stored, interaction)
-        question, buttons = confirmation(stored, interaction.user.id)
+        question, buttons = confirmation(stored, interaction.user.id, player_speech(interaction))
         await interaction.response.send_message(question, view=buttons, ephemeral=True)
 
     @extended.autocomplete("task")
@@ -257,7 +248,7 @@ class SevenKingdoms(commands.Cog):
         self, interaction: discord.Interaction, typed: str
     ) -> list[app_commands.Choice[str]]:
         """As for /test basic: the named difficulties matching what the player typed, a number typed first."""
-        return difficulty_suggestions(typed)
+        return difficulty_suggestions(typed, player_speech(interaction))
 
     @clear.autocomplete("task")
     async def _all_tasks(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
@@ -269,22 +260,19 @@ def _progress_before(name: str, stored: ExtendedTask | None, needed: int | None,
     """The task as this roll finds it: started (or restarted) here, or as stored. Raises when it cannot go on."""
     if stored is not None and not restart:
         if needed is not None and needed != stored.needed:
-            raise PlayerError(
-                f'"{inert(stored.name)}" already needs {stored.needed} degrees ({stored.progress} so far): '
-                f"set `restart` to start it over needing {needed}."
-            )
+            # Translators: {name} is the task's name; keep `restart` (an option's name) as it is.
+            raise PlayerError('"{name}" already needs {needed} degrees ({progress} so far): set `restart` to start it '
+                              "over needing {asked}.", name=inert(stored.name), needed=stored.needed,
+                              progress=stored.progress, asked=needed)
         if stored.complete:
-            raise PlayerError(
-                f'"{inert(stored.name)}" is already complete ({stored.progress}/{stored.needed}): '
-                "set `restart` to start it over, or `/test clear` it."
-            )
+            raise PlayerError('"{name}" is already complete ({progress}/{needed}): set `restart` to start it over, or '
+                              "`/test clear` it.", name=inert(stored.name), progress=stored.progress,
+                              needed=stored.needed)
         return ExtendedProgress(stored.name, stored.needed, stored.progress)
     needed = needed if needed is not None else stored.needed if stored is not None else None
     if needed is None:
-        raise PlayerError(
-            f'There is no extended test "{inert(name)}" in this channel yet: start it by giving `needed`, '
-            "the degrees of success it takes."
-        )
+        raise PlayerError('There is no extended test "{name}" in this channel yet: start it by giving `needed`, the '
+                          "degrees of success it takes.", name=inert(name))
     return ExtendedProgress(stored.name if stored is not None else name, needed)
 
 

@@ -15,17 +15,19 @@ import discord
 from discord import app_commands
 
 from bot.errors import PlayerError
+from bot.interactions.language import player_speech, table_speech
 from bot.interactions.rollkeeper import rollkeeper
 from bot.interactions.tree import reports_errors, send_private, server_channel
 from bot.storage.extended import ExtendedTask
 from bot.text import inert, plain
+from rules.language import N_, Speech
 
 MAX_CHOICES = 25
 """Discord shows at most 25 autocomplete choices."""
 CLEAR_PATTERN = re.compile(r"rk:sk:clear:(?P<asker>[0-9]{1,19}):(?P<task>[0-9a-f]{16})")
 KEEP_PATTERN = re.compile(r"rk:sk:keep:(?P<asker>[0-9]{1,19})")
-NOT_YOUR_QUESTION = "This question was asked of someone else: use /test clear yourself."
-GONE = "That extended test is no longer here: someone cleared it already."
+NOT_YOUR_QUESTION = N_("This question was asked of someone else: use /test clear yourself.")
+GONE = N_("That extended test is no longer here: someone cleared it already.")
 
 
 def task_choices(tasks: list[ExtendedTask], typed: str) -> list[app_commands.Choice[str]]:
@@ -51,10 +53,12 @@ def may_clear(task: ExtendedTask, interaction: discord.Interaction) -> None:
     permissions = interaction.permissions
     if task.started_by == interaction.user.id or (permissions is not None and permissions.manage_guild):
         return
-    starter = f"<@{task.started_by}>, who started it," if task.started_by is not None else "whoever started it"
-    raise PlayerError(
-        f'Only {starter} or a member with the Manage Server permission can clear "{inert(task.name)}".'
-    )
+    if task.started_by is not None:
+        # Translators: {starter} is a mention of the player who started the task; {name} the task's name.
+        raise PlayerError('Only {starter}, who started it, or a member with the Manage Server permission can clear '
+                          '"{name}".', starter=f"<@{task.started_by}>", name=inert(task.name))
+    raise PlayerError('Only whoever started it or a member with the Manage Server permission can clear "{name}".',
+                      name=inert(task.name))
 
 
 def task_digest(name: str) -> str:
@@ -62,16 +66,16 @@ def task_digest(name: str) -> str:
     return hashlib.sha256(name.encode("utf-8")).hexdigest()[:16]
 
 
-def confirmation(task: ExtendedTask, asker_id: int) -> tuple[str, discord.ui.View]:
-    """The private question `/test clear` asks, and its two buttons."""
+def confirmation(task: ExtendedTask, asker_id: int, speech: Speech) -> tuple[str, discord.ui.View]:
+    """The private question `/test clear` asks, and its two buttons, in the asker's language."""
     view = discord.ui.View(timeout=None)
-    view.add_item(ClearTaskButton(asker_id, task_digest(task.name)))
-    view.add_item(KeepTaskButton(asker_id))
+    # Translators: button labels (at most 80 characters) answering "Forget the extended test ...?".
+    view.add_item(ClearTaskButton(asker_id, task_digest(task.name), speech._("Clear it")))
+    view.add_item(KeepTaskButton(asker_id, speech._("Keep it")))
     view.stop()  # the DynamicItems registered by the cog take the clicks, in this process or the next
-    question = (
-        f'Forget the extended test "{inert(task.name)}" ({task.progress}/{task.needed}) for everyone in this '
-        "channel? Its progress cannot be brought back."
-    )
+    question = speech._('Forget the extended test "{name}" ({progress}/{needed}) for everyone in this channel? Its '
+                        "progress cannot be brought back.", name=inert(task.name), progress=task.progress,
+                        needed=task.needed)
     return question, view
 
 
@@ -84,7 +88,7 @@ async def _task_named_by(interaction: discord.Interaction, digest: str) -> Exten
 async def _is_asker(interaction: discord.Interaction, asker_id: int) -> bool:
     rollkeeper(interaction).hold_interaction()
     if interaction.user.id != asker_id:
-        await send_private(interaction, NOT_YOUR_QUESTION)
+        await send_private(interaction, player_speech(interaction)._(NOT_YOUR_QUESTION))
         return False
     return True
 
@@ -94,9 +98,9 @@ class ClearTaskButton(discord.ui.DynamicItem[discord.ui.Button], template=CLEAR_
 
     pattern = CLEAR_PATTERN
 
-    def __init__(self, asker_id: int, digest: str) -> None:
+    def __init__(self, asker_id: int, digest: str, label: str = "Clear it") -> None:
         custom_id = f"rk:sk:clear:{asker_id}:{digest}"
-        super().__init__(discord.ui.Button(label="Clear it", style=discord.ButtonStyle.danger, custom_id=custom_id))
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.danger, custom_id=custom_id))
         self.asker_id, self.digest = asker_id, digest
 
     @classmethod
@@ -111,15 +115,17 @@ class ClearTaskButton(discord.ui.DynamicItem[discord.ui.Button], template=CLEAR_
         task = await _task_named_by(interaction, self.digest)
         if task is not None:
             may_clear(task, interaction)  # again: the permission may have gone since the question
+        speech = player_speech(interaction)
         if task is None or not await _forget(interaction, task):
-            await interaction.response.edit_message(content=GONE, view=None)
+            await interaction.response.edit_message(content=speech._(GONE), view=None)
             return
         name = inert(task.name)
-        await interaction.response.edit_message(content=f'Cleared "{name}".', view=None)
-        await interaction.followup.send(
-            f'{interaction.user.mention} cleared the extended test "{name}" ({task.progress}/{task.needed}) '
-            "in this channel."
-        )
+        await interaction.response.edit_message(content=speech._('Cleared "{name}".', name=name), view=None)
+        table = await table_speech(interaction, rollkeeper(interaction).db.languages)
+        # Translators: {player} is a mention of the player who cleared the task.
+        await interaction.followup.send(table._('{player} cleared the extended test "{name}" ({progress}/{needed}) in '
+                                                "this channel.", player=interaction.user.mention, name=name,
+                                                progress=task.progress, needed=task.needed))
 
 
 async def _forget(interaction: discord.Interaction, task: ExtendedTask) -> bool:
@@ -133,9 +139,9 @@ class KeepTaskButton(discord.ui.DynamicItem[discord.ui.Button], template=KEEP_PA
 
     pattern = KEEP_PATTERN
 
-    def __init__(self, asker_id: int) -> None:
+    def __init__(self, asker_id: int, label: str = "Keep it") -> None:
         custom_id = f"rk:sk:keep:{asker_id}"
-        super().__init__(discord.ui.Button(label="Keep it", style=discord.ButtonStyle.secondary, custom_id=custom_id))
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, custom_id=custom_id))
         self.asker_id = asker_id
 
     @classmethod
@@ -147,7 +153,8 @@ class KeepTaskButton(discord.ui.DynamicItem[discord.ui.Button], template=KEEP_PA
 
     @reports_errors
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.response.edit_message(content="Kept: nothing was cleared.", view=None)
+        kept = player_speech(interaction)._("Kept: nothing was cleared.")
+        await interaction.response.edit_message(content=kept, view=None)
 
 
 TASK_BUTTONS = (ClearTaskButton, KeepTaskButton)

@@ -12,15 +12,17 @@ from discord.ext import commands
 from bot.errors import PlayerError
 from bot.interactions.answers import acknowledge, answer_or_withdraw
 from bot.interactions.common_options import describe
+from bot.interactions.language import player_speech, table_speech
 from bot.interactions.rollkeeper import Rollkeeper
 from bot.interactions.tree import server_channel
 from bot.storage.errors import NotEnoughWillpower
 from bot.text import inert
+from rules.language import N_
 from rules.yearzero.willpower import MAX_WILLPOWER
 
 MAX_NAME_SHOWN = 80
 """A display name is shown cut to this many characters (Discord allows 32 for a nickname, more for others)."""
-ONLY_YOUR_OWN = "You can see only your own Willpower; a game master (Manage Server) can see anyone's."
+ONLY_YOUR_OWN = N_("You can see only your own Willpower; a game master (Manage Server) can see anyone's.")
 
 
 def _is_game_master(interaction: discord.Interaction) -> bool:
@@ -29,28 +31,37 @@ def _is_game_master(interaction: discord.Interaction) -> bool:
 
 
 @app_commands.guild_only()
-class WillpowerCommands(commands.GroupCog, group_name="willpower"):
+class WillpowerCommands(
+    commands.GroupCog, group_name="willpower",
+    # Translators: a command description (at most 100 characters): the /willpower group of commands.
+    group_description=N_("See, spend or set Willpower Points (Year Zero)."),
+):
     """See, spend or set Willpower Points (Year Zero)."""
 
     def __init__(self, bot: Rollkeeper) -> None:
         self.bot = bot
         super().__init__()
 
-    @app_commands.command(name="show")
-    @describe(player="Whose Willpower to see (game masters only; default yourself).")
+    @app_commands.command(
+        name="show", description=N_("See your Willpower Points (a game master may look at anyone's).")
+    )
+    @describe(player=N_("Whose Willpower to see (game masters only; default yourself)."))
     async def show(self, interaction: discord.Interaction, player: discord.Member | None = None) -> None:
         """See your Willpower Points (a game master may look at anyone's)."""
         who = player or interaction.user
         if who.id != interaction.user.id and not _is_game_master(interaction):
             raise PlayerError(ONLY_YOUR_OWN)
         points = await self.bot.db.willpower.get(server_channel(interaction)[0], who.id)
-        name = "You have" if who.id == interaction.user.id else f"{inert(who.display_name, MAX_NAME_SHOWN)} has"
-        await interaction.response.send_message(
-            f"{name} **{points}** Willpower (at most {MAX_WILLPOWER}).", ephemeral=True
-        )
+        speech = player_speech(interaction)
+        if who.id == interaction.user.id:
+            text = speech._("You have **{points}** Willpower (at most {most}).", points=points, most=MAX_WILLPOWER)
+        else:
+            text = speech._("{name} has **{points}** Willpower (at most {most}).",
+                            name=inert(who.display_name, MAX_NAME_SHOWN), points=points, most=MAX_WILLPOWER)
+        await interaction.response.send_message(text, ephemeral=True)
 
-    @app_commands.command(name="spend")
-    @describe(points="How many Willpower Points to spend (1-10).")
+    @app_commands.command(name="spend", description=N_("Spend your Willpower Points, for a talent say."))
+    @describe(points=N_("How many Willpower Points to spend (1-10)."))
     async def spend(
         self, interaction: discord.Interaction, points: app_commands.Range[int, 1, MAX_WILLPOWER] = 1
     ) -> None:
@@ -62,7 +73,10 @@ class WillpowerCommands(commands.GroupCog, group_name="willpower"):
         await acknowledge(interaction)
         willpower, user_id = self.bot.db.willpower, interaction.user.id
         change = await willpower.spend(guild_id, user_id, points, interaction_id=interaction.id)
-        text = f"{interaction.user.mention} spends **{points}** Willpower: {change.before} → **{change.after}**."
+        speech = await table_speech(interaction, self.bot.db.languages)
+        # Translators: {player} is a mention of the player; {before} → {after} their Willpower.
+        text = speech._("{player} spends **{points}** Willpower: {before} → **{after}**.",
+                        player=interaction.user.mention, points=points, before=change.before, after=change.after)
         refund = partial(willpower.withdraw_spend, guild_id, user_id, points, interaction_id=interaction.id)
         await answer_or_withdraw(interaction, "/willpower spend", refund, content=text)
 
@@ -75,11 +89,13 @@ class WillpowerSetting(commands.Cog):
     def __init__(self, bot: Rollkeeper) -> None:
         self.bot = bot
 
-    @app_commands.command(name="willpower-set")
+    @app_commands.command(
+        name="willpower-set", description=N_("Set a player's Willpower Points (game masters: Manage Server).")
+    )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
-    @describe(player="The player whose Willpower to set.", points="Their new Willpower (0-10).")
+    @describe(player=N_("The player whose Willpower to set."), points=N_("Their new Willpower (0-10)."))
     async def set_points(
         self, interaction: discord.Interaction, player: discord.Member,
         points: app_commands.Range[int, 0, MAX_WILLPOWER],
@@ -89,10 +105,10 @@ class WillpowerSetting(commands.Cog):
         await acknowledge(interaction)
         willpower = self.bot.db.willpower
         change = await willpower.set(guild_id, player.id, points, interaction_id=interaction.id)
-        text = (
-            f"{player.mention}'s Willpower is now **{change.after}** (was {change.before}), "
-            f"set by {interaction.user.mention}."
-        )
+        speech = await table_speech(interaction, self.bot.db.languages)
+        # Translators: {player} is a mention of the player, {gm} of the game master who set it.
+        text = speech._("{player}'s Willpower is now **{after}** (was {before}), set by {gm}.", player=player.mention,
+                        after=change.after, before=change.before, gm=interaction.user.mention)
         unset = partial(willpower.withdraw_set, guild_id, player.id, change, interaction_id=interaction.id)
         await answer_or_withdraw(interaction, "/willpower-set", unset, content=text)
 

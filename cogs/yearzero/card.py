@@ -6,39 +6,42 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.render.common import Card, Tone, Tones, embed, plural, token
+from bot.render.common import Card, Tone, Tones, embed, token
 from rules import odds_text
 from rules.dice import Die, Role
+from rules.language import N_, Speech
 from rules.yearzero.artifacts import ARTIFACT_NAMES
 from rules.yearzero.dice import PRIDE_NAME, die_successes, is_bane
 from rules.yearzero.odds import PushOdds, YzOdds, odds_after_first
 from rules.yearzero.roll import YzRoll
 
-BANES_NOTE = "Banes (☠) do nothing on the first roll."
-NOTHING_TO_PUSH = "Nothing to push: every die shows 6 or 1."
-PUSHED_DICE = "Dice after the push (↻ rerolled)"
-NO_COST = "No banes: the push cost nothing."
+# Translators: a bane is a 1 on a base or gear die (Forbidden Lands): use your edition's term.
+BANES_NOTE = N_("Banes (☠) do nothing on the first roll.")
+NOTHING_TO_PUSH = N_("Nothing to push: every die shows 6 or 1.")
+# Translators: a card's field name (at most 256 characters); ↻ marks the rerolled dice.
+PUSHED_DICE = N_("Dice after the push (↻ rerolled)")
+NO_COST = N_("No banes: the push cost nothing.")
 
 
-def yz_odds(pool: YzOdds | None) -> str | None:
+def yz_odds(pool: YzOdds | None, speech: Speech) -> str | None:
     """The pool's chance before rolling and with a push."""
-    return None if pool is None else odds_text.yz_pool_line(pool)
+    return None if pool is None else odds_text.yz_pool_line(pool, speech)
 
 
-def yz_push_cost(this_roll: PushOdds | None) -> str | None:
+def yz_push_cost(this_roll: PushOdds | None, speech: Speech) -> str | None:
     """What pushing this roll would bring and cost; None when it cannot be pushed."""
     if this_roll is None or not this_roll.can_push:
         return None
-    return odds_text.yz_push_cost(this_roll)
+    return odds_text.yz_push_cost(this_roll, speech)
 
 
-def pool_text(roll: YzRoll) -> str:
-    parts = [f"Attribute {roll.attribute} + Skill {roll.skill}"]
+def pool_text(roll: YzRoll, speech: Speech) -> str:
+    parts = [speech._("Attribute {attribute} + Skill {skill}", attribute=roll.attribute, skill=roll.skill)]
     if roll.gear:
-        parts.append(f"Gear {roll.gear}")
-    parts.extend(f"d{sides} {ARTIFACT_NAMES[sides]}" for sides in roll.artifacts)
+        parts.append(speech._("Gear {gear}", gear=roll.gear))
+    parts.extend(f"d{sides} {speech._(ARTIFACT_NAMES[sides])}" for sides in roll.artifacts)
     if roll.pride:
-        parts.append(PRIDE_NAME)
+        parts.append(speech._(PRIDE_NAME))
     return " + ".join(parts)
 
 
@@ -65,11 +68,11 @@ def _shown(die: Die) -> str:
     return faces[die.face] if faces is not None else _die(die)
 
 
-def dice_line(roll: YzRoll) -> str:
+def dice_line(roll: YzRoll, speech: Speech) -> str:
     """Base, gear and Artifact dice in groups; the dice a push rerolled after a ↻ at the end of their group."""
     rerolled = set(roll.rerolled)
     lines = []
-    for name, positions in _groups(roll):
+    for name, positions in _groups(roll, speech):
         kept = [_shown(roll.dice[i]) for i in positions if i not in rerolled]
         new = [_shown(roll.dice[i]) for i in positions if i in rerolled]
         shown = " ".join(kept) + (f" ↻ {' '.join(new)}" if new else "")
@@ -78,21 +81,24 @@ def dice_line(roll: YzRoll) -> str:
     return "\n".join(lines)
 
 
-def _groups(roll: YzRoll) -> tuple[tuple[str, range], ...]:
+def _groups(roll: YzRoll, speech: Speech) -> tuple[tuple[str, range], ...]:
     """Where each group lies in the roll's dice: base dice, gear dice, Artifact dice, then the Pride die."""
     base = roll.attribute + roll.skill
     d6 = base + roll.gear
     artifacts = d6 + len(roll.artifacts)
     return (
-        ("Base", range(base)),
-        ("Gear", range(base, d6)),
-        ("Artifact", range(d6, artifacts)),
-        (PRIDE_NAME, range(artifacts, len(roll.dice))),
+        # Translators: names of the Year Zero dice groups on a card (base dice, gear dice, Artifact dice).
+        (speech.pgettext("dice group", "Base"), range(base)),
+        (speech.pgettext("dice group", "Gear"), range(base, d6)),
+        (speech.pgettext("dice group", "Artifact"), range(d6, artifacts)),
+        (speech._(PRIDE_NAME), range(artifacts, len(roll.dice))),
     )
 
 
-def _successes(roll: YzRoll) -> str:
-    return plural(roll.successes, "success", "successes") if roll.success else "No success"
+def _successes(roll: YzRoll, speech: Speech) -> str:
+    if not roll.success:
+        return speech._("No success")
+    return speech.ngettext("{count} success", "{count} successes", roll.successes)
 
 
 def _tone(roll: YzRoll) -> Tone:
@@ -107,41 +113,48 @@ class FirstRollOdds:
     this_roll: PushOdds
 
 
-def pushes_text(roll: YzRoll) -> str:
+def pushes_text(roll: YzRoll, speech: Speech) -> str:
     """What the next push would reroll, and who may make it how often; why not when it cannot be pushed."""
     if not roll.can_push:
-        return "This roll may not be pushed." if roll.pushes_allowed == 0 else NOTHING_TO_PUSH
-    dice = plural(len(roll.reroll_indices), "die", "dice")
+        return speech._("This roll may not be pushed.") if roll.pushes_allowed == 0 else speech._(NOTHING_TO_PUSH)
+    count = len(roll.reroll_indices)
     if roll.pushes_allowed == 1:
-        return f"Push (only you, once) to reroll {dice}."
-    again = " again" if roll.pushed else ""
-    return f"Push{again} (only you; {plural(roll.pushes_left, 'push', 'pushes')} left) to reroll {dice}."
+        return speech.ngettext("Push (only you, once) to reroll {count} die.",
+                               "Push (only you, once) to reroll {count} dice.", count)
+    left = speech.ngettext("{count} push left", "{count} pushes left", roll.pushes_left)
+    if roll.pushed:
+        # Translators: {left} is "1 push left" or "2 pushes left", translated.
+        return speech.ngettext("Push again (only you; {left}) to reroll {count} die.",
+                               "Push again (only you; {left}) to reroll {count} dice.", count, left=left)
+    return speech.ngettext("Push (only you; {left}) to reroll {count} die.",
+                           "Push (only you; {left}) to reroll {count} dice.", count, left=left)
 
 
-def _push_line(roll: YzRoll, odds: FirstRollOdds | None) -> str:
-    rerolls = pushes_text(roll)
+def _push_line(roll: YzRoll, odds: FirstRollOdds | None, speech: Speech) -> str:
+    rerolls = pushes_text(roll, speech)
     if not roll.can_push:
         return rerolls
-    cost = yz_push_cost(odds.this_roll) if odds is not None else None
+    cost = yz_push_cost(odds.this_roll, speech) if odds is not None else None
     return f"{rerolls}\n{cost}" if cost else rerolls
 
 
 def render_first(
-    roll: YzRoll, odds: FirstRollOdds | None, *, roller: discord.abc.User | None = None, note: str | None = None
+    roll: YzRoll, odds: FirstRollOdds | None, *, speech: Speech, roller: discord.abc.User | None = None,
+    note: str | None = None,
 ) -> discord.Embed:
     """A first roll: its successes, its dice, what a push would reroll and what pushing would cost."""
-    details = _push_line(roll, odds)
+    details = _push_line(roll, odds, speech)
     if roll.base_banes or roll.gear_banes:
-        details += f"\n{BANES_NOTE}"
+        details += "\n" + speech._(BANES_NOTE)
     card = Card(
-        _successes(roll),
+        _successes(roll, speech),
         _tone(roll),
-        f"Year Zero · {pool_text(roll)}",
-        [("Dice", dice_line(roll))],
-        yz_odds(odds.pool) if odds is not None else None,
+        speech._("Year Zero · {pool}", pool=pool_text(roll, speech)),
+        [(speech._("Dice"), dice_line(roll, speech))],
+        yz_odds(odds.pool, speech) if odds is not None else None,
         details,
     )
-    return embed(card, roller, note)
+    return embed(card, speech, roller, note)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,63 +167,72 @@ class PushedRoll:
     lost: int
 
 
-def damage_lines(pushed: YzRoll) -> list[str]:
+def damage_lines(pushed: YzRoll, speech: Speech) -> list[str]:
     """The Attribute damage and gear bonus lost by a roll's pushes so far, each only when there is some."""
     lines = []
     if pushed.attribute_damage:
-        lines.append(f"☠ Attribute damage **{pushed.attribute_damage}**")
+        lines.append(speech._("☠ Attribute damage **{damage}**", damage=pushed.attribute_damage))
     if pushed.gear_damage:
-        lines.append(f"☠ Gear bonus −{pushed.gear_damage}")
+        lines.append(speech._("☠ Gear bonus −{damage}", damage=pushed.gear_damage))
     return lines
 
 
-def push_costs(push: PushedRoll) -> list[str]:
+def push_costs(push: PushedRoll, speech: Speech) -> list[str]:
     """What the push cost and brought, each line only when it says something."""
     pushed = push.roll
-    lines = damage_lines(pushed)
+    lines = damage_lines(pushed, speech)
     if pushed.new_base_banes:  # this push's Willpower: a 1 counts once, at the push that first counts it
-        line = f"Willpower +{pushed.new_base_banes} (now {push.willpower_after})"
+        line = speech._("Willpower +{gained} (now {total})", gained=pushed.new_base_banes, total=push.willpower_after)
         if push.lost:
-            line += f" — {plural(push.lost, 'point')} lost: Willpower never exceeds 10"
+            line += " — " + speech.ngettext("{count} point lost: Willpower never exceeds 10",
+                                            "{count} points lost: Willpower never exceeds 10", push.lost)
         lines.append(line)
     if pushed.pushes > 1 and pushed.willpower_gained:
-        lines.append(f"After {pushed.pushes} pushes: Willpower +{pushed.willpower_gained} in all")
+        lines.append(speech.ngettext("After {count} push: Willpower +{gained} in all",
+                                     "After {count} pushes: Willpower +{gained} in all", pushed.pushes,
+                                     gained=pushed.willpower_gained))
     return lines
 
 
-def before_after(pushed: YzRoll) -> str:
+def before_after(pushed: YzRoll, speech: Speech) -> str:
     """ "Pushed: 1 → 3 successes", "Pushed: no success → 2 successes", "Pushed: still no success"."""
     first = pushed.first
     if not pushed.success:
-        return "Pushed: still no success" if first is None or not first.success else "Pushed: no success"
-    before = str(first.successes) if first is not None and first.success else "no success"
-    return f"Pushed: {before} → {plural(pushed.successes, 'success', 'successes')}"
+        if first is None or not first.success:
+            return speech._("Pushed: still no success")
+        return speech._("Pushed: no success")
+    after = speech.ngettext("{count} success", "{count} successes", pushed.successes)
+    if first is not None and first.success:
+        # Translators: {before} is the number of successes before the push; {after} is e.g. "3 successes".
+        return speech._("Pushed: {before} → {after}", before=speech.number(first.successes), after=after)
+    return speech._("Pushed: no success → {after}", after=after)
 
 
 def render_pushed(
-    push: PushedRoll, odds: YzOdds | None, *, roller: discord.abc.User | None = None, note: str | None = None
+    push: PushedRoll, odds: YzOdds | None, *, speech: Speech, roller: discord.abc.User | None = None,
+    note: str | None = None,
 ) -> discord.Embed:
     """A pushed roll: successes before → after, the dice with the rerolled ones marked, and what it cost; with
     pushes left, what the next push would reroll and (on a card with odds) cost."""
     pushed = push.roll
     card = Card(
-        before_after(pushed),
+        before_after(pushed, speech),
         _tone(pushed),
-        f"Year Zero · pushed · {pool_text(pushed)}",
-        [(PUSHED_DICE, dice_line(pushed))],
-        yz_odds(odds),
-        "\n".join((push_costs(push) or [NO_COST]) + _more(pushed, odds)),
+        speech._("Year Zero · pushed · {pool}", pool=pool_text(pushed, speech)),
+        [(speech._(PUSHED_DICE), dice_line(pushed, speech))],
+        yz_odds(odds, speech),
+        "\n".join((push_costs(push, speech) or [speech._(NO_COST)]) + _more(pushed, odds, speech)),
     )
-    return embed(card, roller, note)
+    return embed(card, speech, roller, note)
 
 
-def _more(pushed: YzRoll, pool: YzOdds | None) -> list[str]:
+def _more(pushed: YzRoll, pool: YzOdds | None, speech: Speech) -> list[str]:
     """The next push of a roll with pushes left, and on a card with odds its cost, as lines of their own (worked out
     from the roll: the cogs pass a pushed card only its pool's odds)."""
     if not pushed.can_push:
         return []
     odds = FirstRollOdds(pool, odds_after_first(pushed)) if pool is not None else None
-    return _push_line(pushed, odds).splitlines()
+    return _push_line(pushed, odds, speech).splitlines()
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,27 +245,29 @@ class EndedRoll:
 
 
 def render_ended(
-    ended: EndedRoll, odds: YzOdds | None, *, roller: discord.abc.User | None = None, note: str | None = None
+    ended: EndedRoll, odds: YzOdds | None, *, speech: Speech, roller: discord.abc.User | None = None,
+    note: str | None = None,
 ) -> discord.Embed:
     """A roll that ended: its outcome as it lies, why it ended instead of a Push line, and no push cost."""
     roll = ended.roll
-    state = "pushed · " if roll.pushed else ""
+    pool = pool_text(roll, speech)
     card = Card(
-        before_after(roll) if roll.pushed else _successes(roll),
+        before_after(roll, speech) if roll.pushed else _successes(roll, speech),
         _tone(roll),
-        f"Year Zero · {state}{pool_text(roll)}",
-        [(PUSHED_DICE if roll.pushed else "Dice", dice_line(roll))],
-        yz_odds(odds),
-        "\n".join([ended.ending, *_ended_details(roll)]),
+        (speech._("Year Zero · pushed · {pool}", pool=pool) if roll.pushed
+         else speech._("Year Zero · {pool}", pool=pool)),
+        [(speech._(PUSHED_DICE) if roll.pushed else speech._("Dice"), dice_line(roll, speech))],
+        yz_odds(odds, speech),
+        "\n".join([ended.ending, *_ended_details(roll, speech)]),
     )
-    return embed(card, roller, note)
+    return embed(card, speech, roller, note)
 
 
-def _ended_details(roll: YzRoll) -> list[str]:
+def _ended_details(roll: YzRoll, speech: Speech) -> list[str]:
     """What the roll's pushes cost in all (the Willpower it now stands at belongs to the push's own card)."""
     if not roll.pushed:
-        return [BANES_NOTE] if roll.base_banes or roll.gear_banes else []
-    lines = damage_lines(roll)
+        return [speech._(BANES_NOTE)] if roll.base_banes or roll.gear_banes else []
+    lines = damage_lines(roll, speech)
     if roll.willpower_gained:
-        lines.append(f"Willpower +{roll.willpower_gained}")
-    return lines or [NO_COST]
+        lines.append(speech._("Willpower +{gained}", gained=roll.willpower_gained))
+    return lines or [speech._(NO_COST)]

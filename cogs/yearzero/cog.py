@@ -20,22 +20,34 @@ from bot.errors import PlayerError
 from bot.interactions import logbook
 from bot.interactions.answers import acknowledge, withdraw
 from bot.interactions.common_options import Note, describe
+from bot.interactions.language import answer_speech
 from bot.interactions.logbook import Rolled
 from bot.interactions.roller import only_its_roller
 from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
 from bot.interactions.tree import reports_errors, server_channel
 from bot.storage.roll_records import PushRefusal, RollState
 from cogs.yearzero.card import FirstRollOdds, render_first
-from cogs.yearzero.endings import REFUSED, Ending, mark_ended, mark_expiring, read_payload, stored_payload
+from cogs.yearzero.endings import (
+    REFUSED,
+    Ending,
+    mark_ended,
+    mark_expiring,
+    payload_speech,
+    read_payload,
+    stored_payload,
+)
 from cogs.yearzero.pushing import RollPushes
 from rules.dice import DiceSource, SystemDice
+from rules.language import N_, Speech
 from rules.yearzero.luck_events import yearzero_first_events
 from rules.yearzero.odds import YzOdds, odds_after_first, pool_odds
 from rules.yearzero.roll import YzRoll, roll_yz
 
 PUSH_PATTERN = re.compile(r"rk:yz:push:(?P<roll>[0-9]{1,19})")
 KEEP_PATTERN = re.compile(r"rk:yz:keep:(?P<roll>[0-9]{1,19})")
-NO_ROLL_TO_PUSH = "You have no roll to push in this channel: roll with /yz first (a roll stays pushable for a while)."
+NO_ROLL_TO_PUSH = N_(
+    "You have no roll to push in this channel: roll with /yz first (a roll stays pushable for a while)."
+)
 
 Artifact = Literal["d8", "d10", "d12"]
 
@@ -45,21 +57,22 @@ def custom_id(action: Literal["push", "keep"], roll_id: int) -> str:
     return f"rk:yz:{action}:{roll_id}"
 
 
-def push_view(roll_id: int) -> discord.ui.View:
+def push_view(roll_id: int, speech: Speech) -> discord.ui.View:
     """The Push and Keep buttons of a roll, to send with its message.
 
     Clicks are taken by the DynamicItems registered when the cog loads (whatever process or restart sent the
     message), so the view is stopped at once: discord.py keeps no listener for it."""
     view = discord.ui.View(timeout=None)
-    for button in push_buttons(roll_id):
+    for button in push_buttons(roll_id, speech):
         view.add_item(button)
     view.stop()
     return view
 
 
-def push_buttons(roll_id: int) -> list[discord.ui.Item[Any]]:
+def push_buttons(roll_id: int, speech: Speech) -> list[discord.ui.Item[Any]]:
     """A pushable roll's own buttons: Push and Keep (bot.interactions.logbook adds Reveal to a private roll's)."""
-    return [PushButton(roll_id), KeepButton(roll_id)]
+    # Translators: button labels (at most 80 characters): push the roll (Forbidden Lands), or keep it as it lies.
+    return [PushButton(roll_id, speech._("Push")), KeepButton(roll_id, speech._("Keep"))]
 
 
 async def roller_only(interaction: discord.Interaction, roll_id: int) -> bool:
@@ -80,9 +93,9 @@ class PushButton(discord.ui.DynamicItem[discord.ui.Button], template=PUSH_PATTER
     pattern = PUSH_PATTERN
     """The template again, for the bot to tell clicks it takes from stale ones (see RollkeeperBot)."""
 
-    def __init__(self, roll_id: int) -> None:
+    def __init__(self, roll_id: int, label: str = "Push") -> None:
         style = discord.ButtonStyle.danger
-        super().__init__(discord.ui.Button(label="Push", emoji="🎲", style=style, custom_id=custom_id("push", roll_id)))
+        super().__init__(discord.ui.Button(label=label, emoji="🎲", style=style, custom_id=custom_id("push", roll_id)))
         self.roll_id = roll_id
 
     @classmethod
@@ -103,9 +116,9 @@ class KeepButton(discord.ui.DynamicItem[discord.ui.Button], template=KEEP_PATTER
 
     pattern = KEEP_PATTERN
 
-    def __init__(self, roll_id: int) -> None:
+    def __init__(self, roll_id: int, label: str = "Keep") -> None:
         style = discord.ButtonStyle.secondary
-        super().__init__(discord.ui.Button(label="Keep", emoji="✋", style=style, custom_id=custom_id("keep", roll_id)))
+        super().__init__(discord.ui.Button(label=label, emoji="✋", style=style, custom_id=custom_id("keep", roll_id)))
         self.roll_id = roll_id
 
     @classmethod
@@ -140,18 +153,20 @@ class YearZero(commands.Cog):
         """Before a purge: mark the messages of a few rolls that expired while pushable (endings.mark_expiring)."""
         return await mark_expiring(self.bot)
 
-    @app_commands.command(name="yz")
+    @app_commands.command(
+        name="yz", description=N_("Roll Attribute + Skill base dice, gear dice, Artifact Dice and Pride; push or keep")
+    )
     @app_commands.guild_only()
     @describe(
         "private", "note",
-        attribute="The Attribute's current score: that many base dice (0-10).",
-        skill="The Skill level: that many more base dice (0-10; default 0, untrained).",
-        gear="The gear bonus: that many gear dice (0-10).",
-        artifact="An Artifact Die: d8 Mighty, d10 Epic, d12 Legendary.",
-        artifact2="A second Artifact Die.",
-        artifact3="A third Artifact Die.",
-        pride="Add your Pride die (a d12 read like an Artifact Die).",
-        pushes="How many times this roll may be pushed (0-3; 1 unless a talent or the GM says otherwise).",
+        attribute=N_("The Attribute's current score: that many base dice (0-10)."),
+        skill=N_("The Skill level: that many more base dice (0-10; default 0, untrained)."),
+        gear=N_("The gear bonus: that many gear dice (0-10)."),
+        artifact=N_("An Artifact Die: d8 Mighty, d10 Epic, d12 Legendary."),
+        artifact2=N_("A second Artifact Die."),
+        artifact3=N_("A third Artifact Die."),
+        pride=N_("Add your Pride die (a d12 read like an Artifact Die)."),
+        pushes=N_("How many times this roll may be pushed (0-3; 1 unless a talent or the GM says otherwise)."),
     )
     async def yz(
         self,
@@ -171,31 +186,33 @@ class YearZero(commands.Cog):
         artifacts = tuple(a for a in (artifact, artifact2, artifact3) if a)
         roll = roll_yz(attribute, skill, gear, artifacts, self.dice, pride=pride, pushes=pushes)
         server_channel(interaction)  # a roll is stored under its server's channel: refused in a DM
+        speech = await answer_speech(interaction, self.bot.db.languages, private=private)
         first = await acknowledge(interaction, ephemeral=private)  # stored only once Discord took it
         if roll.can_push:
-            await self._store_and_show(interaction, roll, pushes, note, private)
+            await self._store_and_show(interaction, roll, pushes, note, private, speech)
         elif first:  # a repeat shows nothing: the first delivery shows and logs its own dice (these would differ)
-            await self._show_unpushable(interaction, roll, note, private)
+            await self._show_unpushable(interaction, roll, note, private, speech)
 
     async def _show_unpushable(
-        self, interaction: discord.Interaction, roll: YzRoll, note: str | None, private: bool
+        self, interaction: discord.Interaction, roll: YzRoll, note: str | None, private: bool, speech: Speech
     ) -> None:
         """A roll without pushes is only shown and logged; once shown, it ends the roller's pushable rolls here."""
-        embed, rolled = _first_card(interaction, roll, note), yearzero_rolled(roll, pool_odds(roll))
-        if await logbook.deliver_roll(interaction, embed, rolled, private=private):
+        embed, rolled = _first_card(interaction, roll, note, speech), yearzero_rolled(roll, pool_odds(roll))
+        if await logbook.deliver_roll(interaction, embed, rolled, private=private, speech=speech):
             where = (*server_channel(interaction), interaction.user.id)
             for older in await self.bot.db.rolls.supersede(*where, interaction_id=interaction.id):
                 await mark_ended(self.bot, older, Ending.SUPERSEDED)
 
     async def _store_and_show(
-        self, interaction: discord.Interaction, roll: YzRoll, pushes: int, note: str | None, private: bool
+        self, interaction: discord.Interaction, roll: YzRoll, pushes: int, note: str | None, private: bool,
+        speech: Speech,
     ) -> None:
         """A pushable roll (`pushes` allowed) is stored with its log entry (one transaction, once per interaction),
         then shown with Push and Keep; once shown, it ends the roller's older roll here. A repeat shows what the
         first stored."""
         guild_id, channel_id = server_channel(interaction)
         where = (guild_id, channel_id, interaction.user.id)
-        payload, embed = stored_payload(roll, note, private), _first_card(interaction, roll, note)
+        payload, embed = stored_payload(roll, note, private, speech), _first_card(interaction, roll, note, speech)
         rolled = yearzero_rolled(roll, pool_odds(roll))
         entry = logbook.new_entry(interaction, embed, rolled, private)
         stored = await self.bot.db.rolls.create_for(
@@ -205,9 +222,11 @@ class YearZero(commands.Cog):
             return
         if stored.payload != payload:  # a repeated interaction shows the roll the first one stored
             roll, note, private = read_payload(stored)
-            embed, rolled = _first_card(interaction, roll, note), yearzero_rolled(roll, pool_odds(roll))
+            speech = payload_speech(stored)
+            embed, rolled = _first_card(interaction, roll, note, speech), yearzero_rolled(roll, pool_odds(roll))
         answer = await logbook.deliver_roll(  # with Reveal when private
-            interaction, embed, rolled, private=private, entry_id=stored.id, buttons=push_buttons, logged=True
+            interaction, embed, rolled, private=private, speech=speech, entry_id=stored.id, buttons=push_buttons,
+            logged=True,
         )
         if answer is None:  # never shown: it must not supersede the roll the player does see
             await withdraw(interaction, "/yz", lambda: self.bot.db.rolls.withdraw(stored.id))
@@ -218,7 +237,10 @@ class YearZero(commands.Cog):
         if replaced is not None:
             await mark_ended(self.bot, replaced, Ending.SUPERSEDED)
 
-    @app_commands.command(name="push")
+    @app_commands.command(
+        name="push",
+        description=N_("Push your latest Year Zero roll in this channel: reroll every die that shows neither 6 nor 1"),
+    )
     @app_commands.guild_only()
     async def push_latest(self, interaction: discord.Interaction) -> None:
         """Push your latest Year Zero roll in this channel: reroll every die that shows neither 6 nor 1."""
@@ -231,9 +253,9 @@ class YearZero(commands.Cog):
         await self.pushes.push(interaction, stored.id, self.dice, edit_in_place=False)
 
 
-def _first_card(interaction: discord.Interaction, roll: YzRoll, note: str | None) -> discord.Embed:
+def _first_card(interaction: discord.Interaction, roll: YzRoll, note: str | None, speech: Speech) -> discord.Embed:
     odds = FirstRollOdds(pool_odds(roll), odds_after_first(roll))
-    return render_first(roll, odds, roller=interaction.user, note=note)
+    return render_first(roll, odds, speech=speech, roller=interaction.user, note=note)
 
 
 def yearzero_rolled(roll: YzRoll, odds: YzOdds) -> Rolled:

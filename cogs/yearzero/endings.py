@@ -19,10 +19,12 @@ import aiohttp
 import discord
 
 from bot.errors import PlayerError
+from bot.interactions.language import player_speech
 from bot.interactions.private_rolls import reveal_on, roll_view, still_to_reveal
 from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
 from bot.storage.roll_records import PushRefusal, YearZeroRoll
 from cogs.yearzero.card import EndedRoll, render_ended
+from rules.language import N_, Speech, speak
 from rules.yearzero.odds import pool_odds
 from rules.yearzero.roll import YzRoll
 
@@ -38,21 +40,21 @@ _COMPACT = json.JSONEncoder(separators=(",", ":"))
 class Ending(StrEnum):
     """Why a roll's message no longer offers a push, as its message says it."""
 
-    PUSHED = "⏹ Pushed with /push: the pushed roll is in a later message."
-    SUPERSEDED = "⏹ Superseded: the same player rolled again in this channel, so this roll can no longer be pushed."
-    EXPIRED = "⏹ Too old to push now."
-    KEPT = "✋ Kept: the roller accepted this roll as it lies; it can no longer be pushed."
+    PUSHED = N_("⏹ Pushed with /push: the pushed roll is in a later message.")
+    SUPERSEDED = N_("⏹ Superseded: the same player rolled again in this channel, so this roll can no longer be pushed.")
+    EXPIRED = N_("⏹ Too old to push now.")
+    KEPT = N_("✋ Kept: the roller accepted this roll as it lies; it can no longer be pushed.")
 
 
 REFUSED = {
-    PushRefusal.UNKNOWN: "I cannot find that roll; it may be too old to push.",
-    PushRefusal.NOT_YOURS: "Only the player who rolled can push this roll.",
-    PushRefusal.SUPERSEDED: "You rolled again in this channel since; only your latest roll can be pushed.",
-    PushRefusal.EXPIRED: "This roll is too old to push now.",
-    PushRefusal.ALREADY_PUSHED: "This roll has already been pushed; a roll can be pushed only once.",
-    PushRefusal.NO_PUSHES_LEFT: "This roll has been pushed as many times as it allows.",
-    PushRefusal.PUSHED_MEANWHILE: "This roll was pushed just now; look at the pushed roll before pushing again.",
-    PushRefusal.KEPT: "This roll was kept: it can no longer be pushed.",
+    PushRefusal.UNKNOWN: N_("I cannot find that roll; it may be too old to push."),
+    PushRefusal.NOT_YOURS: N_("Only the player who rolled can push this roll."),
+    PushRefusal.SUPERSEDED: N_("You rolled again in this channel since; only your latest roll can be pushed."),
+    PushRefusal.EXPIRED: N_("This roll is too old to push now."),
+    PushRefusal.ALREADY_PUSHED: N_("This roll has already been pushed; a roll can be pushed only once."),
+    PushRefusal.NO_PUSHES_LEFT: N_("This roll has been pushed as many times as it allows."),
+    PushRefusal.PUSHED_MEANWHILE: N_("This roll was pushed just now; look at the pushed roll before pushing again."),
+    PushRefusal.KEPT: N_("This roll was kept: it can no longer be pushed."),
 }
 """What a player is told when a push (or keep) is refused."""
 
@@ -65,9 +67,16 @@ _ENDINGS = {
 _PUSHED = {PushRefusal.ALREADY_PUSHED, PushRefusal.NO_PUSHES_LEFT, PushRefusal.PUSHED_MEANWHILE}
 
 
-def stored_payload(roll: YzRoll, note: str | None, private: bool) -> str:
-    """The JSON stored for a roll: the roll itself, the player's note, and whether it was rolled privately."""
-    return _COMPACT.encode({"roll": roll.as_dict(), "note": note, "private": private})
+def stored_payload(roll: YzRoll, note: str | None, private: bool, speech: Speech) -> str:
+    """The JSON stored for a roll: the roll itself, the player's note, whether it was rolled privately, and the
+    language its card speaks (every later card of the roll speaks it too)."""
+    return _COMPACT.encode({"roll": roll.as_dict(), "note": note, "private": private, "language": speech.code})
+
+
+def payload_speech(stored: YearZeroRoll) -> Speech:
+    """The language a stored roll's cards speak: the one its first card spoke (English for a roll stored before
+    rollkeeper spoke others)."""
+    return speak(json.loads(stored.payload).get("language"))
 
 
 def pushed_payload(roll: YzRoll) -> str:
@@ -86,11 +95,12 @@ def is_private(stored: YearZeroRoll) -> bool:
     return bool(json.loads(stored.payload).get("private"))
 
 
-def ending_line(ending: Ending, result_url: str | None = None) -> str:
+def ending_line(ending: Ending, speech: Speech, result_url: str | None = None) -> str:
     """What the ended card says of its ending: for /push, a link to the pushed result when it is known."""
     if ending is Ending.PUSHED and result_url is not None:
-        return f"⏹ Pushed with /push: see [the pushed roll]({result_url}) below."
-    return ending.value
+        # Translators: keep the Markdown link [..]({url}) as it is, translating its text.
+        return speech._("⏹ Pushed with /push: see [the pushed roll]({url}) below.", url=result_url)
+    return speech._(ending.value)
 
 
 def ended_card(stored: YearZeroRoll, ending: Ending, result_url: str | None = None) -> discord.Embed | None:
@@ -98,17 +108,19 @@ def ended_card(stored: YearZeroRoll, ending: Ending, result_url: str | None = No
     the message then keeps its card and says why in its content instead."""
     try:
         roll, note, _ = read_payload(stored)
-        return render_ended(EndedRoll(roll, ending_line(ending, result_url)), pool_odds(roll), note=note)
+        speech = payload_speech(stored)
+        ended = EndedRoll(roll, ending_line(ending, speech, result_url))
+        return render_ended(ended, pool_odds(roll), speech=speech, note=note)
     except (KeyError, TypeError, ValueError, AttributeError) as failure:  # ValueError: json's and the rules'
         _log.warning("Roll %s's stored payload cannot be shown again: %r", stored.id, failure)
         return None
 
 
-def _ended_message(embed: discord.Embed | None, ending: Ending) -> dict:
+def _ended_message(embed: discord.Embed | None, ending: Ending, speech: Speech) -> dict:
     """The edit of an ended roll's message: its card redrawn with the ending in it, and any content cleared (null,
     as Discord's spec allows) so the ending is read once; only a roll whose card cannot be redrawn (purged, or an
     unreadable payload) keeps its old card and says why in the content."""
-    return {"embed": embed, "content": None} if embed is not None else {"content": ending.value}
+    return {"embed": embed, "content": None} if embed is not None else {"content": speech._(ending.value)}
 
 
 async def edit_ended(bot: Rollkeeper, stored: YearZeroRoll, ending: Ending, result_id: int | None) -> bool:
@@ -118,7 +130,7 @@ async def edit_ended(bot: Rollkeeper, stored: YearZeroRoll, ending: Ending, resu
         return False
     channel = bot.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id)
     result_url = channel.get_partial_message(result_id).jump_url if result_id is not None else None
-    message = _ended_message(ended_card(stored, ending, result_url), ending)
+    message = _ended_message(ended_card(stored, ending, result_url), ending, payload_speech(stored))
     doing = f"mark it as {ending.name.lower()}"
     return await _edit_message(bot, stored, stored.message_id, doing, view=None, **message)
 
@@ -196,15 +208,17 @@ async def show_ended(interaction: discord.Interaction, ending: Ending, stored: Y
     """Answer a click by editing its message to the roll's ended card, without Push and Keep (a private roll not
     yet revealed keeps Reveal; a purged roll, given as None, keeps the card it had and says why in the content)."""
     card = ended_card(stored, ending, _shown_at(interaction, stored)) if stored is not None else None
-    message = _ended_message(card, ending)
-    view = await reveal_left(interaction, stored)
+    speech = payload_speech(stored) if stored is not None else player_speech(interaction)
+    message = _ended_message(card, ending, speech)
+    view = await reveal_left(interaction, stored, speech)
     if interaction.response.type is discord.InteractionResponseType.deferred_message_update:  # acknowledged first
         await interaction.edit_original_response(view=view, **message)
         return
     await interaction.response.edit_message(view=view, **message)
 
 
-async def reveal_left(interaction: discord.Interaction, stored: YearZeroRoll | None) -> discord.ui.View | None:
+async def reveal_left(interaction: discord.Interaction, stored: YearZeroRoll | None, speech: Speech
+                      ) -> discord.ui.View | None:
     """The buttons an ended roll's message keeps: Reveal, for a private roll its roller has not revealed yet (a
     purged roll's private message keeps the Reveal it carries while the log entry it names is unrevealed)."""
     if stored is not None and not is_private(stored):
@@ -212,7 +226,7 @@ async def reveal_left(interaction: discord.Interaction, stored: YearZeroRoll | N
     entry_id = stored.id if stored is not None else reveal_on(interaction.message)
     if entry_id is None or not still_to_reveal(await rollkeeper(interaction).db.log.get(entry_id)):
         return None
-    return roll_view(entry_id, True)
+    return roll_view(entry_id, True, speech)
 
 
 def _shown_at(interaction: discord.Interaction, stored: YearZeroRoll) -> str | None:

@@ -27,6 +27,7 @@ from cogs.yearzero.endings import (
     Ending,
     is_private,
     mark_ended,
+    payload_speech,
     pushed_payload,
     read_payload,
     refuse_or_repair,
@@ -66,7 +67,8 @@ class RollPushes:
         if claim is None or claim.roll is None or claim.willpower is None:
             return
         embed, pushes_left = pushed_answer(interaction, claim.roll, claim.willpower)  # as stored (a repeat: first's)
-        view = roll_view(roll_id, private, self.buttons if pushes_left else None)  # Reveal if private
+        speech = payload_speech(claim.roll)
+        view = roll_view(roll_id, private, speech, self.buttons if pushes_left else None)  # Reveal if private
         what = f"push of roll {roll_id}"
         if edit_in_place:
             await deliver(lambda: interaction.edit_original_response(embed=embed, view=view), what)
@@ -136,7 +138,7 @@ class RollPushes:
             return False
         await acknowledge(interaction)
         embed, pushes_left = pushed_answer(interaction, roll, WillpowerChange(**outcome["willpower"]))
-        view = roll_view(roll.id, is_private(roll), self.buttons if pushes_left else None)  # Reveal too
+        view = roll_view(roll.id, is_private(roll), payload_speech(roll), self.buttons if pushes_left else None)
         await deliver(lambda: interaction.edit_original_response(embed=embed, view=view), f"push of roll {roll.id}")
         return True
 
@@ -159,7 +161,7 @@ def pushed_answer(
     """The card of a roll as its latest stored push left it, and whether it still offers a push (its buttons)."""
     latest, note, _ = read_payload(roll)
     result = PushedRoll(latest, change.after, change.lost)
-    embed = render_pushed(result, pool_odds(latest), roller=interaction.user, note=note)
+    embed = render_pushed(result, pool_odds(latest), speech=payload_speech(roll), roller=interaction.user, note=note)
     return embed, roll.state is RollState.PENDING and latest.can_push
 
 

@@ -17,6 +17,7 @@ from rules.cli import heroic, hex, sevenkingdoms, yearzero
 from rules.cli.output import CliOutput
 from rules.dice import DiceSource, FixedDice, SystemDice, parse_faces
 from rules.errors import RulesError
+from rules.language import ENGLISH, LANGUAGES, N_, Speech, language_named, speak
 
 SYSTEMS = (hex, yearzero, heroic, sevenkingdoms)
 """Each system's sub-commands, in the order ``--help`` lists them."""
@@ -24,52 +25,76 @@ SYSTEMS = (hex, yearzero, heroic, sevenkingdoms)
 
 EXIT_REFUSED = 1
 EXIT_USAGE = 2  # argparse's own
-EXIT_STATUS = "exit status: 0 answered, 1 the rules refused it (the reason on stderr), 2 a usage error"
+EXIT_STATUS = N_("exit status: 0 answered, 1 the rules refused it (the reason on stderr), 2 a usage error")
 
 
-def _common_options(*, faces: bool) -> argparse.ArgumentParser:
-    """--json everywhere, and --faces for the commands that roll (odds roll nothing)."""
+def _language(text: str) -> str:
+    code = language_named(text)
+    if code is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is none of {', '.join(LANGUAGES)}")
+    return code
+
+
+def _language_asked(argv: Sequence[str] | None) -> str:
+    """The --lang of the command line, read before the rest (the help itself speaks it): English if none or
+    none rollkeeper speaks (the full parse then says what is wrong)."""
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--lang", default=ENGLISH)
+    asked, _ = early.parse_known_args(argv)
+    return language_named(asked.lang) or ENGLISH
+
+
+def _common_options(speech: Speech, *, faces: bool) -> argparse.ArgumentParser:
+    """--json and --lang everywhere, and --faces for the commands that roll (odds roll nothing)."""
+    _ = speech._
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--json", action="store_true", help="print one JSON object instead of a summary")
+    common.add_argument("--json", action="store_true", help=_("print one JSON object instead of a summary"))
+    common.add_argument("--lang", type=_language, default=ENGLISH, metavar="CODE",
+                        help=_("the summary's language: {codes} (or sv, es, pt; the JSON is the same in every "
+                               "language)", codes=", ".join(LANGUAGES)))
     if not faces:
         return common
     common.add_argument(
         "--faces",
         metavar="6,1,4",
-        help="read a roll made with physical dice: the faces, in the order the command's help gives",
+        help=_("read a roll made with physical dice: the faces, in the order the command's help gives"),
     )
     return common
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(speech: Speech) -> argparse.ArgumentParser:
+    """The command line, its help in speech's language (argparse's own words, such as "usage:", stay English)."""
+    _ = speech._
     parser = argparse.ArgumentParser(
         prog="python -m rules",
-        description="Roll and read HEX, Year Zero, Heroic Rolls and Seven Kingdoms dice, with exact odds.",
-        epilog=EXIT_STATUS,
+        description=_("Roll and read HEX, Year Zero, Heroic Rolls and Seven Kingdoms dice, with exact odds."),
+        epilog=_(EXIT_STATUS),
     )
-    rolling, odds_only = _common_options(faces=True), _common_options(faces=False)
+    rolling, odds_only = _common_options(speech, faces=True), _common_options(speech, faces=False)
     top = parser.add_subparsers(dest="system", required=True, metavar="{hex,yz,heroic,sk,odds}")
-    odds_parser = top.add_parser("odds", help="exact odds of a roll, without rolling")
+    odds_parser = top.add_parser("odds", help=_("exact odds of a roll, without rolling"))
     odds_sub = odds_parser.add_subparsers(dest="odds_system", required=True, metavar="{hex,yz,heroic,sk}")
     for module in SYSTEMS:
-        module.register(top, [rolling], odds=False)
-        module.register(odds_sub, [odds_only], odds=True)
+        module.register(top, [rolling], speech, odds=False)
+        module.register(odds_sub, [odds_only], speech, odds=True)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(speak(_language_asked(argv)))
     args = parser.parse_args(argv)
     dice: DiceSource = SystemDice()
+    speech = speak(args.lang)
     try:
         if getattr(args, "faces", None):
             dice = parse_faces(args.faces, count_short=True)
-        output: CliOutput = args.handler(args, dice)
+        output: CliOutput = args.handler(args, dice, speech)
         if isinstance(dice, FixedDice):
             dice.finish()
     except RulesError as refusal:
         shown = dice.shortage() if isinstance(dice, FixedDice) and dice.missing else refusal
-        print(f"error: {shown}", file=sys.stderr)  # with made-up 1s read, the shortage is what to say
+        # Translators: the command line's refusal; {reason} says why.
+        print(speech._("error: {reason}", reason=speech.error(shown)), file=sys.stderr)  # made-up 1s: say the shortage
         return EXIT_REFUSED
     if args.json:
         print(json.dumps(output.data, indent=2, sort_keys=False))

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rules.dice import DiceSource
+from rules.language import Speech
 
 
 @dataclass(frozen=True)
@@ -17,4 +18,5 @@ class CliOutput:
     text: str
 
 
-Handler = Callable[[argparse.Namespace, DiceSource], CliOutput]
+Handler = Callable[[argparse.Namespace, DiceSource, Speech], CliOutput]
+"""A sub-command: its arguments, the dice to roll, and the language of its summary (never of its JSON)."""

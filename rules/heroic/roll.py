@@ -14,7 +14,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from rules.dice import DiceSource, Die, Role, roll_dice
-from rules.errors import InvalidInput, check_range
+from rules.errors import InvalidInput, Term, check_range
 from rules.heroic.tables import Difficulty, Kind, Variant
 
 SKILL_MAX = 30
@@ -66,7 +66,7 @@ def resolve_target(
     options = (("difficulty", difficulty), ("tn", tn), ("versus", versus))
     given = [name for name, value in options if value is not None]
     if len(given) > 1:
-        raise InvalidInput(f"Give only one target, not {' and '.join(given)}: a difficulty, a TN or versus")
+        raise InvalidInput("Give only one target, not {given}: a difficulty, a TN or versus", given=" and ".join(given))
     if difficulty is not None:
         named = Difficulty.parse(difficulty)
         return Target(named.tn(variant), TargetSource.DIFFICULTY, difficulty=named)
@@ -109,21 +109,22 @@ class Consequence(StrEnum):
         return _CONSEQUENCE_TEXT[self]
 
 
+# Translators: keep the heading before ": " (Critical hit, Combat Fumble, ...): cards show only what follows it.
 _CONSEQUENCE_TEXT = {
-    Consequence.DOUBLE_DAMAGE: "Critical hit: the attack inflicts double damage.",
-    Consequence.FREE_ACTION: "Critical success: the Hero may take one free action.",
-    Consequence.CRITICAL_DAMAGE: "Critical damage: the Hero takes double the damage of the hit.",
-    Consequence.FALLS_OVER: (
+    Consequence.DOUBLE_DAMAGE: Term("Critical hit: the attack inflicts double damage."),
+    Consequence.FREE_ACTION: Term("Critical success: the Hero may take one free action."),
+    Consequence.CRITICAL_DAMAGE: Term("Critical damage: the Hero takes double the damage of the hit."),
+    Consequence.FALLS_OVER: Term(
         "Combat Fumble: the Hero loses their balance, slips and falls over, "
         "ending their turn looking like a fool."
     ),
-    Consequence.DROPS_WEAPON: (
+    Consequence.DROPS_WEAPON: Term(
         "Combat Fumble: the Hero fumbles and drops their weapon "
         "(or inflicts half damage on themself if they are armed)."
     ),
-    Consequence.INJURES_ALLY: "Combat Fumble: the Hero accidentally injures an ally nearby for half damage.",
-    Consequence.INJURES_SELF: "Combat Fumble: the Hero accidentally injures themself for half damage.",
-    Consequence.SPELL_MISCAST: "Spell fumble: roll on the Spell Miscast Table.",
+    Consequence.INJURES_ALLY: Term("Combat Fumble: the Hero accidentally injures an ally nearby for half damage."),
+    Consequence.INJURES_SELF: Term("Combat Fumble: the Hero accidentally injures themself for half damage."),
+    Consequence.SPELL_MISCAST: Term("Spell fumble: roll on the Spell Miscast Table."),
 }
 _DOUBLING = (Consequence.DOUBLE_DAMAGE, Consequence.CRITICAL_DAMAGE)
 _HALVING = (Consequence.DROPS_WEAPON, Consequence.INJURES_ALLY, Consequence.INJURES_SELF)

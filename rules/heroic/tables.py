@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rules.errors import InvalidInput
+from rules.errors import InvalidInput, Term, Terms
 from rules.names import name_key
 
 
@@ -42,7 +42,7 @@ class Variant(StrEnum):
         try:
             return cls(text)
         except ValueError:
-            raise InvalidInput(f"Unknown dice {value!r}: choose 2d6, d12 or d20") from None
+            raise InvalidInput("Unknown dice {value!r}: choose 2d6, d12 or d20", value=value) from None
 
 
 class Difficulty(StrEnum):
@@ -59,7 +59,7 @@ class Difficulty(StrEnum):
 
     @property
     def label(self) -> str:
-        return self.value.replace("_", " ").title()
+        return _DIFFICULTY_LABEL[self]
 
     def tn(self, variant: Variant | str = Variant.TWO_D6) -> int:
         """The Target Number: 4 to 18 with 2d6 or a d12, 6 to 20 with a d20."""
@@ -71,10 +71,18 @@ class Difficulty(StrEnum):
         try:
             return cls(_key(value))
         except ValueError:
-            names = ", ".join(d.label for d in cls)
-            raise InvalidInput(f"Unknown difficulty {value!r}: choose one of {names}") from None
+            names = Terms(d.label for d in cls)
+            # Translators: {names} lists the Heroic Rolls difficulties (Basic, Simple, ...).
+            raise InvalidInput("Unknown difficulty {value!r}: choose one of {names}", value=value,
+                               names=names) from None
 
 
+# Translators: the Heroic Rolls difficulties.
+_DIFFICULTY_LABEL = {
+    Difficulty.BASIC: Term("Basic"), Difficulty.SIMPLE: Term("Simple"), Difficulty.EASY: Term("Easy"),
+    Difficulty.MODERATE: Term("Moderate"), Difficulty.HARD: Term("Hard"), Difficulty.VERY_HARD: Term("Very Hard"),
+    Difficulty.HEROIC: Term("Heroic"), Difficulty.INSANE: Term("Insane"),
+}
 _DIFFICULTY_TN: dict[Difficulty, tuple[int, int]] = {
     Difficulty.BASIC: (4, 6),
     Difficulty.SIMPLE: (6, 8),
@@ -129,14 +137,17 @@ class Kind(StrEnum):
             return cls(key)
         except ValueError:
             names = ", ".join(k.value for k in cls)
-            raise InvalidInput(f"Unknown kind of roll {value!r}: choose one of {names}") from None
+            # Translators: {names} lists the kinds as typed (task, attack, ...): keep them in English.
+            raise InvalidInput("Unknown kind of roll {value!r}: choose one of {names}", value=value,
+                               names=names) from None
 
 
 REACTIONS: dict[Kind, Reaction] = {
-    Kind.BLOCK: Reaction("Block", "Brawl"),
-    Kind.PARRY: Reaction("Parry/Fend", "Sword-Play"),
-    Kind.SHIELD_BLOCK: Reaction("Shield Block", "Endurance"),
-    Kind.DODGE: Reaction("Dodge", "Agility"),
-    Kind.RESIST_MAGIC: Reaction("Resist Magic", "Magic Resistance"),
-    Kind.REACTION: Reaction("Reaction", None),
+    # Translators: Heroic Rolls reactions and the Skills they are rolled with.
+    Kind.BLOCK: Reaction(Term("Block"), Term("Brawl")),
+    Kind.PARRY: Reaction(Term("Parry/Fend"), Term("Sword-Play")),
+    Kind.SHIELD_BLOCK: Reaction(Term("Shield Block"), Term("Endurance")),
+    Kind.DODGE: Reaction(Term("Dodge"), Term("Agility")),
+    Kind.RESIST_MAGIC: Reaction(Term("Resist Magic"), Term("Magic Resistance")),
+    Kind.REACTION: Reaction(Term("Reaction"), None),
 }

@@ -34,8 +34,11 @@ class HexPool:
         check_range("Skill", self.skill, 0, 12)
         check_range("Specialty", self.specialty, 0, 12)
         if self.specialty > self.skill:
-            needs = "" if self.skill else ": a Specialty needs its parent Skill rated at least 1"
-            raise InvalidInput(f"Specialty {self.specialty} cannot exceed Skill {self.skill}{needs}")
+            if not self.skill:
+                raise InvalidInput("Specialty {specialty} cannot exceed Skill 0: a Specialty needs its parent Skill "
+                                   "rated at least 1", specialty=self.specialty)
+            raise InvalidInput("Specialty {specialty} cannot exceed Skill {skill}", specialty=self.specialty,
+                               skill=self.skill)
         for name in ("environment", "gear", "ingenuity"):
             check_range(name.capitalize(), getattr(self, name), 0, 3)
         check_range("Complications", self.complications, 0, 20)
@@ -80,6 +83,6 @@ def check_attempt(size: int, *, required: bool, advancement: bool) -> None:
     """Raise CannotAttempt for a voluntary uncontested roll of a nullified pool without an Advancement."""
     if size <= 0 and not required and not advancement:
         raise CannotAttempt(
-            f"The pool is {size} dice after complications: with no dice left, a voluntary action cannot be "
-            "attempted (a required Test fails automatically, and an Advancement still guarantees success)"
+            "The pool is {size} dice after complications: with no dice left, a voluntary action cannot be "
+            "attempted (a required Test fails automatically, and an Advancement still guarantees success)", size=size
         )

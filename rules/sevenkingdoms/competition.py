@@ -72,17 +72,19 @@ def check_participants(participants: Sequence[tuple[str, SkPool]]) -> list[tuple
     """Two to 25 participants with unique names of 1 to 50 characters; the names come back stripped."""
     count = len(participants)
     if not 2 <= count <= MAX_PARTICIPANTS:
-        raise InvalidInput(f"A competition needs 2 to {MAX_PARTICIPANTS} participants, not {count}")
+        raise InvalidInput("A competition needs 2 to {high} participants, not {count}", high=MAX_PARTICIPANTS,
+                           count=count)
     seen: set[str] = set()
     checked = []
     for number, (name, pool) in enumerate(participants, start=1):
         name = name.strip() if isinstance(name, str) else ""
         if not name or len(name) > MAX_NAME:
-            raise InvalidInput(f"Participant {number} needs a name of 1 to {MAX_NAME} characters")
+            raise InvalidInput("Participant {number} needs a name of 1 to {high} characters", number=number,
+                               high=MAX_NAME)
         if name.casefold() in seen:
-            raise InvalidInput(f"Two participants are named {name!r}: names must be unique")
+            raise InvalidInput("Two participants are named {name!r}: names must be unique", name=name)
         if not isinstance(pool, SkPool):
-            raise InvalidInput(f"Participant {name!r} has no pool")
+            raise InvalidInput("Participant {name!r} has no pool", name=name)
         seen.add(name.casefold())
         checked.append((name, pool))
     return checked
@@ -95,7 +97,7 @@ def parse_participants(text: str) -> list[tuple[str, SkPool]]:
     for entry in entries:
         start = re.search(r"[+＋]?\s*\d+\s*D(?![A-Z])", entry, re.IGNORECASE)
         if start is None:
-            raise InvalidInput(f"Cannot read {entry.strip()!r}: write each participant like Jaime 5D + 2B")
+            raise InvalidInput("Cannot read {entry!r}: write each participant like Jaime 5D + 2B", entry=entry.strip())
         name = entry[: start.start()].strip().rstrip(":").strip()
         participants.append((name, parse_pool(entry[start.start():])))
     return check_participants(participants)

@@ -34,7 +34,7 @@ class ExtendedProgress:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not 1 <= len(self.name.strip()) <= MAX_TASK_NAME:
-            raise InvalidInput(f"An extended test needs a name of 1 to {MAX_TASK_NAME} characters")
+            raise InvalidInput("An extended test needs a name of 1 to {high} characters", high=MAX_TASK_NAME)
         check_range("Successes needed", self.needed, 1, 50)
         check_range("Successes gained", self.gained, 0, self.needed + len(DEGREE_NAMES) - 1)
 
@@ -54,7 +54,7 @@ class ExtendedProgress:
 def advance(progress: ExtendedProgress, test: SkTest) -> ExtendedProgress:
     """The progress after one more basic test: a success adds its degrees, a failure adds nothing."""
     if progress.complete:
-        raise InvalidInput(f"The extended test {progress.name!r} is already complete")
+        raise InvalidInput("The extended test {name!r} is already complete", name=progress.name)
     if test.kind != "basic":
         raise InvalidInput("An extended test is made of basic tests, not conflict tests")
     if test.status == "automatic":

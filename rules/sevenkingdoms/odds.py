@@ -176,7 +176,7 @@ def _rolled(pool: SkPool, kind: str, number: int) -> SkTestOdds:
 def odds_for_test(pool: SkPool, difficulty: str | int, *, kind: str = "basic") -> SkTestOdds:
     """Exact odds of roll_test(pool, difficulty=difficulty, kind=kind): the same checks, the same errors."""
     if kind not in ("basic", "conflict"):
-        raise InvalidInput(f"Unknown kind of test {kind!r}: use basic or conflict")
+        raise InvalidInput("Unknown kind of test {kind!r}: use basic or conflict", kind=kind)
     number = difficulty_number(difficulty)
     if kind == "basic":
         check_minimum_rank(pool.rank, number)
@@ -217,7 +217,8 @@ def _counts_below(outcomes: list[tuple[int, int, int]], total: int) -> Callable[
 def competition_odds(pools: Sequence[SkPool]) -> SkCompetitionOdds:
     """Exact odds of a competition between these pools (in participant order), counted in whole outcomes."""
     if not 2 <= len(pools) <= MAX_PARTICIPANTS:
-        raise InvalidInput(f"A competition needs 2 to {MAX_PARTICIPANTS} participants, not {len(pools)}")
+        raise InvalidInput("A competition needs 2 to {high} participants, not {count}", high=MAX_PARTICIPANTS,
+                           count=len(pools))
     rolling = [i for i, pool in enumerate(pools) if pool.test_dice]
     if not rolling:
         return SkCompetitionOdds(tuple(Fraction(0) for _ in pools), Fraction(0), Fraction(1))

@@ -12,17 +12,19 @@ import re
 from dataclasses import dataclass
 
 from rules.dice import DiceSource, Die, Fate, Role
-from rules.errors import CannotAttempt, InvalidInput, check_range
+from rules.errors import CannotAttempt, InvalidInput, Term, Terms, check_range
 from rules.names import name_key
 
 SIDES = 6
 MAX_TARGET = 60
 KINDS = ("basic", "conflict")
-DEGREE_NAMES = ("Marginal", "Great", "Incredible", "Astonishing")
+# Translators: the Seven Kingdoms degrees of success, as a name on their own.
+DEGREE_NAMES = (Term("Marginal"), Term("Great"), Term("Incredible"), Term("Astonishing"))
 # (name, number, minimum rank); a number between rows takes the row at or below it, Heroic is 21 and up.
 DIFFICULTIES: tuple[tuple[str, int, int], ...] = (
-    ("Automatic", 0, 1), ("Easy", 3, 1), ("Routine", 6, 1), ("Challenging", 9, 2),
-    ("Formidable", 12, 2), ("Hard", 15, 3), ("Very Hard", 18, 3), ("Heroic", 21, 4),
+    # Translators: the Seven Kingdoms difficulties.
+    (Term("Automatic"), 0, 1), (Term("Easy"), 3, 1), (Term("Routine"), 6, 1), (Term("Challenging"), 9, 2),
+    (Term("Formidable"), 12, 2), (Term("Hard"), 15, 3), (Term("Very Hard"), 18, 3), (Term("Heroic"), 21, 4),
 )
 NOTATION_HINT = "write it like 3D + 2B − 1P"
 
@@ -49,8 +51,10 @@ def difficulty_number(difficulty: str | int) -> int:
         for name, number, _ in DIFFICULTIES:
             if key is not None and name_key(name, " ") == key:
                 return number
-        names = ", ".join(name for name, _, _ in DIFFICULTIES)
-        raise InvalidInput(f"Unknown difficulty {difficulty!r}: give a number from 0 to {MAX_TARGET} or one of {names}")
+        names = Terms(name for name, _, _ in DIFFICULTIES)
+        # Translators: {names} lists the Seven Kingdoms difficulties (Easy, Routine, ...).
+        raise InvalidInput("Unknown difficulty {difficulty!r}: give a number from 0 to {high} or one of {names}",
+                           difficulty=difficulty, high=MAX_TARGET, names=names)
     return check_range("Difficulty", difficulty, 0, MAX_TARGET)
 
 
@@ -82,9 +86,10 @@ def check_minimum_rank(rank: int, number: int) -> None:
     """Raise CannotAttempt when the rank is below the minimum rank of a basic test's difficulty."""
     needed = minimum_rank(number)
     if rank < needed:
-        name = difficulty_name(number) or f"difficulty {number}"
-        article = "an" if name[0] in "AEIOU" else "a"
-        raise CannotAttempt(f"Rank {rank} is below the minimum rank {needed} for {article} {name} test")
+        name = difficulty_name(number)
+        # Translators: {difficulty} is a Seven Kingdoms difficulty, by name (Easy, Routine, ...) or by number.
+        raise CannotAttempt("Rank {rank} is below the minimum rank {needed} for a test of difficulty {difficulty}",
+                            rank=rank, needed=needed, difficulty=Term(name) if name else number)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +110,8 @@ class SkPool:
                                    ("Discard penalty", self.discard, 20), ("Injuries", self.injuries, 10)):
             check_range(label, value, 0, high)
         if self.aid not in (0, 1) or not isinstance(self.aid, int):
-            raise InvalidInput(f"Only one helper can aid a test: aid is 0 or 1 bonus die, not {self.aid!r}")
+            raise InvalidInput("Only one helper can aid a test: aid is 0 or 1 bonus die, not {aid!r}",
+                               aid=self.aid)
         object.__setattr__(self, "aid", bool(self.aid))
 
     @property
@@ -144,17 +150,19 @@ def parse_pool(text: str, *, wounds: int = 0, pool_penalty: int = 0, injuries: i
     """Read the seed's notation (``3D + 2B − 1P``, ``4d+1b``, ``2D``): D rank, B bonus, P discard dice."""
     cleaned = (text or "").translate(_MINUS)
     if not _POOL.fullmatch(cleaned):
-        raise InvalidInput(f"Cannot read the pool {text!r}: {NOTATION_HINT}")
+        raise InvalidInput("Cannot read the pool {text!r}: write it like 3D + 2B − 1P", text=text)
     terms: dict[str, int] = {}
     for sign, digits, letter in _TERM.findall(cleaned):
         letter = letter.upper()
         if letter in terms:
-            raise InvalidInput(f"The pool {text!r} gives {letter} twice: {NOTATION_HINT}")
+            raise InvalidInput("The pool {text!r} gives {letter} twice: write it like 3D + 2B − 1P", text=text,
+                               letter=letter)
         if sign == "-" and letter != "P":
-            raise InvalidInput(f"The pool {text!r} subtracts {letter} dice: only P dice are subtracted")
+            raise InvalidInput("The pool {text!r} subtracts {letter} dice: only P dice are subtracted", text=text,
+                               letter=letter)
         terms[letter] = int(digits)
     if "D" not in terms:
-        raise InvalidInput(f"The pool {text!r} has no test dice (D): {NOTATION_HINT}")
+        raise InvalidInput("The pool {text!r} has no test dice (D): write it like 3D + 2B − 1P", text=text)
     return SkPool(terms["D"], terms.get("B", 0), wounds, pool_penalty, terms.get("P", 0), injuries, aid)
 
 
@@ -243,7 +251,7 @@ def roll_test(pool: SkPool, dice: DiceSource, *, difficulty: str | int | None = 
     test die left (fails, no roll). A conflict has no minimum rank and is rolled even against Defense 0.
     """
     if kind not in KINDS:
-        raise InvalidInput(f"Unknown kind of test {kind!r}: use basic or conflict")
+        raise InvalidInput("Unknown kind of test {kind!r}: use basic or conflict", kind=kind)
     number = resolve_difficulty(difficulty, target)
     if kind == "basic":
         check_minimum_rank(pool.rank, number)

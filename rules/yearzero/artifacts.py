@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from rules.errors import InvalidInput
+from rules.errors import InvalidInput, Term
 
 MAX_ARTIFACTS = 3
-ARTIFACT_NAMES = {8: "Mighty", 10: "Epic", 12: "Legendary"}
+# Translators: the Forbidden Lands Artifact dice: d8 Mighty, d10 Epic, d12 Legendary.
+ARTIFACT_NAMES = {8: Term("Mighty"), 10: Term("Epic"), 12: Term("Legendary")}
 ARTIFACT_SIDES = tuple(ARTIFACT_NAMES)
 _ARTIFACTS_BY_NAME = {name.lower(): sides for sides, name in ARTIFACT_NAMES.items()}
 
@@ -19,7 +20,8 @@ def parse_artifact(value: int | str) -> int:
         return value
     sides = _sides_named(value) if isinstance(value, str) else value
     if isinstance(sides, bool) or sides not in ARTIFACT_SIDES:
-        raise InvalidInput(f"Artifact die {value!r} is not one of d8 (Mighty), d10 (Epic) or d12 (Legendary)")
+        raise InvalidInput("Artifact die {value!r} is not one of d8 (Mighty), d10 (Epic) or d12 (Legendary)",
+                           value=value)
     return sides
 
 
@@ -35,5 +37,6 @@ def check_artifacts(artifacts: Sequence[int | str]) -> tuple[int, ...]:
     """Validate the Artifact dice (at most 3, each a d8, d10 or d12) and return their sides in order."""
     sides = tuple([parse_artifact(a) for a in artifacts])
     if len(sides) > MAX_ARTIFACTS:
-        raise InvalidInput(f"{len(sides)} Artifact dice given: a roll takes at most {MAX_ARTIFACTS}")
+        raise InvalidInput("{count} Artifact dice given: a roll takes at most {high}", count=len(sides),
+                           high=MAX_ARTIFACTS)
     return sides

@@ -14,11 +14,12 @@ dataclass is slow, and a pool holds up to 33 dice).
 from __future__ import annotations
 
 from rules.dice import DiceSource, Die, Role
-from rules.errors import InvalidInput
+from rules.errors import InvalidInput, Term
 from rules.yearzero.artifacts import ARTIFACT_SIDES
 
 PRIDE_SIDES = 12
-PRIDE_NAME = "Pride"
+# Translators: the Pride die of Forbidden Lands (a d12).
+PRIDE_NAME = Term("Pride")
 READ_AS_ARTIFACT = (Role.ARTIFACT, Role.PRIDE)
 """The roles that score by the Artifact table and never show a bane."""
 
@@ -80,7 +81,7 @@ _SHARED_DICE: dict[Kind, tuple[Die | None, ...]] = {
 def check_face(sides: int, face: int) -> None:
     """Refuse a face a die with these sides cannot show."""
     if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides:
-        raise InvalidInput(f"face {face!r} is impossible on a d{sides}")
+        raise InvalidInput("face {face!r} is impossible on a d{sides}", face=face, sides=sides)
 
 
 def roll_die(sides: int, role: Role, source: DiceSource) -> Die:

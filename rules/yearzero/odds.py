@@ -117,7 +117,8 @@ def odds_for_roll(
     check_range("Pushes allowed", pushes, 0, MAX_PUSHES)
     sides = tuple(sorted([parse_artifact(a) for a in artifacts] + ([PRIDE_SIDES] if pride else [])))
     if len(sides) > MAX_ODDS_ARTIFACTS:
-        raise InvalidInput(f"{len(sides)} Artifact dice given: the odds take at most {MAX_ODDS_ARTIFACTS}")
+        raise InvalidInput("{count} Artifact dice given: the odds take at most {high}", count=len(sides),
+                           high=MAX_ODDS_ARTIFACTS)
     if base + gear + len(sides) == 0:
         raise InvalidInput("A Year Zero roll needs at least one die: the pool is empty")
     return _odds(base, gear, sides, bool(pride), pushes)

@@ -11,7 +11,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from rules.dice import DiceSource, Die, Role
-from rules.errors import CannotAttempt, InvalidInput
+from rules.errors import CannotAttempt, InvalidInput, Term
 from rules.luck import Events, LuckEvent
 
 NONE = 0
@@ -31,7 +31,7 @@ class Resource(StrEnum):
 def check_rating(rating: int) -> int:
     """A rating is one of D6, D8, D10, D12 (their sides) or 0 for none."""
     if isinstance(rating, bool) or rating not in RATINGS:
-        raise InvalidInput(f"A resource rating is D6, D8, D10, D12 or none, not {rating!r}")
+        raise InvalidInput("A resource rating is D6, D8, D10, D12 or none, not {rating!r}", rating=rating)
     return rating
 
 
@@ -82,7 +82,7 @@ class ResourceRoll:
 def roll_resource(resource: Resource, rating: int, dice: DiceSource) -> ResourceRoll:
     """Roll the rated die; on 1 or 2 the rating steps down one size. A resource rated none cannot be rolled."""
     if check_rating(rating) == NONE:
-        raise CannotAttempt(f"You have no {resource.value.capitalize()} left")
+        raise CannotAttempt("You have no {resource} left", resource=Term(resource.value.capitalize()))
     face = dice.roll(rating)
     after = step_down(rating) if face in STEP_DOWN_FACES else rating
     return ResourceRoll(

@@ -181,12 +181,11 @@ class YzRoll:
         try:
             return _from_dict(data)
         except RulesError as error:
-            raise InvalidInput(f"{_UNREADABLE}: {error}") from None
+            raise InvalidInput("This stored Year Zero roll cannot be read back: {error}", error=error) from None
         except (KeyError, TypeError, ValueError, AttributeError):
-            raise InvalidInput(f"{_UNREADABLE}: its data is damaged") from None
+            raise InvalidInput("This stored Year Zero roll cannot be read back: its data is damaged") from None
 
 
-_UNREADABLE = "This stored Year Zero roll cannot be read back"
 _KEYS = {"attribute", "skill", "gear", "artifacts", "faces"}
 _OPTIONAL_KEYS = {"first_faces", "push_faces", "pride", "pushes_allowed"}
 
@@ -216,7 +215,7 @@ def _from_dict(data: object) -> YzRoll:
 def _dice_with_faces(attribute, skill, gear, artifacts, pride, faces) -> tuple[Die, ...]:
     roles = pool_kinds(attribute, skill, gear, artifacts, pride)
     if not isinstance(faces, list | tuple) or len(faces) != len(roles):
-        raise InvalidInput(f"the pool needs {len(roles)} faces")
+        raise InvalidInput("the pool needs {count} faces", count=len(roles))
     return tuple(Die(sides, face, role) for (sides, role), face in zip(roles, faces, strict=True))
 
 

@@ -26,5 +26,5 @@ def spend_willpower(current: int, cost: int) -> int:
     check_willpower(current)
     check_range("Willpower to spend", cost, 0, MAX_WILLPOWER)
     if cost > current:
-        raise InvalidInput(f"Not enough Willpower: {cost} WP needed, {current} left")
+        raise InvalidInput("Not enough Willpower: {cost} WP needed, {current} left", cost=cost, current=current)
     return current - cost

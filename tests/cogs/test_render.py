@@ -24,13 +24,15 @@ from rules.heroic.odds import odds_for_heroic
 from rules.hex import roll as hex
 from rules.hex.odds import odds_for_cast, odds_for_contest, odds_for_test
 from rules.hex.pool import HexPool
-from rules.odds_text import percent
+from rules.language import ENGLISH, speak
 from rules.sevenkingdoms import roll as sevenkingdoms
 from rules.sevenkingdoms.competition import parse_participants, roll_competition
 from rules.sevenkingdoms.odds import competition_odds
 from rules.sevenkingdoms.odds import odds_for_test as sk_odds
 from rules.yearzero import roll as yearzero
 from rules.yearzero.odds import odds_after_first, odds_for_roll
+
+EN = speak(ENGLISH)
 
 
 def text_of(embed) -> str:
@@ -43,12 +45,12 @@ def text_of(embed) -> str:
      (Fraction(1), "100%")],
 )
 def test_percent_never_rounds_a_possibility_away(value, shown):
-    assert percent(value) == shown
+    assert EN.percent(value) == shown
 
 
 def test_hex_mishap_shows_skulls_on_hazard_dice_only():
     result = hex.roll_test(HexPool(attribute=4), FixedDice([1, 1, 1, 2]))
-    embed = render_hex.render_result(result, odds_for_test(4))
+    embed = render_hex.render_result(result, odds_for_test(4), speech=EN)
     assert embed.fields[0].value == "Hazard: `1`☠ `1`☠ · Other dice: `2` `1`"
     assert embed.title == "💀 Mishap · test fails" and "Your Mishap" in embed.description
     assert embed.footer.text == "Odds: success 52% · Mishap 2%"
@@ -56,30 +58,31 @@ def test_hex_mishap_shows_skulls_on_hazard_dice_only():
 
 def test_hex_a_one_on_a_hazard_die_of_a_success_is_no_skull():
     result = hex.roll_test(4, FixedDice([1, 1, 6, 2]))
-    assert render_hex.render_result(result, None).fields[0].value == "Hazard: `1` `1` · Other dice: `6`⚔ `2`"
+    assert render_hex.render_result(result, None, speech=EN).fields[0].value == "Hazard: `1` `1` · Other dice: `6`⚔ `2`"
     lost_with_a_six = hex.roll_contest(3, 2, FixedDice([1, 1, 6, 6, 6]))  # you 1 – 2 them: a 6, so no Mishap
-    assert render_hex.render_result(lost_with_a_six, None).fields[0].value == "Hazard: `1` `1` · Other dice: `6`⚔"
+    shown = render_hex.render_result(lost_with_a_six, None, speech=EN)
+    assert shown.fields[0].value == "Hazard: `1` `1` · Other dice: `6`⚔"
 
 
 def test_hex_cast_groups_affinity_and_control():
     result = hex.roll_cast(HexPool(attribute=3, skill=1), 2, FixedDice([1, 2, 3, 4]))
-    embed = render_hex.render_result(result, odds_for_cast(4, 2))
+    embed = render_hex.render_result(result, odds_for_cast(4, 2), speech=EN)
     assert embed.fields[0].value == "Affinity: `1`☠ · Control: `2` `3` · Other dice: `4`"
     assert embed.title == "❌ Fizzle · cast fails" and "harmless fizzle" in embed.description
 
 
 def test_hex_success_marks_every_six():
     result = hex.roll_test(HexPool(attribute=6, skill=6), SeededDice(3))
-    embed = render_hex.render_result(result, None)
+    embed = render_hex.render_result(result, None, speech=EN)
     assert embed.fields[0].value.count(SUCCESS_MARK) == result.successes
 
 
 def test_hex_contest_reads_acting_side_first_whoever_wins():
-    lost = render_hex.render_result(hex.roll_contest(2, 2, FixedDice([2, 3, 6, 6])), odds_for_contest(2, 2))
+    lost = render_hex.render_result(hex.roll_contest(2, 2, FixedDice([2, 3, 6, 6])), odds_for_contest(2, 2), speech=EN)
     assert lost.title == "❌ They win: you 0 – 2 them · MoS 2"
     assert [field.name for field in lost.fields] == ["You · 0 successes", "Them · 2 successes"]
     assert lost.footer.text.startswith("Odds: you win ")
-    tie = render_hex.render_result(hex.roll_contest(2, 2, FixedDice([2, 3, 4, 5])), None)
+    tie = render_hex.render_result(hex.roll_contest(2, 2, FixedDice([2, 3, 4, 5])), None, speech=EN)
     assert tie.title == "✅ You win: you 0 – 0 them · MoS 0"
     assert tie.description.splitlines() == [
         "HEX contest · your pool 2 vs their pool 2", "A tie: ties go to the acting side."
@@ -89,17 +92,18 @@ def test_hex_contest_reads_acting_side_first_whoever_wins():
 def test_hex_large_pools_are_summed_by_their_sixes():
     faces = [6] * 7 + [3] * 36
     result = hex.roll_test(45, FixedDice([2, 4, *faces]))
-    assert render_hex.render_result(result, None).fields[0].value == "Hazard: `2` `4` · 43 other dice: 7 sixes ⚔"
-    plain = render_hex.render_plain(hex.roll_plain(45, FixedDice([1, 5, *faces])), None)
+    shown = render_hex.render_result(result, None, speech=EN)
+    assert shown.fields[0].value == "Hazard: `2` `4` · 43 other dice: 7 sixes ⚔"
+    plain = render_hex.render_plain(hex.roll_plain(45, FixedDice([1, 5, *faces])), None, speech=EN)
     assert plain.fields[0].value == "45 dice: 7 sixes ⚔"
-    small = render_hex.render_plain(hex.roll_plain(4, FixedDice([2, 6, 1, 5])), None)
+    small = render_hex.render_plain(hex.roll_plain(4, FixedDice([2, 6, 1, 5])), None, speech=EN)
     assert small.fields[0].value == "`6`⚔ `5` `2` `1`"  # sorted, no skull: nothing here can be a Mishap
 
 
 def test_yz_pushed_roll_shows_before_after_the_rerolled_dice_and_the_cost():
     first = yearzero.roll_yz(2, 1, 1, (), FixedDice([6, 3, 2, 4]))
     pushed = yearzero.push(first, FixedDice([1, 1, 1]))
-    embed = render_yz.render_pushed(render_yz.PushedRoll(pushed, 10, 1), odds_for_roll(3, 1))
+    embed = render_yz.render_pushed(render_yz.PushedRoll(pushed, 10, 1), odds_for_roll(3, 1), speech=EN)
     assert embed.title == "✅ Pushed: 1 → 1 success"
     [dice] = embed.fields
     assert dice.value == "Base: `6`⚔ ↻ `1`☠ `1`☠\nGear: ↻ `1`☠"
@@ -113,7 +117,7 @@ def test_yz_pushed_roll_shows_before_after_the_rerolled_dice_and_the_cost():
 def test_yz_pushed_roll_without_banes_omits_the_lines_that_say_nothing():
     first = yearzero.roll_yz(2, 0, 0, (), FixedDice([3, 2]))
     pushed = yearzero.push(first, FixedDice([6, 4]))
-    embed = render_yz.render_pushed(render_yz.PushedRoll(pushed, 4, 0), None)
+    embed = render_yz.render_pushed(render_yz.PushedRoll(pushed, 4, 0), None, speech=EN)
     assert embed.title == "✅ Pushed: no success → 1 success"
     assert "Willpower" not in embed.description and "damage" not in embed.description
     assert embed.footer.text is None
@@ -121,7 +125,9 @@ def test_yz_pushed_roll_without_banes_omits_the_lines_that_say_nothing():
 
 def test_yz_first_roll_says_what_a_push_would_reroll_and_cost():
     roll = yearzero.roll_yz(2, 1, 0, (10,), FixedDice([6, 1, 3, 4]))
-    embed = render_yz.render_first(roll, render_yz.FirstRollOdds(odds_for_roll(3, 0, (10,)), odds_after_first(roll)))
+    embed = render_yz.render_first(
+        roll, render_yz.FirstRollOdds(odds_for_roll(3, 0, (10,)), odds_after_first(roll)), speech=EN
+    )
     assert "Push (only you, once) to reroll 2 dice." in embed.description
     assert "Pushing: 100% to succeed · expected 1.2 banes (Attribute damage and as many WP)" in embed.description
     assert embed.footer.text.startswith("Odds: success ")
@@ -129,7 +135,7 @@ def test_yz_first_roll_says_what_a_push_would_reroll_and_cost():
 
 def test_heroic_fumble_attack_shows_table_entry_first_and_damage_once():
     roll = heroic.roll_heroic(7, FixedDice([1, 1, 3]), difficulty="Easy", kind="attack", damage=7)
-    embed = render_heroic.render_roll(roll, odds_for_heroic(7, 8))
+    embed = render_heroic.render_roll(roll, odds_for_heroic(7, 8), speech=EN)
     assert embed.title == "💀 Fumble · drops the weapon"
     assert embed.description.splitlines()[1:] == [
         "Combat Fumble table `3`: the Hero fumbles and drops their weapon "
@@ -143,10 +149,10 @@ def test_heroic_fumble_attack_shows_table_entry_first_and_damage_once():
 def test_sk_dice_are_sorted_unlabelled_and_the_complication_marked():
     pool = sevenkingdoms.parse_pool("3D+2B-1P")
     test = sevenkingdoms.roll_test(pool, FixedDice([6, 5, 1, 4, 2]), difficulty="Routine")
-    embed = render_sk.render_test(test, sk_odds(pool, "Routine"))
+    embed = render_sk.render_test(test, sk_odds(pool, "Routine"), speech=EN)
     assert embed.fields[0].value == "Kept: `5` `4` `2` · Discarded: ~~`6`~~ · Not kept: `1`"  # a success: no ⚠
     failed = sevenkingdoms.roll_test(pool, FixedDice([6, 1, 1, 2, 1]), difficulty="Routine")
-    assert render_sk.render_test(failed, None).fields[0].value == (
+    assert render_sk.render_test(failed, None, speech=EN).fields[0].value == (
         "Kept: `2` `1`⚠ `1`⚠ · Discarded: ~~`6`~~ · Not kept: `1`⚠"
     )
 
@@ -155,7 +161,7 @@ def test_sk_competition_of_25_shows_all_25():
     text = ", ".join(f"Knight{i} 3D+1B" for i in range(25))
     participants = parse_participants(text)
     competition = roll_competition(participants, SeededDice(7))
-    embed = render_sk.render_competition(competition, competition_odds([pool for _, pool in participants]))
+    embed = render_sk.render_competition(competition, competition_odds([pool for _, pool in participants]), speech=EN)
     assert len(embed.fields) == 25 and embed.footer.text.startswith("Odds: tie at the top")
     assert {field.name.split(" · ")[0].split(". ")[1] for field in embed.fields} == {f"Knight{i}" for i in range(25)}
     assert all(field.name.endswith("to win") for field in embed.fields)
@@ -163,7 +169,7 @@ def test_sk_competition_of_25_shows_all_25():
 
 def test_note_is_quoted_and_clipped():
     result = hex.roll_plain(2, FixedDice([6, 2]))
-    embed = render_hex.render_plain(result, None, note="x" * 10_000)
+    embed = render_hex.render_plain(result, None, note="x" * 10_000, speech=EN)
     assert embed.description.splitlines()[1].startswith("> xxx") and len(embed.description) < 400
 
 
@@ -174,7 +180,7 @@ def test_the_largest_competition_fits_discord_limits(seed, name_length):
     participants = parse_participants(text)
     competition = roll_competition(participants, SeededDice(seed))
     odds = competition_odds([pool for _, pool in participants])
-    embed = render_sk.render_competition(competition, odds, note="n" * 300)
+    embed = render_sk.render_competition(competition, odds, note="n" * 300, speech=EN)
     assert len(embed) <= EMBED_TOTAL and len(embed.fields) == 25  # everyone shown, even at the longest
     assert all(len(field.value) <= 1024 for field in embed.fields)
 
@@ -185,13 +191,13 @@ def test_the_largest_pools_fit_discord_limits(seed):
     dice = SeededDice(seed)
     big = HexPool(attribute=12, skill=12, specialty=12, environment=3, gear=3, ingenuity=3)
     contest = hex.roll_contest(big, big, dice)
-    assert len(render_hex.render_result(contest, odds_for_contest(big, big), note="n" * 300)) <= EMBED_TOTAL
+    assert len(render_hex.render_result(contest, odds_for_contest(big, big), note="n" * 300, speech=EN)) <= EMBED_TOTAL
     roll = yearzero.roll_yz(10, 10, 10, (12, 12, 12), dice)
     if roll.can_push:
         pushed = yearzero.push(roll, dice)
         card = render_yz.render_pushed(
             render_yz.PushedRoll(pushed, 10, 5), odds_for_roll(20, 10, (12, 12, 12)), note="n" * 300
-        )
+        , speech=EN)
         assert len(card) <= EMBED_TOTAL
 
 
@@ -205,8 +211,8 @@ def test_an_embed_is_shrunk_exactly_when_discord_would_refuse_it(fields, value_l
                 odds="o" * 300, details="d" * 1000)
     with monkeypatch.context() as unlimited:
         unlimited.setattr(common, "EMBED_TOTAL", 10**9)
-        whole = embed(card, note="n" * 300)  # as it would be without the limit
-    shown = embed(card, note="n" * 300)
+        whole = embed(card, EN, note="n" * 300)  # as it would be without the limit
+    shown = embed(card, EN, note="n" * 300)
     assert len(shown) <= EMBED_TOTAL and len(shown.fields) <= 25
     assert shown.footer.text.startswith("o" * 300)
     assert shown.footer.text.endswith(LEFT_OUT) == (len(whole) > EMBED_TOTAL or fields > 25)
@@ -234,17 +240,17 @@ def public_renderers() -> dict[str, list]:
 
 
 def test_every_renderer_has_the_one_signature():
-    """render_x(result, odds, *, roller=None, note=None) -> Embed for every system (STYLE.md practice 14), the
-    odds as the rules' object: the renderers format them, never the cogs."""
+    """render_x(result, odds, *, speech, roller=None, note=None) -> Embed for every system (STYLE.md practice 14),
+    the odds as the rules' object: the renderers format them, never the cogs; the language is the Speech given."""
     renderers = public_renderers()
     assert set(renderers) == {"heroic", "hex", "sevenkingdoms", "yearzero"}
     for function in (function for functions in renderers.values() for function in functions):
-        result, odds, roller, note = inspect.signature(function).parameters.values()
+        result, odds, speech, roller, note = inspect.signature(function).parameters.values()
         positional, keyword = inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY
         assert (result.kind, result.default) == (positional, inspect.Parameter.empty), function
         assert (odds.name, odds.kind, odds.default) == ("odds", positional, inspect.Parameter.empty), function
-        assert [(p.name, p.kind, p.default) for p in (roller, note)] == [
-            ("roller", keyword, None), ("note", keyword, None)
+        assert [(p.name, p.kind, p.default) for p in (speech, roller, note)] == [
+            ("speech", keyword, inspect.Parameter.empty), ("roller", keyword, None), ("note", keyword, None)
         ], function
         hints = typing.get_type_hints(function)
         assert hints["return"] is discord.Embed, function

@@ -1,4 +1,5 @@
-"""The storage contract for Willpower, extended tests, meta and migrations, on SQLite and on PostgreSQL."""
+"""The storage contract for Willpower, extended tests, meta, the servers' languages and migrations, on SQLite and on
+PostgreSQL."""
 
 from __future__ import annotations
 
@@ -152,6 +153,21 @@ async def test_racing_adds_through_two_stores_all_count_and_a_refused_roll_start
     with pytest.raises(InvalidValue):
         await db.extended.record(G, C, "siege", 0, 1, fresh=True)
     assert await db.extended.get(G, C, "nowhere") is None and (await db.extended.get(G, C, "siege")).needed == 100
+
+
+# --- the servers' chosen languages ----------------------------------------------------------------------
+
+
+async def test_a_servers_language_is_kept_replaced_and_forgotten(db: Storage):
+    big = 2**62  # a Discord id past 32 bits
+    assert await db.languages.get(G) is None
+    await db.languages.set(G, "de")
+    await db.languages.set(big, "sv_SE")
+    await db.languages.set(G, "fr")
+    assert (await db.languages.get(G), await db.languages.get(big)) == ("fr", "sv_SE")
+    await db.languages.set(G, None)
+    await db.languages.set(G, None)  # forgetting twice is harmless
+    assert (await db.languages.get(G), await db.languages.get(big)) == (None, "sv_SE")
 
 
 # --- meta and migrations ------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime, timedelta
+from itertools import takewhile
 from pathlib import Path
 
 import pytest
@@ -59,7 +60,7 @@ async def test_an_entry_reads_back_as_written(db: Database):
 
 async def test_log_ids_start_above_the_rolls_stored_before_the_log(tmp_path: Path):
     path = tmp_path / "upgraded.sqlite3"
-    before_log = [migration for migration in load_migrations() if "roll_log" not in migration.name]
+    before_log = list(takewhile(lambda migration: "roll_log" not in migration.name, load_migrations()))
     async with await Database.open(path, migrations=before_log) as old:
         for _ in range(3):
             last = await old.rolls.create(G, C, ALICE, "{}", NOW)

@@ -197,19 +197,19 @@ async def start(
     return bot, recorder
 
 
-def test_the_definitions_hash_is_stable_and_sees_changes(tmp_path: Path):
-    def hash_of(*commands_: app_commands.Command) -> str:
+async def test_the_definitions_hash_is_stable_and_sees_changes(tmp_path: Path):
+    async def hash_of(*commands_: app_commands.Command) -> str:
         bot = RollkeeperBot(settings_for(tmp_path), extensions=())
         for command in commands_:
             bot.tree.add_command(command)
-        return command_definitions_hash(bot.tree)
+        return await command_definitions_hash(bot.tree)
 
-    base = hash_of(make_command(), make_other())
-    assert hash_of(make_command(), make_other()) == base
-    assert hash_of(make_other(), make_command()) == base  # order of registration does not matter
-    assert hash_of(make_command("Roll some dice"), make_other()) != base
-    assert hash_of(make_command(extra_option=True), make_other()) != base
-    assert hash_of(make_command()) != base
+    base = await hash_of(make_command(), make_other())
+    assert await hash_of(make_command(), make_other()) == base
+    assert await hash_of(make_other(), make_command()) == base  # order of registration does not matter
+    assert await hash_of(make_command("Roll some dice"), make_other()) != base
+    assert await hash_of(make_command(extra_option=True), make_other()) != base
+    assert await hash_of(make_command()) != base
 
 
 def test_invite_asks_for_exactly_send_messages_and_embed_links(tmp_path: Path):

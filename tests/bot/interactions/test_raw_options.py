@@ -6,6 +6,7 @@ import sqlite3
 
 import pytest
 
+from rules.language import speak
 from tests.fakediscord import ALICE
 
 YZ = ("cogs.yearzero.cog", "cogs.willpower.cog")
@@ -66,5 +67,5 @@ def test_a_user_option_must_be_an_ascii_id(value):
     from bot.interactions.raw_options import Declared, option_problem
 
     user = Declared("player", AppCommandOptionType.user, False, (), "", None, None)
-    assert option_problem(6, value, user) == "`player` does not name anything I can find."
-    assert option_problem(6, "123456789012345678", user) is None
+    assert option_problem(6, value, user, speak("en")) == "`player` does not name anything I can find."
+    assert option_problem(6, "123456789012345678", user, speak("en")) is None

@@ -23,6 +23,7 @@ from bot.interactions.tree import (
 )
 from bot.storage.errors import NotEnoughWillpower, StorageBusy, StorageUnavailable
 from rules.errors import CannotPush, InvalidInput
+from rules.language import speak
 
 
 @app_commands.command(name="yz", description="Roll")
@@ -44,7 +45,7 @@ def transformer_error(value: Any, cause: Exception | None = None) -> app_command
 
 @dataclass
 class FakeInteraction:
-    """Just what report_error touches: response.is_done/send_message, followup.send, command, data."""
+    """Just what report_error touches: response.is_done/send_message, followup.send, command, data, locale."""
 
     done: bool = False
     fail_with: Exception | None = None
@@ -52,6 +53,7 @@ class FakeInteraction:
     command: Any = yz
     data: dict[str, Any] = field(default_factory=dict)
     id: int = 1234
+    locale: str = "en-US"
 
     def __post_init__(self) -> None:
         self.response = SimpleNamespace(is_done=lambda: self.done, send_message=self._answer("response"), type=None)
@@ -82,21 +84,22 @@ class FakeInteraction:
     ],
 )
 def test_player_errors_are_shown_as_they_are(error: Exception, expected: str):
-    assert player_message(error) == expected
+    assert player_message(error, speak("en")) == expected
 
 
 def test_bad_option_values_and_stale_commands_get_a_clear_sentence():
-    assert "not a valid value" in player_message(transformer_error("9" * 80))
-    assert len(player_message(transformer_error("9" * 80))) < 120
-    assert "try again in a minute" in player_message(app_commands.CommandSignatureMismatch(yz))
+    assert "not a valid value" in player_message(transformer_error("9" * 80), speak("en"))
+    assert len(player_message(transformer_error("9" * 80), speak("en"))) < 120
+    assert "try again in a minute" in player_message(app_commands.CommandSignatureMismatch(yz), speak("en"))
     assert "need the Embed Links permission" in player_message(
-        app_commands.BotMissingPermissions(["embed_links"])
+        app_commands.BotMissingPermissions(["embed_links"]), speak("en")
     )
 
 
 def test_a_lost_database_is_told_without_its_path():
     """The operator's message names the file (logged once, as the bot stops); the player learns nothing was done."""
-    message = player_message(invoke_error(StorageUnavailable(Path("/srv/rk/x.sqlite3"), "the file was deleted")))
+    lost = StorageUnavailable(Path("/srv/rk/x.sqlite3"), "the file was deleted")
+    message = player_message(invoke_error(lost), speak("en"))
     assert message == DATABASE_LOST and "/srv" not in message and "Nothing was done" in message
 
 
@@ -105,7 +108,7 @@ def test_a_lost_database_is_told_without_its_path():
     [RuntimeError("bug"), invoke_error(KeyError("x"))],
 )
 def test_bugs_have_no_player_message(error: Exception):
-    assert player_message(error) is None
+    assert player_message(error, speak("en")) is None
 
 
 async def test_report_answers_privately_then_follows_up():
@@ -207,16 +210,16 @@ class _Free(app_commands.Transformer):
 def test_a_value_outside_an_options_choices_is_named_as_such():
     string = discord.AppCommandOptionType.string
     chosen = app_commands.TransformerError("two", string, _Choosing())
-    assert player_message(chosen) == "“two” is not one of this option's choices."
+    assert player_message(chosen, speak("en")) == "“two” is not one of this option's choices."
     free = app_commands.TransformerError("two", string, _Free())
-    assert player_message(free) == "“two” is not a valid value for this option."
+    assert player_message(free, speak("en")) == "“two” is not a valid value for this option."
 
 
 def test_a_refused_value_is_shown_back_inert():
     """A value the player typed comes back without Markdown or controls: a masked link stays text."""
     string = discord.AppCommandOptionType.string
     link = app_commands.TransformerError("[Push](https://evil.example)\u202e", string, _Free())
-    assert player_message(link) == "“\\[Push](https://evil.example)” is not a valid value for this option."
+    assert player_message(link, speak("en")) == "“\\[Push](https://evil.example)” is not a valid value for this option."
 
 
 def test_server_channel_refuses_an_interaction_from_outside_a_server():

@@ -18,8 +18,8 @@ from cogs.log.reveal import REFUSED
 from cogs.log.stats import GM_ONLY
 from cogs.yearzero.card import PUSHED_DICE
 from rules.heroic.odds import odds_for_heroic
+from rules.language import speak
 from rules.luck import LuckEvent, luck_of
-from rules.odds_text import percent
 from tests.bot.embeds import field, give_faces
 from tests.bot.payloads import click_payload
 from tests.fakediscord import ALICE, BOB, GM, FakeChannel, FakeDiscord, FakeGuild, Reply
@@ -186,7 +186,7 @@ async def test_export_is_a_csv_with_headers_for_game_masters_only(start_bot, fak
     table = list(csv.DictReader(io.StringIO(upload["data"].decode("utf-8"))))
     assert [row["user_id"] for row in table] == [str(ALICE.id)]  # Bob's private roll is his alone
     assert table[0]["system"] == "heroic" and table[0]["luck_events"].endswith(":1")
-    assert "1 rolls" in export.content
+    assert "1 roll from" in export.content
 
 
 # -- /stats ------------------------------------------------------------------------------------------
@@ -204,8 +204,8 @@ async def test_stats_show_the_exact_luck_of_the_evening(start_bot, fake_discord)
     total = field(stats.embed, "In total")
     assert stats.flags & EPHEMERAL and total.startswith("3 rolls") and stats.embed["title"] == "🎲 Luck of Alice"
     assert f"2 of 3 chances succeeded; expected {float(luck.expected):.2f}" in total
-    assert f"Luckier than {percent(luck.percentile)} of possible evenings" in total
-    assert f"At least this good: {percent(luck.at_least_this_good)}" in total
+    assert f"Luckier than {speak('en').percent(luck.percentile)} of possible evenings" in total
+    assert f"At least this good: {speak('en').percent(luck.at_least_this_good)}" in total
     assert field(stats.embed, "Heroic Rolls") == total
     assert len(field(stats.embed, "The evening, roll by roll").strip("`")) == 3
 

@@ -15,8 +15,8 @@ import pytest
 from bot.render.common import Tones
 from cogs.log.cards import CSV_HEADERS, EMPTY_PAGE
 from rules.heroic.odds import odds_for_heroic
+from rules.language import speak
 from rules.luck import LuckEvent, luck_of
-from rules.odds_text import percent
 from tests.bot.embeds import field, give_faces
 from tests.cogs.log.test_cog import CALLBACK, COGS, EPHEMERAL, GUILD, heroic, labels
 from tests.fakediscord import ALICE, BOB, GM, FakeDiscord, Reply
@@ -173,8 +173,8 @@ async def test_stats_on_postgresql_show_the_exact_luck_of_the_session(start_on_p
     heroic_luck = luck_of([LuckEvent(HEROIC, won) for won in (True, False, True, False)])
     assert field(embed, "Heroic Rolls") == "\n".join([
         "4 rolls", f"2 of 4 chances succeeded; expected {float(heroic_luck.expected):.2f}",
-        f"Luckier than {percent(heroic_luck.percentile)} of possible evenings",
-        f"At least this good: {percent(heroic_luck.at_least_this_good)}",
+        f"Luckier than {speak('en').percent(heroic_luck.percentile)} of possible evenings",
+        f"At least this good: {speak('en').percent(heroic_luck.at_least_this_good)}",
     ])
     yz = field(embed, "Year Zero")
     assert yz.startswith("1 roll\n0 of 2 chances succeeded") and "1 push, 2 Willpower gained, 2 banes taken" in yz

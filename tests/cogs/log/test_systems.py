@@ -15,6 +15,7 @@ from bot.storage.roll_log import LogEntry
 from cogs.log.cards import CSV_HEADERS, log_csv, spreadsheet_safe
 from cogs.log.tallies import per_system, sparkline, tally
 from rules.hex.odds import odds_for_test
+from rules.language import speak
 from rules.luck import LuckEvent
 from rules.sevenkingdoms.odds import odds_for_test as sk_odds
 from rules.sevenkingdoms.roll import SkPool
@@ -82,7 +83,7 @@ def test_no_events_no_luck_and_the_sparkline_rises_with_unlikely_successes():
 
 
 def test_the_csv_has_its_headers_and_defuses_formulas():
-    text = log_csv([entry("heroic", ("1/2:1",), {"pushes": 0}, reading="=HYPERLINK(1)")])
+    text = log_csv([entry("heroic", ("1/2:1",), {"pushes": 0}, reading="=HYPERLINK(1)")], speak("en"))
     rows = list(csv.reader(io.StringIO(text)))
     assert tuple(rows[0]) == CSV_HEADERS and rows[1][5] == "'=HYPERLINK(1)" and rows[1][9] == "pushes=0"
     assert spreadsheet_safe("Success") == "Success"

@@ -5,8 +5,12 @@ from __future__ import annotations
 import pytest
 
 from rules.dice import FixedDice
+from rules.language import ENGLISH, speak
 from tests.bot.embeds import below_title, field, give_faces, odds
 from tests.fakediscord import BOB, CannotInvoke, FakeChannel, FakeGuild
+
+EN = speak(ENGLISH)
+
 
 EPHEMERAL = 64
 GENERAL, TAVERN = FakeChannel("general"), FakeChannel("tavern")
@@ -130,7 +134,7 @@ async def test_competition_text_that_cannot_be_read_is_refused(fake_discord, bot
         ({"rank": 2, "difficulty": "Trivial"}, "Unknown difficulty 'Trivial': give a number from 0 to 60 or one of"),
         ({"rank": 2, "difficulty": "-5"}, "Difficulty -5 is out of range"),
         ({"rank": 2, "difficulty": "61"}, "Difficulty 61 is out of range"),
-        ({"rank": 2, "difficulty": "Hard"}, "Rank 2 is below the minimum rank 3 for a Hard test"),
+        ({"rank": 2, "difficulty": "Hard"}, "Rank 2 is below the minimum rank 3 for a test of difficulty Hard"),
         ({"pool": "2B", "difficulty": "5"}, "has no test dice (D)"),
     ],
 )
@@ -233,7 +237,8 @@ async def test_bad_extended_input_creates_and_changes_nothing(fake_discord, bot)
     await refused(fake_discord, bot, "test extended", new,
                   'There is no extended test "Climb the Wall" in this channel yet: start it by giving `needed`')
     hard = {"task": "Climb the Wall", "needed": 3, "rank": 1, "difficulty": "Hard"}
-    await refused(fake_discord, bot, "test extended", hard, "Rank 1 is below the minimum rank 3 for a Hard test")
+    await refused(fake_discord, bot, "test extended", hard,
+                  "Rank 1 is below the minimum rank 3 for a test of difficulty Hard")
     await refused(fake_discord, bot, "test extended", new | {"needed": 3, "difficulty": "0"},
                   "An Automatic test adds no degrees")
     await refused(fake_discord, bot, "test extended", new | {"needed": 3, "pool": "2D"}, "not both")
@@ -300,10 +305,10 @@ async def test_tasks_are_kept_per_channel_and_can_be_cleared(fake_discord, bot):
 def test_the_progress_bar_scales_to_twenty_marks_and_is_full_only_when_complete():
     from cogs.sevenkingdoms.card import progress_line, render_tasks
 
-    assert progress_line("Siege", 30, 50) == "**Siege**: " + "▰" * 12 + "▱" * 8 + " 30/50 — 20 to go"
-    assert progress_line("Siege", 49, 50).count("▰") == 19
-    assert progress_line("Siege", 53, 50) == "**Siege**: " + "▰" * 20 + " 53/50 — complete!"
-    many = render_tasks([(f"Task {'x' * 90} {i}", i, 50) for i in range(60)], None)
+    assert progress_line("Siege", 30, 50, speak("en")) == "**Siege**: " + "▰" * 12 + "▱" * 8 + " 30/50 — 20 to go"
+    assert progress_line("Siege", 49, 50, speak("en")).count("▰") == 19
+    assert progress_line("Siege", 53, 50, speak("en")) == "**Siege**: " + "▰" * 20 + " 53/50 — complete!"
+    many = render_tasks([(f"Task {'x' * 90} {i}", i, 50) for i in range(60)], None, speech=EN)
     assert len(many) <= 6000 and many.description.endswith("more")
 
 

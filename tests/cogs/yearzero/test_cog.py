@@ -24,6 +24,7 @@ from cogs.yearzero.card import PUSHED_DICE
 from cogs.yearzero.cog import NO_ROLL_TO_PUSH, KeepButton, PushButton, push_view
 from cogs.yearzero.endings import REFUSED, Ending, read_payload
 from rules.dice import FixedDice
+from rules.language import speak
 from rules.yearzero.roll import push
 from tests.bot.embeds import assert_ended_as, below_title, field, give_faces, odds
 from tests.bot.payloads import click_payload, slash_payload
@@ -147,7 +148,7 @@ async def test_the_sent_button_is_the_push_buttons_own_and_leaves_no_view_behind
     bot = await start_bot(extensions=YZ)
     replies = [await roll(fake_discord, bot, [3, 4], attribute=1, skill=1) for _ in range(3)]
     roll_id = int(buttons(replies[-1].message)[0]["custom_id"].rsplit(":", 1)[1])
-    view = push_view(roll_id)
+    view = push_view(roll_id, speak("en"))
     assert isinstance(view, discord.ui.View) and view.timeout is None and view.is_finished()
     [row] = view.to_components()
     assert row["components"] == [PushButton(roll_id).to_component_dict(), KeepButton(roll_id).to_component_dict()]

@@ -14,6 +14,7 @@ from cogs.yearzero.card import NO_COST, PUSHED_DICE
 from cogs.yearzero.endings import Ending, ended_card
 from rules import odds_text
 from rules.dice import FixedDice
+from rules.language import speak
 from rules.yearzero.odds import odds_after_first
 from rules.yearzero.roll import push, roll_yz
 from tests.bot.embeds import below_title, field, odds
@@ -46,7 +47,7 @@ def next_push_cost(first_faces, *pushes_faces, attribute=2, pushes=2) -> str:
     lying = roll_yz(attribute, 0, 0, (), FixedDice(first_faces), pushes=pushes)
     for faces in pushes_faces:
         lying = push(lying, FixedDice(faces))
-    return odds_text.yz_push_cost(odds_after_first(lying))
+    return odds_text.yz_push_cost(odds_after_first(lying), speak("en"))
 
 
 def jump_url(message: dict) -> str:

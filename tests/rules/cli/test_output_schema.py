@@ -10,6 +10,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from rules.cli.main import build_parser, main
+from rules.language import speak
 
 COMMANDS = [
     ["hex", "test", "--attribute", "3", "--skill", "2"],
@@ -48,7 +49,7 @@ def validator() -> Draft202012Validator:
 
 
 def test_every_sub_command_is_covered():
-    parser = build_parser()
+    parser = build_parser(speak("en"))
     covered = {tuple(argv[:3] if argv[0] == "odds" and argv[1] in ("hex", "sk") else argv[:2]) for argv in COMMANDS}
     for system, sub in [("hex", ("test", "contest", "cast", "plain")), ("sk", ("test", "conflict", "competition"))]:
         for name in sub:

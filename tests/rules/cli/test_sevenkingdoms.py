@@ -62,7 +62,7 @@ def test_text_summary(cli):
     ("argv", "message"),
     [
         (("sk", "test", "--rank", "1", "--difficulty", "Hard"),
-         "error: Rank 1 is below the minimum rank 3 for a Hard test\n"),
+         "error: Rank 1 is below the minimum rank 3 for a test of difficulty Hard\n"),
         (("sk", "test", "--rank", "3", "--aid", "2", "--target", "3"), "Only one helper can aid a test"),
         (("sk", "test", "--pool", "3D", "--rank", "3", "--difficulty", "Easy"), "not both"),
         (("sk", "test", "--difficulty", "Easy"), "Give --rank"),
@@ -71,7 +71,8 @@ def test_text_summary(cli):
         (("sk", "test", "--rank", "2", "--target", "3", "--faces", "6,6,6"), "3 faces given, but"),
         (("sk", "test", "--rank", "2", "--target", "3", "--faces", "6"), "Not enough faces"),
         (("sk", "competition", "--participants", "Jaime 5D"), "2 to 25 participants, not 1"),
-        (("odds", "sk", "test", "--rank", "1", "--difficulty", "Heroic"), "minimum rank 4 for a Heroic test"),
+        (("odds", "sk", "test", "--rank", "1", "--difficulty", "Heroic"),
+         "minimum rank 4 for a test of difficulty Heroic"),
     ],
 )
 def test_errors_go_to_stderr_with_exit_code_2(cli, argv, message):

@@ -123,7 +123,7 @@ def test_the_benchmark_query_is_exact():
 
 
 def test_odds_follow_the_same_order_of_checks():
-    with pytest.raises(CannotAttempt, match="Rank 1 is below the minimum rank 3 for a Hard test"):
+    with pytest.raises(CannotAttempt, match="Rank 1 is below the minimum rank 3 for a test of difficulty Hard"):
         odds_for_test(SkPool(1), "Hard")
     automatic = odds_for_test(SkPool(1, wounds=1), "Automatic")
     assert (automatic.status, automatic.success, automatic.complication) == ("automatic", 1, 0)

@@ -208,18 +208,18 @@ def test_minimum_rank_message_and_no_roll():
     dice = FixedDice([6, 6, 6])
     with pytest.raises(CannotAttempt) as raised:
         roll_test(SkPool(1, 2), dice, difficulty="Hard")
-    assert str(raised.value) == "Rank 1 is below the minimum rank 3 for a Hard test"
+    assert str(raised.value) == "Rank 1 is below the minimum rank 3 for a test of difficulty Hard"
     assert dice.used == 0
 
 
 @pytest.mark.parametrize(
     ("rank", "how", "message"),
     [
-        (3, {"difficulty": "Heroic"}, "Rank 3 is below the minimum rank 4 for a Heroic test"),
-        (1, {"target": 9}, "Rank 1 is below the minimum rank 2 for a Challenging test"),
-        (0, {"difficulty": "Easy"}, "Rank 0 is below the minimum rank 1 for an Easy test"),
-        (2, {"target": 16}, "Rank 2 is below the minimum rank 3 for a difficulty 16 test"),
-        (3, {"target": 40}, "Rank 3 is below the minimum rank 4 for a Heroic test"),
+        (3, {"difficulty": "Heroic"}, "Rank 3 is below the minimum rank 4 for a test of difficulty Heroic"),
+        (1, {"target": 9}, "Rank 1 is below the minimum rank 2 for a test of difficulty Challenging"),
+        (0, {"difficulty": "Easy"}, "Rank 0 is below the minimum rank 1 for a test of difficulty Easy"),
+        (2, {"target": 16}, "Rank 2 is below the minimum rank 3 for a test of difficulty 16"),
+        (3, {"target": 40}, "Rank 3 is below the minimum rank 4 for a test of difficulty Heroic"),
     ],
 )
 def test_minimum_rank_messages(rank, how, message):
@@ -229,7 +229,7 @@ def test_minimum_rank_messages(rank, how, message):
 
 
 def test_minimum_rank_is_checked_before_automatic_and_before_no_test_die():
-    with pytest.raises(CannotAttempt, match="Rank 0 is below the minimum rank 1 for an Automatic test"):
+    with pytest.raises(CannotAttempt, match="Rank 0 is below the minimum rank 1 for a test of difficulty Automatic"):
         roll_test(SkPool(0), FixedDice([]), difficulty="Automatic")
     with pytest.raises(CannotAttempt, match="Rank 2 is below the minimum rank 3"):
         roll_test(SkPool(2, wounds=2), FixedDice([]), difficulty="Hard")  # no test die left, and too low

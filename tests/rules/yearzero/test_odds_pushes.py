@@ -145,9 +145,11 @@ def test_one_push_allowed_gives_the_figures_it_always_did():
 
 
 def test_the_odds_line_names_every_push_allowed():
+    from rules.language import speak
     from rules.odds_text import yz_pool_line
 
-    assert yz_pool_line(odds_for_roll(1, pushes=0)) == "Odds: success 17% · no push allowed"
-    assert yz_pool_line(odds_for_roll(1)) == "Odds: success 17% · with a push 28%"
+    assert yz_pool_line(odds_for_roll(1, pushes=0), speak("en")) == "Odds: success 17% · no push allowed"
+    assert yz_pool_line(odds_for_roll(1), speak("en")) == "Odds: success 17% · with a push 28%"
     # 1 - (1 - 1/6 * (1 + 2/3 + 4/9 + 8/27)) = 0.40
-    assert yz_pool_line(odds_for_roll(1, pushes=3)) == "Odds: success 17% · with a push 28% · with 3 pushes 40%"
+    every = "Odds: success 17% · with a push 28% · with 3 pushes 40%"
+    assert yz_pool_line(odds_for_roll(1, pushes=3), speak("en")) == every

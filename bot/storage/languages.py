@@ -1,0 +1,28 @@
+"""The language each server's public cards speak, when a game master chose one (/settings language)."""
+
+from __future__ import annotations
+
+from bot.storage.driver import Statements
+
+_GET = "SELECT language FROM server_languages WHERE guild_id = :guild"
+_SET = ("INSERT INTO server_languages (guild_id, language) VALUES (:guild, :language)"
+        " ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language")
+_CLEAR = "DELETE FROM server_languages WHERE guild_id = :guild"
+
+
+class ServerLanguages:
+    """guild id -> language code; no row means Discord's server locale."""
+
+    def __init__(self, statements: Statements) -> None:
+        self._db = statements
+
+    async def get(self, guild_id: int) -> str | None:
+        row = await self._db.fetch_one(_GET, {"guild": guild_id})
+        return row["language"] if row else None
+
+    async def set(self, guild_id: int, language: str | None) -> None:
+        """Keep language for the server; None forgets the choice."""
+        if language is None:
+            await self._db.write(_CLEAR, {"guild": guild_id})
+        else:
+            await self._db.write(_SET, {"guild": guild_id, "language": language})

@@ -1,0 +1,6 @@
+-- V9: the language a server's public cards speak, chosen by a game master with /settings language (issue 21).
+-- A server with no row follows Discord's server locale.
+CREATE TABLE server_languages (
+    guild_id INTEGER PRIMARY KEY,
+    language TEXT NOT NULL
+);

@@ -1,0 +1,141 @@
+"""The catalogues (rules/locales): the template current with the code, every message translated in every language
+with its placeholders and plural forms, nothing left in English but proper nouns and symbols, the compiled .mo
+files current, numbers written the locale's way."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog, Message
+from babel.messages.pofile import read_po
+
+from rules import catalogues
+from rules.language import DOMAIN, LANGUAGES, TRANSLATED, language_named, speak
+
+FIELD = re.compile(r"\{[^{}]*\}")
+
+SAME_IN = {
+    # Proper nouns, symbols and words each language writes as English does (the translators' lists).
+    "de": {"Administrator", "HEX", "Year Zero", "Heroic Rolls", "Seven Kingdoms", "id", "system", "Routine",
+           "Year Zero · {pool}", "Year Zero: {pool}"},
+    "es_ES": {"HEX", "Year Zero", "Year Zero · {pool}", "Year Zero: {pool}", "Control", "control", "base", "no", "id",
+              "extras", "error: {reason}", "Marginal", "Formidable"},
+    "fr": {"HEX", "Year Zero", "Seven Kingdoms", "Year Zero · {pool}", "{count} six", "id", "Base", "base", "bonus",
+           "Complications", "Simple", "Endurance"},
+    "pt_BR": {"HEX", "Year Zero", "id", "extras", "Year Zero · {pool}", "HEX {kind}: {input}", "base", "Marginal",
+              "Year Zero: {pool}"},
+    "sv_SE": {"HEX", "Year Zero", "Heroic Rolls", "Seven Kingdoms", "id", "Year Zero · {pool}", "HEX {kind}: {input}",
+              "bonus", "Year Zero: {pool}"},
+}
+"""Per language, the messages allowed to read as in English; a message with no letters outside its placeholders
+(``{name} ({number})``) is allowed everywhere."""
+
+
+def load(path: Path, code: str | None = None) -> Catalog:
+    with path.open("rb") as source:
+        return read_po(source, locale=code, domain=DOMAIN)
+
+
+def messages(catalog: Catalog) -> list[Message]:
+    return [message for message in catalog if message.id]
+
+
+def key(message: Message) -> tuple[str | None, str]:
+    return message.context, message.id if isinstance(message.id, str) else message.id[0]
+
+
+def forms(message: Message) -> tuple[str, ...]:
+    return (message.string,) if isinstance(message.string, str) else tuple(message.string)
+
+
+def fields(text: str) -> set[str]:
+    return set(FIELD.findall(text))
+
+
+def test_the_template_holds_every_marked_text_as_the_code_has_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # extract works from the project's root, then comes back here
+    fresh = tmp_path / "fresh.pot"
+    catalogues.extract(fresh)
+    assert {key(m) for m in messages(load(fresh))} == {key(m) for m in messages(load(catalogues.TEMPLATE))}
+
+
+def test_every_language_has_its_catalogue():
+    assert LANGUAGES == ("en", "sv_SE", "de", "fr", "es_ES", "pt_BR")
+    missing = [code for code in TRANSLATED if not catalogues.catalogue(code).exists()]
+    assert missing == []
+
+
+@pytest.fixture(params=TRANSLATED)
+def translated(request) -> tuple[str, Catalog]:
+    code = request.param
+    return code, load(catalogues.catalogue(code), code)
+
+
+def test_every_message_is_translated(translated):
+    code, catalog = translated
+    template = {key(m) for m in messages(load(catalogues.TEMPLATE))}
+    assert {key(m) for m in messages(catalog)} == template
+    untranslated = [m.id for m in messages(catalog) if not all(forms(m)) or m.fuzzy]
+    assert untranslated == []
+
+
+def test_placeholders_are_the_templates(translated):
+    """A translation keeps every {placeholder} of its message, spelled alike (``{value!r}`` included); a plural's
+    forms may leave out {count} only where the English singular does ("The last hour")."""
+    code, catalog = translated
+    wrong = []
+    for message in messages(catalog):
+        if isinstance(message.id, str):
+            if fields(message.string) != fields(message.id):
+                wrong.append((message.id, message.string))
+            continue
+        singular, plural = message.id
+        allowed = fields(singular) | fields(plural)
+        if any(not fields(form) <= allowed for form in forms(message)) or fields(forms(message)[-1]) != fields(plural):
+            wrong.append((message.id, message.string))
+    assert wrong == []
+
+
+def test_plural_forms_follow_each_language(translated):
+    code, catalog = translated
+    counts = {len(forms(m)) for m in messages(catalog) if not isinstance(m.id, str)}
+    assert counts == {catalog.num_plurals}
+    speech = speak(code)
+    one, two = speech.ngettext("{count} die", "{count} dice", 1), speech.ngettext("{count} die", "{count} dice", 2)
+    assert one != two and "1" in one and "2" in two and "die" not in one + two, (one, two)
+
+
+def test_nothing_is_left_in_english_but_names_and_symbols(translated):
+    code, catalog = translated
+    same = [m.id for m in messages(catalog) if isinstance(m.id, str) and m.string == m.id
+            and re.search(r"[^\W\d_]", FIELD.sub("", m.id)) and m.id not in SAME_IN[code]]
+    assert same == []
+
+
+def test_the_compiled_catalogues_are_current(translated):
+    code, _ = translated
+    assert catalogues.catalogue(code).with_suffix(".mo").read_bytes() == catalogues.compiled(code)
+
+
+def test_each_language_says_the_words_of_its_catalogue():
+    for code in TRANSLATED:
+        assert speak(code)._("Nothing rolled") != "Nothing rolled", code
+        assert speak(code).pgettext("hex roll kind", "test") != "test", code
+    assert speak("en")._("Nothing rolled") == "Nothing rolled"
+    assert speak("tlh") is speak("en") and speak(None) is speak("en")  # an unknown language speaks English
+
+
+def test_numbers_are_written_the_locales_way():
+    assert speak("en").decimal(Fraction(7, 2)) == "3.5" and speak("de").decimal(Fraction(7, 2)) == "3,5"
+    assert speak("en").percent(Fraction(83, 100)) == "83%"
+    assert speak("fr").percent(Fraction(83, 100)) == "83\u00a0%" == speak("sv_SE").percent(Fraction(83, 100))
+    assert speak("de").percent(Fraction(1, 1000)) == "<1\u00a0%" and speak("en").percent(Fraction(999, 1000)) == ">99%"
+
+
+def test_a_language_is_named_by_its_code_or_its_language():
+    assert [language_named(text) for text in ("sv", "sv-SE", "SV_se", "de", "es", "pt-BR", "en", "it")] == [
+        "sv_SE", "sv_SE", "sv_SE", "de", "es_ES", "pt_BR", "en", None
+    ]
