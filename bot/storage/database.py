@@ -9,9 +9,8 @@ from bot.storage.applied import AppliedInteractions
 from bot.storage.dialects import Dialect
 from bot.storage.driver import Statements
 from bot.storage.extended import ExtendedTests
-from bot.storage.languages import ServerLanguages
 from bot.storage.leases import ShardLeases
-from bot.storage.meta import Meta
+from bot.storage.meta import KeyedText
 from bot.storage.roll_log import RollLog
 from bot.storage.rolls import YearZeroRolls
 from bot.storage.willpower import Willpower
@@ -30,10 +29,10 @@ class Storage(Generic[StoreT]):
         self.willpower = Willpower(store, self.dialect, applied)
         self.rolls = YearZeroRolls(store, self.dialect, applied, self.willpower)
         self.extended = ExtendedTests(store, self.dialect, applied)
-        self.meta = Meta(store)
+        self.meta = KeyedText(store, "meta", "key", "value")
         self.leases = ShardLeases(store, self.dialect.lease_turn)
         self.log = RollLog(store, self.dialect)
-        self.languages = ServerLanguages(store)
+        self.languages = KeyedText(store, "server_languages", "guild_id", "language")
 
     def _writable(self) -> bool:
         """Whether what is still noted can be written before closing."""

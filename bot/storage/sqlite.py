@@ -35,17 +35,17 @@ class SqliteSession(Session):
     """Statements on the connection, while it is this task's (`Store.alone()`, `Store.transaction()`)."""
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
-        self._connection = connection
+        self.connection = connection
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        return list(await self._connection.execute_fetchall(sql, params or ()))  # sqlite3 takes no empty proxy
+        return list(await self.connection.execute_fetchall(sql, params or ()))  # sqlite3 takes no empty proxy
 
     async def execute(self, sql: str, params: Params = ()) -> int:
-        async with self._connection.execute(sql, params or ()) as cursor:
+        async with self.connection.execute(sql, params or ()) as cursor:
             return cursor.rowcount
 
     async def execute_many(self, sql: str, rows: Iterable[Params]) -> int:
-        cursor = await self._connection.executemany(sql, rows)
+        cursor = await self.connection.executemany(sql, rows)
         return cursor.rowcount
 
 
@@ -101,11 +101,6 @@ class Store(Statements):
     @property
     def closed(self) -> bool:
         return self._connection is None
-
-    async def set_trace_callback(self, callback: Callable[[str], object]) -> None:
-        """Have SQLite call callback with each statement this connection runs."""
-        async with self._turn() as connection:
-            await connection.set_trace_callback(callback)
 
     def check_file(self) -> None:
         """StorageUnavailable (once lost, always) when the file at path is no longer the one open here (deleted or

@@ -1,15 +1,17 @@
 """What the tests ask of a store that the bot itself never asks: an extended test started or advanced on its own,
-an applied interaction's outcome, a meta key deleted. Through the bot's own calls where it has one
-(`extended.record`), else one plain statement on the store's driver."""
+an applied interaction's outcome, a meta key deleted, the schema's version, SQLite's trace of statements. Through
+the bot's own calls where it has one (`extended.record`), else one plain statement on the store's driver."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from bot.storage.database import Storage
 from bot.storage.extended import ExtendedTask
 from bot.storage.postgres import PostgresDatabase, applied_version
+from bot.storage.sqlite import Database
 
 
 async def start_task(
@@ -42,3 +44,9 @@ async def schema_version(db: Storage) -> int:
         async with db.store.connection() as connection:
             return await applied_version(connection)
     return int((await db.store.fetch_one("PRAGMA user_version"))[0])
+
+
+async def trace(db: Database, callback: Callable[[str], object]) -> None:
+    """Have SQLite call callback with each statement the database's connection runs from now on."""
+    async with db.store.alone() as session:
+        await session.connection.set_trace_callback(callback)

@@ -15,6 +15,7 @@ from bot.settings import DEFAULT_ROLL_LOG_DAYS, SettingsError, load_settings
 from bot.storage.roll_log import NewEntry, RevealRefusal
 from bot.storage.schema import load_migrations
 from bot.storage.sqlite import Database
+from tests.storage.reading import trace
 
 G, C, ALICE, BOB = 1111, 2222, 7, 8
 NOW = datetime(2026, 11, 29, 20, 0, tzinfo=UTC)
@@ -35,7 +36,7 @@ def entry(user: int = ALICE, *, private: bool = False, events: str = "1/2:1", sy
 async def test_a_year_zero_roll_is_logged_under_its_own_id_in_one_statement_once(db: Database):
     roll_id = await db.rolls.create(G, C, ALICE, '{"roll": 1}', NOW, 2)
     seen: list[str] = []
-    await db.store.set_trace_callback(seen.append)
+    await trace(db, seen.append)
     assert await db.log.write(entry(system="yearzero"), NOW, entry_id=roll_id) == roll_id
     # SQLite's trace calls back once per step of a statement (the trigger's step too): one statement all the same.
     assert len(set(seen)) == 1 and seen[0].split()[0].upper() == "INSERT"
@@ -122,7 +123,7 @@ async def test_the_log_purge_deletes_in_batches(db: Database):
         await db.log.write(entry(), NOW - timedelta(days=100))
     kept = await db.log.write(entry(), NOW)
     seen: list[str] = []
-    await db.store.set_trace_callback(seen.append)
+    await trace(db, seen.append)
     assert await db.log.purge_older(NOW, timedelta(days=DEFAULT_ROLL_LOG_DAYS), batch=3) == 7
     deletes = [sql for sql in seen if sql.split()[0].upper() == "DELETE"]
     assert len(deletes) == 3 and all("LIMIT" in sql for sql in deletes)  # 3 + 3 + 1 rows, never all at once

@@ -17,6 +17,7 @@ import pytest
 from bot.storage.errors import StorageBusy
 from bot.storage.roll_log import NewEntry
 from bot.storage.sqlite import Database
+from tests.storage.reading import trace
 
 G, C = 1111, 2222
 NOW = datetime(2026, 11, 29, 20, 0, tzinfo=UTC)
@@ -32,7 +33,7 @@ async def db(tmp_path: Path):
 async def statements(db: Database) -> list[str]:
     """Every statement the connection runs from now on (SQLite's trace callback, on the worker thread)."""
     seen: list[str] = []
-    await db.store.set_trace_callback(seen.append)
+    await trace(db, seen.append)
     return seen
 
 
