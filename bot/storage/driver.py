@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import fields
 from datetime import UTC, datetime
@@ -58,10 +58,6 @@ class Session(ABC):
     @abstractmethod
     async def execute(self, sql: str, params: Params = NO_PARAMS, /) -> int:
         """One write statement; how many rows it changed."""
-
-    @abstractmethod
-    async def execute_many(self, sql: str, rows: Iterable[Params], /) -> object:
-        """One statement, once for each row of parameters."""
 
     async def fetch_one(self, sql: str, params: Params = NO_PARAMS, /) -> Row | None:
         rows = await self.fetch_all(sql, params)

@@ -62,8 +62,8 @@ class ShardLeases:
                     held.append(from_row(HeldLease, row, expires_at=moment(row["expires_at"])))
             if held:
                 return held
-            rows = [{"shard": shard, "owner": owner, "until": (now + ttl).timestamp()} for shard in shard_ids]
-            await transaction.execute_many(_TAKE, rows)
+            for shard in shard_ids:
+                await transaction.fetch_all(_TAKE, {"shard": shard, "owner": owner, "until": (now + ttl).timestamp()})
         return held
 
     async def renew(self, shard_ids: Sequence[int], owner: str, now: datetime, ttl: timedelta) -> bool:
@@ -81,7 +81,8 @@ class ShardLeases:
     async def release(self, shard_ids: Sequence[int], owner: str) -> None:
         """Give owner's leases back (at a clean stop), so the next start need not wait for them to expire."""
         async with self._changing() as transaction:
-            await transaction.execute_many(_RELEASE, [{"shard": shard, "owner": owner} for shard in shard_ids])
+            for shard in shard_ids:
+                await transaction.fetch_all(_RELEASE, {"shard": shard, "owner": owner})
 
 
 class _Lost(Exception):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -86,10 +86,6 @@ class NamedStatements(Session):
         text, args = bound(sql, params)
         status = await self.connection.execute(text, *args)
         return int(status.rsplit(" ", 1)[-1]) if status[-1:].isdigit() else 0
-
-    async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
-        text, names = numbered(sql)
-        await self.connection.executemany(text, [[row[name] for name in names] for row in rows])
 
 
 class PostgresStore(Statements):

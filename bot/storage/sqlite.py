@@ -44,10 +44,6 @@ class SqliteSession(Session):
         async with self.connection.execute(sql, params or ()) as cursor:
             return cursor.rowcount
 
-    async def execute_many(self, sql: str, rows: Iterable[Params]) -> int:
-        cursor = await self.connection.executemany(sql, rows)
-        return cursor.rowcount
-
 
 class Store(Statements):
     """One aiosqlite connection with the PRAGMAs set, and a lock that gives tasks their turns."""
