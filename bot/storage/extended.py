@@ -33,36 +33,6 @@ class ExtendedTask:
         return is_complete(self.needed, self.progress)
 
 
-class ExtendedSql:
-    """The statements, from how the dialect finds a task by name whatever its case."""
-
-    def __init__(self, dialect: Dialect) -> None:
-        self.where = where = f"WHERE guild_id = :guild AND channel_id = :channel AND {dialect.task_named}"
-        self.in_channel = f"""
-SELECT {_COLUMNS} FROM extended_tests WHERE guild_id = :guild AND channel_id = :channel ORDER BY {dialect.task_order}
-"""
-        # Start at progress 0, or start over; a restart keeps who first started the task.
-        self.start = f"""
-INSERT INTO extended_tests (guild_id, channel_id, name, needed, progress, started_by)
-VALUES (:guild, :channel, :name, :needed, 0, :starter)
-ON CONFLICT (guild_id, channel_id, {dialect.task_key}) DO UPDATE SET name = excluded.name, needed = excluded.needed,
-    progress = 0, started_by = coalesce(extended_tests.started_by, excluded.started_by)
-RETURNING {_COLUMNS}
-"""
-        self.add = f"UPDATE extended_tests SET progress = progress + :degrees {where} RETURNING {_COLUMNS}"
-        # Only to a task not complete: two rolls racing for the last degrees cannot both count.
-        self.add_unfinished = self.add.replace(" RETURNING", " AND progress < needed RETURNING")
-        # A roll withdrawn takes its degrees back, whatever counted since (two lost rolls each take back their own),
-        # unless a later roll finished the task on top of it (shown complete).
-        self.take_back = f"""
-UPDATE extended_tests SET progress = progress - :added
-{where} AND needed = :needed AND progress >= :added AND (progress < needed OR progress = :progress)
-RETURNING name
-"""
-        # A roll withdrawn that (re)started its task puts it back only while it is as that roll left it.
-        self.as_left = f"{where} AND needed = :needed AND progress = :progress"
-
-
 def task_name(name: str) -> str:
     """The name as stored: spaces tidied, 1 to 100 characters (names match whatever their case)."""
     tidy = " ".join(str(name).split())
@@ -92,8 +62,33 @@ class ExtendedTests:
 
     def __init__(self, statements: Statements, dialect: Dialect, applied: AppliedInteractions) -> None:
         self._db = statements
-        self._sql = ExtendedSql(dialect)
         self._applied = applied
+        # The statements, from how the dialect finds a task by name whatever its case.
+        self._where = where = f"WHERE guild_id = :guild AND channel_id = :channel AND {dialect.task_named}"
+        self._in_channel = f"""
+SELECT {_COLUMNS} FROM extended_tests WHERE guild_id = :guild AND channel_id = :channel ORDER BY {dialect.task_order}
+"""
+        # Start at progress 0, or start over; a restart keeps who first started the task.
+        self._start = f"""
+INSERT INTO extended_tests (guild_id, channel_id, name, needed, progress, started_by)
+VALUES (:guild, :channel, :name, :needed, 0, :starter)
+ON CONFLICT (guild_id, channel_id, {dialect.task_key}) DO UPDATE SET name = excluded.name, needed = excluded.needed,
+    progress = 0, started_by = coalesce(extended_tests.started_by, excluded.started_by)
+RETURNING {_COLUMNS}
+"""
+        # Only to a task not complete: two rolls racing for the last degrees cannot both count.
+        self._add = f"""
+UPDATE extended_tests SET progress = progress + :degrees {where} AND progress < needed RETURNING {_COLUMNS}
+"""
+        # A roll withdrawn takes its degrees back, whatever counted since (two lost rolls each take back their own),
+        # unless a later roll finished the task on top of it (shown complete).
+        self._take_back = f"""
+UPDATE extended_tests SET progress = progress - :added
+{where} AND needed = :needed AND progress >= :added AND (progress < needed OR progress = :progress)
+RETURNING name
+"""
+        # A roll withdrawn that (re)started its task puts it back only while it is as that roll left it.
+        self._as_left = f"{where} AND needed = :needed AND progress = :progress"
 
     async def record(
         self, guild_id: int, channel_id: int, name: str, needed: int, degrees: int, *, fresh: bool,
@@ -108,10 +103,10 @@ class ExtendedTests:
         async with self._db.transaction() as session:
             if (outcome := await self._applied.recalled(session, interaction_id)) is not None:
                 raise AlreadyApplied(outcome)
-            before = await session.fetch_one(f"SELECT needed, progress FROM extended_tests {self._sql.where}", params)
+            before = await session.fetch_one(f"SELECT needed, progress FROM extended_tests {self._where}", params)
             if fresh:
-                await session.fetch_all(self._sql.start, params)
-            row = await session.fetch_one(self._sql.add_unfinished, params | {"degrees": degrees})
+                await session.fetch_all(self._start, params)
+            row = await session.fetch_one(self._add, params | {"degrees": degrees})
             if row is None:
                 raise TaskComplete(tidy) if before else NoSuchExtendedTest(tidy)
             task = from_row(ExtendedTask, row)
@@ -133,18 +128,18 @@ class ExtendedTests:
     async def get(self, guild_id: int, channel_id: int, name: str) -> ExtendedTask | None:
         """The task, or None if it was never started here (or was cleared)."""
         params = {"guild": guild_id, "channel": channel_id, "name": task_name(name)}
-        row = await self._db.fetch_one(f"SELECT {_COLUMNS} FROM extended_tests {self._sql.where}", params)
+        row = await self._db.fetch_one(f"SELECT {_COLUMNS} FROM extended_tests {self._where}", params)
         return from_row(ExtendedTask, row) if row else None
 
     async def in_channel(self, guild_id: int, channel_id: int) -> list[ExtendedTask]:
         """Every task of the channel, by name (whatever its case)."""
-        rows = await self._db.fetch_all(self._sql.in_channel, {"guild": guild_id, "channel": channel_id})
+        rows = await self._db.fetch_all(self._in_channel, {"guild": guild_id, "channel": channel_id})
         return [from_row(ExtendedTask, row) for row in rows]
 
     async def clear(self, guild_id: int, channel_id: int, name: str) -> bool:
         """Forget the task; False if there was none."""
         params = {"guild": guild_id, "channel": channel_id, "name": task_name(name)}
-        return bool(await self._db.write(f"DELETE FROM extended_tests {self._sql.where} RETURNING name", params))
+        return bool(await self._db.write(f"DELETE FROM extended_tests {self._where} RETURNING name", params))
 
     def _putting_back(self, outcome: Outcome) -> tuple[str, dict[str, Any]]:
         """The statement that withdraws the outcome's roll: its degrees taken back, or the task it (re)started put
@@ -153,9 +148,9 @@ class ExtendedTests:
         params = {"guild": left["guild_id"], "channel": left["channel_id"], "name": left["name"],
                   "needed": left["needed"], "progress": left["progress"]}
         if not outcome["fresh"]:
-            return self._sql.take_back, params | {"added": outcome["added"]}
+            return self._take_back, params | {"added": outcome["added"]}
         if before is None:
-            return f"DELETE FROM extended_tests {self._sql.as_left} RETURNING name", params
+            return f"DELETE FROM extended_tests {self._as_left} RETURNING name", params
         restore = "UPDATE extended_tests SET needed = :was_needed, progress = :was_progress"
         was = {"was_needed": before["needed"], "was_progress": before["progress"]}
-        return f"{restore} {self._sql.as_left} RETURNING name", params | was
+        return f"{restore} {self._as_left} RETURNING name", params | was
