@@ -1,5 +1,4 @@
-"""The interactions whose change the store applied, with their outcome: an interaction applies once
-(docs/architecture.md, "What is kept")."""
+"""Interactions whose change the store applied, and their outcome: each applies once (docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -44,8 +43,7 @@ def outcome_of(row: Row | None) -> Outcome | None:
 
 
 class AppliedInteractions:
-    """The applied interactions, kept inside a change's transaction. ``before_recall``: the dialect's statement on
-    ``:id`` that makes a second delivery wait for the first to commit (None where transactions take turns)."""
+    """The applied interactions, kept in a change's transaction (``before_recall``: a repeat waits for the first)."""
 
     def __init__(self, statements: Statements, before_recall: str | None) -> None:
         self._db = statements

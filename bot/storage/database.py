@@ -1,5 +1,4 @@
-"""The open database, whichever kind (`sqlite.Database`, `postgres.PostgresDatabase`): what it keeps, one class
-per thing on the driver's statements and its dialect; and its closing."""
+"""The open database, whichever kind (`sqlite.Database`, `postgres.PostgresDatabase`): one class per thing kept."""
 
 from __future__ import annotations
 

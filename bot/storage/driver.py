@@ -100,8 +100,7 @@ class Statements(ABC):
             return await session.execute(sql, params)
 
     async def purge(self, table: str, oldest: datetime, batch: int = PURGE_BATCH) -> int:
-        """Delete the table's rows created before oldest, a batch at a time until fewer are left, each batch a short
-        transaction of its own (other statements go between); return how many rows were deleted."""
+        """Delete the table's rows created before oldest, a short transaction per batch; return how many."""
         sql, params = _PURGE_ROUND.format(table=table), {"oldest": epoch(oldest), "batch": batch}
         purged, deleted = 0, batch
         while deleted == batch:

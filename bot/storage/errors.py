@@ -1,5 +1,4 @@
-"""Errors from the storage layer: `StorageUnavailable` is for whoever runs the bot (it names the database); the
-others are `PlayerError`s, fit to show a player as they are."""
+"""Errors from the storage layer: `StorageUnavailable` names the database for its host; the rest are `PlayerError`s."""
 
 from __future__ import annotations
 

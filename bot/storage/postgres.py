@@ -1,5 +1,4 @@
-"""The bot's database on a PostgreSQL server, chosen by DATABASE_URL: an asyncpg pool, its migrations, and the
-named statements run with numbered parameters (docs/architecture.md, "The driver seam")."""
+"""The bot's database on PostgreSQL: an asyncpg pool, its migrations, its statements (docs/architecture.md)."""
 
 from __future__ import annotations
 

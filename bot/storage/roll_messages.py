@@ -1,5 +1,4 @@
-"""The messages that show Year Zero rolls, noted as they are sent and written a moment later, many rolls in one
-UPDATE (the dialect's set_messages), so a roll's answer never waits for this write."""
+"""The messages that show Year Zero rolls, noted as sent and written a moment later, many rolls in one UPDATE."""
 
 from __future__ import annotations
 

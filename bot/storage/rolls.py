@@ -189,8 +189,7 @@ ORDER BY roll.created_at, roll.id LIMIT :round
         return PushClaim(roll_from(row))
 
     async def superseded_by(self, newer_id: int, guild_id: int, channel_id: int, user_id: int) -> YearZeroRoll | None:
-        """The player's roll here just before newer_id, if newer_id superseded it while pending (its message may
-        still show buttons), or None."""
+        """The player's roll here just before newer_id if newer_id superseded it pending (its buttons may show)."""
         params = {"guild": guild_id, "channel": channel_id, "user": user_id, "newer": newer_id}
         return self._seen(await self._db.fetch_one(self._SUPERSEDED_BY, params))
 

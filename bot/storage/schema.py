@@ -1,5 +1,4 @@
-"""Numbered schema migrations, ``migrations/<database>/V<n>__<what>.sql``: plain statements, read in order with no
-gaps; a released file never changes (docs/architecture.md)."""
+"""Numbered schema migrations, ``migrations/<database>/V<n>__<what>.sql``, read in order (docs/architecture.md)."""
 
 from __future__ import annotations
 
