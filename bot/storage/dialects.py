@@ -1,5 +1,4 @@
-"""What SQLite and PostgreSQL say differently, side by side (why, chiefly the claim's locking: docs/architecture.md);
-every other statement is written once, in the class of what it keeps. Named parameters (``:id``) on both."""
+"""What SQLite and PostgreSQL say differently, side by side (why: docs/architecture.md); the rest is said once."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""The bot's database in one SQLite file, through one aiosqlite connection (public API only), and its migrations
-(version in ``PRAGMA user_version``; docs/architecture.md, "The driver seam")."""
+"""The bot's database in one SQLite file: one aiosqlite connection (public API only) and its migrations."""
 
 from __future__ import annotations
 
