@@ -9,7 +9,7 @@ from bot.storage.dialects import Dialect
 from bot.storage.driver import Statements
 from bot.storage.extended import ExtendedTests
 from bot.storage.leases import ShardLeases
-from bot.storage.meta import KeyedText
+from bot.storage.meta import KeyedText, RememberedText
 from bot.storage.roll_log import RollLog
 from bot.storage.rolls import YearZeroRolls
 from bot.storage.willpower import Willpower
@@ -31,7 +31,7 @@ class Storage(Generic[StoreT]):
         self.meta = KeyedText(store, "meta", "key", "value")
         self.leases = ShardLeases(store, self.dialect.lease_turn)
         self.log = RollLog(store, self.dialect)
-        self.languages = KeyedText(store, "server_languages", "guild_id", "language")
+        self.languages = RememberedText(store, "server_languages", "guild_id", "language")
 
     def _writable(self) -> bool:
         """Whether what is still noted can be written before closing."""

@@ -8,6 +8,7 @@ from dataclasses import asdict
 
 import pytest
 
+from bot.storage import meta
 from bot.storage.database import Storage
 from bot.storage.errors import InvalidValue, NoSuchExtendedTest, NotEnoughWillpower, TaskComplete
 from rules.sevenkingdoms.extended import still_needed
@@ -168,6 +169,20 @@ async def test_a_servers_language_is_kept_replaced_and_forgotten(db: Storage):
     await db.languages.set(G, None)
     await db.languages.set(G, None)  # forgetting twice is harmless
     assert (await db.languages.get(G), await db.languages.get(big)) == (None, "sv_SE")
+
+
+async def test_a_servers_language_is_read_once_a_minute_and_another_process_sees_a_change_then(
+    db: Storage, open_db, monkeypatch
+):
+    other = await open_db()  # a second bot process (another shard) on the same store
+    try:
+        assert await db.languages.get(G) is None
+        await other.languages.set(G, "de")
+        assert await db.languages.get(G) is None  # remembered: a roll asks the store no more than once a minute
+        monkeypatch.setattr(meta, "REMEMBERED_FOR", 0.0)
+        assert await db.languages.get(G) == "de"  # the minute has passed
+    finally:
+        await other.close()
 
 
 # --- meta and migrations ------------------------------------------------------------------------------
