@@ -1,5 +1,4 @@
-"""Seven Kingdoms extended tests: a named task per channel, needing degrees of success, and its progress. Each
-roll counts once, in one transaction with its interaction, and only while the task is unfinished."""
+"""Seven Kingdoms extended tests: a named task per channel, its degrees needed and its progress (docs/)."""
 
 from __future__ import annotations
 
@@ -114,8 +113,7 @@ RETURNING name
         return task
 
     async def withdraw(self, interaction_id: int) -> bool:
-        """Take back the roll counted by interaction_id, whose answer never reached the player, and forget the
-        interaction (docs/reliability.md); False when it stays, a later roll having built on it."""
+        """Take back the roll interaction_id counted, never shown, and forget it; False if a later roll built on it."""
         async with self._db.transaction() as session:
             outcome = await self._applied.recalled(session, interaction_id)
             if outcome is None or "fresh" not in outcome:  # not applied (or by a version before withdrawals)
@@ -142,8 +140,7 @@ RETURNING name
         return bool(await self._db.write(f"DELETE FROM extended_tests {self._where} RETURNING name", params))
 
     def _putting_back(self, outcome: Outcome) -> tuple[str, dict[str, Any]]:
-        """The statement that withdraws the outcome's roll: its degrees taken back, or the task it (re)started put
-        back as the roll found it (deleted if the roll started it) while it is as the roll left it."""
+        """The statement that withdraws the outcome's roll, while the task is as the roll left it."""
         left, before = outcome["task"], outcome["before"]
         params = {"guild": left["guild_id"], "channel": left["channel_id"], "name": left["name"],
                   "needed": left["needed"], "progress": left["progress"]}

@@ -1,5 +1,4 @@
-"""Text kept by key, one table each: the bot's small facts about itself (``meta``: the hash of the last synced
-commands) and the language each server's public cards speak when a game master chose one (``server_languages``)."""
+"""Text kept by key, one table each: the bot's small facts (``meta``) and the servers' chosen languages."""
 
 from __future__ import annotations
 
@@ -7,9 +6,7 @@ import time
 
 from bot.storage.driver import Statements
 
-REMEMBERED_FOR = 60.0
-"""Seconds a server's chosen language is answered from memory: a roll costs no extra trip to the store, and a change
-made through another process (another shard) is seen within this time."""
+REMEMBERED_FOR = 60.0  # seconds a server's language is answered from memory (another shard's change shows then)
 
 
 class KeyedText:

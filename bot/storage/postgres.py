@@ -118,8 +118,7 @@ class PostgresStore(Statements):
 
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[asyncpg.Connection]:
-        """A connection of the pool, to this task alone until the block ends; the server unreachable is
-        StorageOffline (the players' "try again"; a broken connection is dropped when it is released)."""
+        """A connection of the pool, this task's until the block ends; the server unreachable is StorageOffline."""
         if self._pool is None:
             raise RuntimeError(f"the database at {self.location} is closed")
         try:
@@ -151,8 +150,7 @@ class PostgresDatabase(Storage[PostgresStore]):
     async def open(
         cls, url: str, *, migrations: list[Migration] | None = None, max_connections: int = 10
     ) -> PostgresDatabase:
-        """Connect to url and migrate; StorageUnavailable naming the host (never the password) when the server
-        cannot be reached, StorageError when its schema is newer than this code."""
+        """Connect to url and migrate: StorageUnavailable naming the host (no password); StorageError if newer."""
         store = await PostgresStore.connect(url, max_size=max_connections)
         try:
             await migrate(store, migrations)
@@ -170,8 +168,7 @@ async def applied_version(connection: asyncpg.Connection) -> int:
 
 
 async def migrate(store: PostgresStore, migrations: list[Migration] | None = None) -> int:
-    """Apply every migration newer than the database, each in one transaction with its row in schema_migrations,
-    under a session-level advisory lock (processes starting at once take turns); return the new version."""
+    """Apply every newer migration, each in one transaction, under an advisory lock; return the new version."""
     migrations = load_migrations("postgres") if migrations is None else migrations
     async with store.connection() as connection:
         await connection.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK, timeout=MIGRATION_TIMEOUT)

@@ -139,8 +139,7 @@ class RollLog:
     async def write(
         self, entry: NewEntry, now: datetime, *, entry_id: int | None = None, interaction_id: int | None = None
     ) -> int:
-        """Log a roll in one INSERT; return the entry's id (entry_id when given: a Year Zero roll's). A repeat of
-        interaction_id changes nothing and gets the first entry's id back."""
+        """Log a roll in one INSERT; its id (entry_id when given). A repeat of interaction_id gets the first id back."""
         params = _params(entry, now, entry_id, interaction_id)
         rows = await self._db.write(_INSERT if entry_id is None else _INSERT_AS, params)
         if rows:
@@ -183,8 +182,7 @@ class RollLog:
         self, guild_id: int, channel_id: int, viewer_id: int, *, before: int | None = None,
         after: int | None = None, limit: int = 10,
     ) -> list[LogEntry]:
-        """A page of the channel's rolls, newest first: the latest, those older than entry `before`, or those
-        just newer than entry `after`; private ones only the viewer's own."""
+        """A page of the channel's rolls, newest first: the latest, older than `before` or just newer than `after`."""
         params = {"guild": guild_id, "channel": channel_id, "viewer": viewer_id, "limit": limit}
         if after is not None:
             rows = await self._db.fetch_all(_PAGE_NEWER, params | {"after": after})

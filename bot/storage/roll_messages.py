@@ -65,8 +65,7 @@ class RollMessages:
                 self._writing.pop(roll_id, None)
 
     def seen_in(self, roll: YearZeroRoll) -> YearZeroRoll:
-        """The roll with its message id, when that is noted but not written yet (a note is always newer than what
-        is written: /push moves a roll to the message it sends)."""
+        """The roll with its message id noted but not written yet (a note is newer than what is written)."""
         noted = self._messages.get(roll.id) or self._writing.get(roll.id)
         if noted is None:
             return roll

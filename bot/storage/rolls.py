@@ -88,8 +88,7 @@ ORDER BY roll.created_at, roll.id LIMIT :round
         self, interaction_id: int, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime,
         pushes_allowed: int = 1, *, log: NewEntry | None = None,
     ) -> YearZeroRoll:
-        """As `create`, with the roll's log entry (under the roll's id) in the same transaction, once: a repeat of
-        the interaction gets the first one's roll back (its payload, not the repeat's) and writes nothing."""
+        """As `create`, with its log entry, once: a repeat of the interaction gets the first one's roll back."""
         params = _new_roll(guild_id, channel_id, user_id, payload, now, pushes_allowed)
         async with self._db.transaction() as session:
             outcome = await self._applied.recalled(session, interaction_id)
@@ -106,8 +105,7 @@ ORDER BY roll.created_at, roll.id LIMIT :round
         return roll_from(row)
 
     async def withdraw(self, roll_id: int) -> bool:
-        """Delete a roll whose answer did not reach the player, and its log entry (the roll shown before it is the
-        player's latest again); only a roll never shown (no message noted) and never pushed, else False."""
+        """Delete a roll never shown nor pushed, and its log entry (its answer never reached the player); else False."""
         roll = await self.get(roll_id)
         if roll is None or roll.message_id is not None:
             return False
@@ -120,8 +118,7 @@ ORDER BY roll.created_at, roll.id LIMIT :round
     async def supersede(
         self, guild_id: int, channel_id: int, user_id: int, *, interaction_id: int | None = None
     ) -> list[YearZeroRoll]:
-        """Supersede the player's pending rolls here without storing a new one (a roll that cannot be pushed); return
-        them (their messages may still show buttons). A repeat of interaction_id supersedes nothing."""
+        """Supersede the player's pending rolls here (a roll not pushable); return them. A repeat supersedes nothing."""
         params = {"guild": guild_id, "channel": channel_id, "user": user_id}
         if interaction_id is None:
             rows = await self._db.write(self._SUPERSEDE, params)
@@ -194,8 +191,7 @@ ORDER BY roll.created_at, roll.id LIMIT :round
         return self._seen(await self._db.fetch_one(self._SUPERSEDED_BY, params))
 
     async def expiring(self, now: datetime, lifetime: timedelta, limit: int) -> list[YearZeroRoll]:
-        """Up to limit rolls past their lifetime still pushable and with a message, oldest first (the purge takes
-        their buttons off), looked for in short rounds of PURGE_BATCH rolls: a statement waits for one round."""
+        """Up to limit expired rolls still showing buttons, oldest first, looked for in rounds of PURGE_BATCH rolls."""
         params: dict[str, Any] = {"oldest": epoch(now - lifetime), "round": PURGE_BATCH, "after_at": -1, "after_id": 0}
         found: list[int] = []
         while len(found) < limit:

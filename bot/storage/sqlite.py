@@ -98,8 +98,7 @@ class Store(Statements):
         return self._connection is None
 
     def check_file(self) -> None:
-        """StorageUnavailable (once lost, always) when the file at path is no longer the one open here (deleted or
-        replaced): writing on would go into a file no one will open again."""
+        """StorageUnavailable (once lost, always) when the file at path is not the one open (deleted, replaced)."""
         if self.lost is not None:
             raise StorageUnavailable(self.path, self.lost.reason)
         identity = file_identity(self.path)
@@ -115,8 +114,7 @@ class Store(Statements):
 
     @asynccontextmanager
     async def _turn(self) -> AsyncIterator[aiosqlite.Connection]:
-        """The connection, to this task alone until the block ends; a busy error becomes StorageBusy, a damaged
-        file StorageUnavailable (and the store is lost)."""
+        """The connection, this task's until the block ends; busy is StorageBusy, damaged StorageUnavailable (lost)."""
         asked = time.monotonic()
         async with self._lock:
             if self._connection is None:
@@ -187,8 +185,7 @@ class Database(Storage[Store]):
         cls, path: str | os.PathLike[str], *, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
         migrations: list[Migration] | None = None,
     ) -> Database:
-        """Open (creating if needed) and migrate the database at path: StorageUnavailable naming the path when it
-        cannot be opened or stays locked, StorageError when its schema is newer than this code."""
+        """Open (creating) and migrate the file: StorageUnavailable naming it, StorageError if its schema is newer."""
         path = Path(path).expanduser().absolute()
         try:
             store = await Store.connect(path, busy_timeout_ms)
@@ -206,8 +203,7 @@ class Database(Storage[Store]):
 
 
 async def migrate(store: Store, migrations: list[Migration] | None = None) -> int:
-    """Apply every migration newer than the database, each in its own transaction that first re-reads the version
-    (two processes starting at once are safe); return the new version."""
+    """Apply every newer migration, each in a transaction that re-reads the version first; return the new version."""
     migrations = load_migrations() if migrations is None else migrations
     current = await store.pragma("user_version")
     check_not_newer(store.path, current, len(migrations))

@@ -63,8 +63,7 @@ class Willpower:
     async def gain_in(
         self, session: Session, guild_id: int, user_id: int, points: int, before: int | None = None
     ) -> WillpowerChange:
-        """Add points inside session to `before` (read by the caller with the write lock held) or to the points
-        read now with the dialect's points_before_change."""
+        """Add points inside session to `before` (read by the caller, write lock held) or to the points read now."""
         check_whole("Willpower gained", points, low=0)
         if before is None:
             before = await self._points(session, self._before_change, guild_id, user_id)
@@ -77,8 +76,7 @@ class Willpower:
     async def spend(
         self, guild_id: int, user_id: int, points: int, *, interaction_id: int | None = None
     ) -> WillpowerChange:
-        """Spend points (1 or more) if the player has them, else NotEnoughWillpower and nothing changes. A repeat
-        of interaction_id gets the first one's change back and spends nothing."""
+        """Spend points (1 or more), else NotEnoughWillpower; a repeat of interaction_id gets the first change back."""
         check_whole("Willpower to spend", points, low=1)
         params = {"guild": guild_id, "user": user_id, "points": points}
         if interaction_id is None:
@@ -108,8 +106,7 @@ class Willpower:
         return change
 
     async def withdraw_spend(self, guild_id: int, user_id: int, points: int, *, interaction_id: int) -> bool:
-        """Refund a spend (made by interaction_id) whose answer never reached the player, whatever changed since, and
-        forget the interaction (a repeat may spend anew); False when it was not applied or was withdrawn already."""
+        """Refund a spend never shown, whatever changed since, and forget interaction_id; False if not applied."""
         params = {"guild": guild_id, "user": user_id, "points": points, "most": MAX_WILLPOWER}
         async with self._db.transaction() as session:
             if not await self._applied.forget(session, interaction_id):
@@ -118,8 +115,7 @@ class Willpower:
         return True
 
     async def withdraw_set(self, guild_id: int, user_id: int, change: WillpowerChange, *, interaction_id: int) -> bool:
-        """Take back a set (made by interaction_id) whose answer never reached the player: the points go back to
-        change.before and the interaction is forgotten; only while nothing changed them since (False)."""
+        """Take back a set never shown (points back to change.before, interaction forgotten) unless changed since."""
         params = {"guild": guild_id, "user": user_id, "before": change.before, "after": change.after}
         async with self._db.transaction() as session:
             if not await session.fetch_all(_UNSET, params):
