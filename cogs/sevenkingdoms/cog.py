@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import PlayerError
-from bot.interactions.answers import acknowledge, withdraw
+from bot.interactions.answers import in_time, withdraw
 from bot.interactions.common_options import Descriptions, Note
 from bot.interactions.logbook import Rolled, answer_roll, deliver_roll
 from bot.interactions.rollkeeper import Rollkeeper
@@ -202,9 +202,9 @@ class SevenKingdoms(commands.Cog):
         test = roll_test(sk_pool, self.dice, target=number, kind="basic")
         added = advance(before, test).gained - before.gained
         fresh = stored is None or restart
-        await acknowledge(interaction, ephemeral=private)
         try:
-            saved = await self._save(interaction, guild_id, channel_id, before, added, fresh=fresh)
+            saving = self._save(interaction, guild_id, channel_id, before, added, fresh=fresh)
+            saved = await in_time(interaction, saving, ephemeral=private)
         except AlreadyApplied:  # a repeat delivery: the first one counted this roll, and answers it
             return
         roll = render.ExtendedRoll(test, saved.name, saved.progress, saved.needed, added)

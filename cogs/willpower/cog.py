@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import PlayerError
-from bot.interactions.answers import acknowledge, answer_or_withdraw
+from bot.interactions.answers import answer_or_withdraw, in_time
 from bot.interactions.common_options import describe
 from bot.interactions.rollkeeper import Rollkeeper
 from bot.interactions.tree import server_channel
@@ -59,9 +59,8 @@ class WillpowerCommands(commands.GroupCog, group_name="willpower"):
         have = await self.bot.db.willpower.get(guild_id, interaction.user.id)
         if have < points:  # refused at once; the spend itself checks again, atomically
             raise NotEnoughWillpower(have, points)
-        await acknowledge(interaction)
         willpower, user_id = self.bot.db.willpower, interaction.user.id
-        change = await willpower.spend(guild_id, user_id, points, interaction_id=interaction.id)
+        change = await in_time(interaction, willpower.spend(guild_id, user_id, points, interaction_id=interaction.id))
         text = f"{interaction.user.mention} spends **{points}** Willpower: {change.before} → **{change.after}**."
         refund = partial(willpower.withdraw_spend, guild_id, user_id, points, interaction_id=interaction.id)
         await answer_or_withdraw(interaction, "/willpower spend", refund, content=text)
@@ -86,9 +85,8 @@ class WillpowerSetting(commands.Cog):
     ) -> None:
         """Set a player's Willpower Points (game masters: Manage Server)."""
         guild_id = server_channel(interaction)[0]
-        await acknowledge(interaction)
         willpower = self.bot.db.willpower
-        change = await willpower.set(guild_id, player.id, points, interaction_id=interaction.id)
+        change = await in_time(interaction, willpower.set(guild_id, player.id, points, interaction_id=interaction.id))
         text = (
             f"{player.mention}'s Willpower is now **{change.after}** (was {change.before}), "
             f"set by {interaction.user.mention}."

@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.errors import PlayerError
 from bot.interactions import logbook
-from bot.interactions.answers import acknowledge, withdraw
+from bot.interactions.answers import in_time, withdraw
 from bot.interactions.common_options import Note, describe
 from bot.interactions.logbook import Rolled
 from bot.interactions.roller import only_its_roller
@@ -171,21 +171,22 @@ class YearZero(commands.Cog):
         artifacts = tuple(a for a in (artifact, artifact2, artifact3) if a)
         roll = roll_yz(attribute, skill, gear, artifacts, self.dice, pride=pride, pushes=pushes)
         server_channel(interaction)  # a roll is stored under its server's channel: refused in a DM
-        first = await acknowledge(interaction, ephemeral=private)  # stored only once Discord took it
         if roll.can_push:
             await self._store_and_show(interaction, roll, pushes, note, private)
-        elif first:  # a repeat shows nothing: the first delivery shows and logs its own dice (these would differ)
+        else:
             await self._show_unpushable(interaction, roll, note, private)
 
     async def _show_unpushable(
         self, interaction: discord.Interaction, roll: YzRoll, note: str | None, private: bool
     ) -> None:
-        """A roll without pushes is only shown and logged; once shown, it ends the roller's pushable rolls here."""
+        """A roll without pushes is only shown and logged; once shown, it ends the roller's pushable rolls here. A
+        repeat delivery finds the interaction answered (the first shows and logs its own dice: these would differ)
+        and shows nothing."""
         embed, rolled = _first_card(interaction, roll, note), yearzero_rolled(roll, pool_odds(roll))
-        if await logbook.deliver_roll(interaction, embed, rolled, private=private):
-            where = (*server_channel(interaction), interaction.user.id)
-            for older in await self.bot.db.rolls.supersede(*where, interaction_id=interaction.id):
-                await mark_ended(self.bot, older, Ending.SUPERSEDED)
+        await logbook.answer_roll(interaction, embed, rolled, private=private)
+        where = (*server_channel(interaction), interaction.user.id)
+        for older in await self.bot.db.rolls.supersede(*where, interaction_id=interaction.id):
+            await mark_ended(self.bot, older, Ending.SUPERSEDED)
 
     async def _store_and_show(
         self, interaction: discord.Interaction, roll: YzRoll, pushes: int, note: str | None, private: bool
@@ -198,9 +199,8 @@ class YearZero(commands.Cog):
         payload, embed = stored_payload(roll, note, private), _first_card(interaction, roll, note)
         rolled = yearzero_rolled(roll, pool_odds(roll))
         entry = logbook.new_entry(interaction, embed, rolled, private)
-        stored = await self.bot.db.rolls.create_for(
-            interaction.id, *where, payload, self.bot.now(), pushes, log=entry
-        )
+        storing = self.bot.db.rolls.create_for(interaction.id, *where, payload, self.bot.now(), pushes, log=entry)
+        stored = await in_time(interaction, storing, ephemeral=private)
         if stored.state is not RollState.PENDING or stored.pushes_made:  # a repeat after the roll moved on
             return
         if stored.payload != payload:  # a repeated interaction shows the roll the first one stored
