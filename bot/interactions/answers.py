@@ -39,6 +39,11 @@ ANSWER_BACKOFF = 0.5
 NOT_SHOWN = "Discord lost this answer on its way to you, so nothing was changed. Try again."
 """Put in place of an answer whose change was withdrawn, if Discord takes anything at all by then."""
 
+TAKEN, CLOSED = "rollkeeper.taken", "rollkeeper.closed"
+"""Keys in `interaction.extras`: Discord has a response for the interaction though discord.py did not see it taken
+(a lost reply, a repeat delivery's first); Discord will take no first callback now (it refused one, or discord.py
+spent seconds retrying a 5xx or a 429)."""
+
 T = TypeVar("T")
 Withdrawal = Callable[[], Awaitable[bool]]
 """Takes a change back; False when it must stay (a later change was shown counting it)."""
@@ -117,11 +122,14 @@ async def answer(
             return await _first_callback(interaction, ephemeral, fields)
         except discord.HTTPException as failure:
             if failure.code == ALREADY_ACKNOWLEDGED:
+                interaction.extras[TAKEN] = True
                 return await _fill(interaction, what, fields)
             if failure.status < 500 and failure.status != 429:
                 _log.warning("Discord refused the answer to %s: %s", what, failure)
+                interaction.extras[CLOSED] = True
                 return None
-            return await _taken(interaction, what, failure, fields)  # discord.py retried these already
+            interaction.extras[CLOSED] = True  # discord.py retried these already, for seconds
+            return await _taken(interaction, what, failure, fields)
         except (TimeoutError, aiohttp.ClientError, OSError) as failure:
             found = await _taken(interaction, what, failure, fields)
             if found is not None:
@@ -165,6 +173,7 @@ async def _taken(
     except (discord.HTTPException, TimeoutError, aiohttp.ClientError, OSError) as problem:
         _log.warning("Could not ask Discord whether the answer to %s was taken (%r): taken as lost", what, problem)
         return None
+    interaction.extras[TAKEN] = True
     if original.flags.loading:
         return await _fill(interaction, what, fields)
     _log.info("The answer to %s was taken; its reply was lost (%r)", what, failure)
@@ -214,28 +223,45 @@ async def _arrived(interaction: discord.Interaction, what: str) -> discord.Inter
     return original
 
 
-async def withdraw(interaction: discord.Interaction, what: str, take_back: Withdrawal) -> bool:
-    """The answer to a change never reached the player: take the change back and, when the interaction was
-    acknowledged (Discord keeps a response for it), put NOT_SHOWN in the answer's place if Discord takes it.
-    False when the change stays, for a later answer showed a total counting it (then the player is not told it
-    was undone)."""
+async def withdraw(
+    interaction: discord.Interaction, what: str, take_back: Withdrawal, *, ephemeral: bool = False
+) -> bool:
+    """The answer to a change never reached the player: take the change back and put NOT_SHOWN in the answer's
+    place if Discord takes it (the original response, when Discord has one; else the first callback, unless
+    Discord refused that already). False when the change stays, for a later answer showed a total counting it
+    (then the player is not told it was undone)."""
     if not await take_back():
         _log.warning("The answer to %s was lost, but its change stays: a later change counts it", what)
         return False
     _log.warning("The answer to %s was lost: its change is withdrawn", what)
-    if not interaction.response.is_done():  # no callback was taken: there is no answer to put it in
-        return True
-    await deliver(lambda: interaction.edit_original_response(content=NOT_SHOWN, embed=None, view=None), what)
+    if interaction.response.is_done() or interaction.extras.get(TAKEN):
+        await deliver(lambda: interaction.edit_original_response(content=NOT_SHOWN, embed=None, view=None), what)
+    elif not interaction.extras.get(CLOSED):
+        await _say_not_shown(interaction, what, ephemeral)
     return True
 
 
+async def _say_not_shown(interaction: discord.Interaction, what: str, ephemeral: bool) -> None:
+    """NOT_SHOWN in the first callback, tried once, as Discord seemed to take none; if it did take one after all
+    (40060: Discord could not say so before), NOT_SHOWN replaces what it took."""
+    try:
+        await interaction.response.send_message(NOT_SHOWN, ephemeral=ephemeral)
+    except discord.HTTPException as failure:
+        if failure.code != ALREADY_ACKNOWLEDGED:
+            _log.info("Could not tell the player that %s changed nothing: %s", what, failure)
+            return
+        await deliver(lambda: interaction.edit_original_response(content=NOT_SHOWN, embed=None, view=None), what)
+    except (TimeoutError, aiohttp.ClientError, OSError) as failure:
+        _log.info("Could not tell the player that %s changed nothing: %r", what, failure)
+
+
 async def answer_or_withdraw(
-    interaction: discord.Interaction, what: str, take_back: Withdrawal, **fields: Any
+    interaction: discord.Interaction, what: str, take_back: Withdrawal, *, ephemeral: bool = False, **fields: Any
 ) -> bool:
     """Show the answer of a command whose change is stored (`answer`); if it never arrives, withdraw the change
     (`withdraw`), or, when the change must stay, try its answer once more. True when the answer is shown."""
-    if await answer(interaction, what, **fields) is not None:
+    if await answer(interaction, what, ephemeral=ephemeral, **fields) is not None:
         return True
-    if await withdraw(interaction, what, take_back):
+    if await withdraw(interaction, what, take_back, ephemeral=ephemeral):
         return False
-    return await answer(interaction, what, **fields) is not None
+    return await answer(interaction, what, ephemeral=ephemeral, **fields) is not None

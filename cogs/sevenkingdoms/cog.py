@@ -10,6 +10,8 @@ so a refused roll changes nothing.
 
 from __future__ import annotations
 
+from functools import partial
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -211,7 +213,8 @@ class SevenKingdoms(commands.Cog):
         embed = render.render_extended(roll, odds, roller=interaction.user, note=note)
         rolled = sevenkingdoms_rolled(test, odds, kind="extended")
         if await deliver_roll(interaction, embed, rolled, private=private) is None:
-            await withdraw(interaction, "/test extended", lambda: self._extended.withdraw(interaction.id))
+            taking_back = partial(self._extended.withdraw, interaction.id)
+            await withdraw(interaction, "/test extended", taking_back, ephemeral=private)
 
     async def _save(
         self, interaction: discord.Interaction, guild_id: int, channel_id: int, before: ExtendedProgress, added: int, *,

@@ -210,7 +210,7 @@ class YearZero(commands.Cog):
             interaction, embed, rolled, private=private, entry_id=stored.id, buttons=push_buttons, logged=True
         )
         if answer is None:  # never shown: it must not supersede the roll the player does see
-            await withdraw(interaction, "/yz", lambda: self.bot.db.rolls.withdraw(stored.id))
+            await withdraw(interaction, "/yz", lambda: self.bot.db.rolls.withdraw(stored.id), ephemeral=private)
             return
         # Best effort, written with others a moment later: only the message edits need it.
         self.bot.db.rolls.note_message(stored.id, channel_id, answer.id)
