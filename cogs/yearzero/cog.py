@@ -191,16 +191,17 @@ class YearZero(commands.Cog):
     async def _store_and_show(
         self, interaction: discord.Interaction, roll: YzRoll, pushes: int, note: str | None, private: bool
     ) -> None:
-        """A pushable roll (`pushes` allowed) is stored with its log entry (one transaction, once per interaction),
-        then shown with Push and Keep; once shown, it ends the roller's older roll here. A repeat shows what the
-        first stored."""
+        """A pushable roll (`pushes` allowed) is stored with its log entry (one transaction, once per interaction,
+        which also finds the roller's older roll here), then shown with Push and Keep; once shown, the older roll's
+        message says it ended. A repeat shows what the first stored."""
         guild_id, channel_id = server_channel(interaction)
         where = (guild_id, channel_id, interaction.user.id)
         payload, embed = stored_payload(roll, note, private), _first_card(interaction, roll, note)
         rolled = yearzero_rolled(roll, pool_odds(roll))
         entry = logbook.new_entry(interaction, embed, rolled, private)
-        storing = self.bot.db.rolls.create_for(interaction.id, *where, payload, self.bot.now(), pushes, log=entry)
-        stored = await in_time(interaction, storing, ephemeral=private)
+        rolls, now = self.bot.db.rolls, self.bot.now()
+        storing = rolls.create_superseding(interaction.id, *where, payload, now, pushes, log=entry)  # one trip
+        stored, replaced = await in_time(interaction, storing, ephemeral=private)
         if stored.state is not RollState.PENDING or stored.pushes_made:  # a repeat after the roll moved on
             return
         if stored.payload != payload:  # a repeated interaction shows the roll the first one stored
@@ -214,7 +215,6 @@ class YearZero(commands.Cog):
             return
         # Best effort, written with others a moment later: only the message edits need it.
         self.bot.db.rolls.note_message(stored.id, channel_id, answer.id)
-        replaced = await self.bot.db.rolls.superseded_by(stored.id, *where)
         if replaced is not None:
             await mark_ended(self.bot, replaced, Ending.SUPERSEDED)
 

@@ -18,6 +18,7 @@ from tests.bot.embeds import give_faces
 from tests.bot.test_faults import GUILD, YZ, idle, query, willpower
 from tests.fakediscord import ALICE, BOB, GM, FakeDiscord, Reply
 from tests.fakediscord.faults import CALLBACK, EDIT_CHANNEL_MESSAGE, EDIT_ORIGINAL
+from tests.storage.test_sqlite_trips import count_hops
 
 EPHEMERAL = 64
 
@@ -47,6 +48,20 @@ async def test_a_roll_with_no_pending_roll_is_one_callback_with_its_card(start_b
     assert sent == [("POST", CALLBACK)] and callback_type(reply) == 4, reply.describe()
     assert reply.embeds and [b["label"] for row in reply.components for b in row["components"]] == ["Push", "Keep"]
     assert query(db_path, "SELECT state FROM yz_roll_states") == [("pending",)]
+
+
+async def test_a_roll_is_one_trip_to_the_database_on_its_answer_path(start_bot, fake_discord, db_path, monkeypatch):
+    """The roll, its log entry, its applied interaction and the roll it supersedes: one hop to aiosqlite's thread
+    (its message id is written a moment later, with others)."""
+    bot = await start_bot(extensions=YZ)
+    give_faces(bot, "YearZero", 6, 3, 2)
+    await fake_discord.slash("yz", {"attribute": 2, "skill": 1})
+    await bot.db.rolls.flush_messages()
+    hops = count_hops(monkeypatch, bot.db)
+    give_faces(bot, "YearZero", 5, 4, 3)
+    reply, sent = await sent_for(fake_discord, bot, fake_discord.slash("yz", {"attribute": 2, "skill": 1}))
+    assert hops == ["_transact"] and len(sent) == 2, (hops, sent)
+    assert query(db_path, "SELECT state FROM yz_roll_states ORDER BY id") == [("superseded",), ("pending",)]
 
 
 async def test_a_roll_that_supersedes_one_more_edits_the_old_card_after_answering(start_bot, fake_discord, db_path):
