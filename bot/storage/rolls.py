@@ -208,7 +208,8 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
         oldest = epoch(now - lifetime)
         params = {"id": roll_id, "user": user_id, "pushed": pushed_payload, "now": epoch(now), "oldest": oldest}
         params |= {"made": pushes_made, "last": bool(last)}
-        async with self._db.transaction() as session:
+
+        async def claim(session: Session) -> PushClaim:  # one trip
             if (outcome := await self._applied.recalled(session, interaction_id)) is not None:
                 first = WillpowerChange(**outcome["willpower"])
                 return await self._read_back(session, roll_id, user_id, oldest, first)
@@ -218,18 +219,21 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
             change = await self._gain(session, row, user_id, willpower_gain)
             gain = {"willpower": change.as_dict()}
             await self._applied.remember(session, interaction_id, gain, push_subject(roll_id))
-        return PushClaim(roll_from(row), willpower=change)
+            return PushClaim(roll_from(row), willpower=change)
+
+        return await self._db.in_one_trip(claim)
 
     async def keep(self, roll_id: int, user_id: int, now: datetime, lifetime: timedelta) -> PushClaim:
         """The roller keeps the roll as it lies: no more pushes. Atomic like a claim (racing a push, one wins)."""
         if not storable_id(roll_id):
             return PushClaim(None, PushRefusal.UNKNOWN)
         oldest = epoch(now - lifetime)
-        async with self._db.transaction() as session:
+
+        async def keeping(session: Session) -> PushClaim:  # one trip
             row = await session.fetch_one(self._dialect.keep, {"id": roll_id, "user": user_id, "oldest": oldest})
-            if row is None:
-                return await self._read_back(session, roll_id, user_id, oldest)
-        return PushClaim(roll_from(row))
+            return PushClaim(roll_from(row)) if row else await self._read_back(session, roll_id, user_id, oldest)
+
+        return await self._db.in_one_trip(keeping)
 
     async def superseded_by(self, newer_id: int, guild_id: int, channel_id: int, user_id: int) -> YearZeroRoll | None:
         """The player's roll here just before newer_id, if newer_id superseded it while pending (its message may

@@ -84,13 +84,14 @@ async def test_a_spend_is_one_statement_and_a_refused_one_reads_once_more(db: Da
     assert verbs(seen) == ["UPDATE", "SELECT"]
 
 
-async def test_a_push_claim_is_one_transaction_of_four_statements(db: Database):
+async def test_a_push_claim_is_one_transaction_of_four_statements_in_one_trip(db: Database, monkeypatch):
     roll_id = await db.rolls.create(G, C, 7, "{}", NOW)
     await db.willpower.set(G, 7, 9)
     seen = await statements(db)
+    hops = count_hops(monkeypatch, db)
     claim = await db.rolls.claim_push(roll_id, 7, "{}", 3, NOW, LIFETIME)
     assert claim.claimed and (claim.willpower.before, claim.willpower.after, claim.willpower.lost) == (9, 10, 2)
-    assert verbs(seen) == ["BEGIN", "UPDATE", "INSERT", "COMMIT"]
+    assert verbs(seen) == ["BEGIN", "UPDATE", "INSERT", "COMMIT"] and len(hops) == 1
     assert await db.willpower.get(G, 7) == 10
 
 
