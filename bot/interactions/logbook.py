@@ -87,16 +87,16 @@ async def deliver_roll(
     the same id) and its own buttons; a private roll gets Reveal. A private roll is logged before it is shown (the
     button names the entry), a public one once shown; a roll never shown is not logged."""
     bot = rollkeeper(interaction)
-    entry, now = new_entry(interaction, embed, rolled, private), bot.now()
-    if private and not logged:
+    entry, now = (new_entry(interaction, embed, rolled, private) if not logged else None), bot.now()
+    if entry is not None and private:
         entry_id = await bot.db.log.write(entry, now, entry_id=entry_id, interaction_id=interaction.id)
     view = roll_view(entry_id, private, buttons) if entry_id is not None else None
     shown = await answer(interaction, "a roll", ephemeral=private, embed=embed, **_with(view))
     if shown is None:  # never shown: not logged either (the stored roll's own entry goes with it)
-        if private and not logged and entry_id is not None:
+        if private and entry is not None and entry_id is not None:
             await bot.db.log.withdraw(entry_id)
         return None
-    if not private and not logged:
+    if entry is not None and not private:
         await _logged_late(bot.db.log.write(entry, now, entry_id=entry_id, interaction_id=interaction.id))
     return shown
 

@@ -24,10 +24,11 @@ from bot.interactions.logbook import Rolled
 from bot.interactions.roller import only_its_roller
 from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
 from bot.interactions.tree import reports_errors, server_channel
-from bot.storage.roll_records import PushRefusal, RollState
+from bot.storage.database import Storage
+from bot.storage.roll_records import PushRefusal, RollState, YearZeroRoll
 from cogs.yearzero.card import FirstRollOdds, render_first
 from cogs.yearzero.endings import Ending, mark_ended, mark_expiring, read_payload, stored_payload
-from cogs.yearzero.pushing import RollPushes
+from cogs.yearzero.pushing import CHECKED_ROLL, RollPushes
 from rules.dice import DiceSource, SystemDice
 from rules.yearzero.luck_events import yearzero_first_events
 from rules.yearzero.odds import YzOdds, odds_after_first, pool_odds
@@ -63,8 +64,14 @@ def push_buttons(roll_id: int) -> list[discord.ui.Item[Any]]:
 
 
 async def roller_only(interaction: discord.Interaction, roll_id: int) -> bool:
-    """Refuse anyone but the roll's roller, answering them privately (or they see "interaction failed")."""
-    return await only_its_roller(interaction, lambda db: db.rolls.get(roll_id), PushRefusal.NOT_YOURS.message)
+    """Refuse anyone but the roll's roller, answering them privately (or they see "interaction failed"). The roll
+    read is kept for the click's callback (pushing.checked_roll): one read per click."""
+
+    async def read(db: Storage) -> YearZeroRoll | None:
+        interaction.extras[CHECKED_ROLL] = roll = await db.rolls.get(roll_id)
+        return roll
+
+    return await only_its_roller(interaction, read, PushRefusal.NOT_YOURS.message)
 
 
 def _cog(interaction: discord.Interaction) -> YearZero:

@@ -39,6 +39,9 @@ from rules.yearzero.luck_events import yearzero_push_events
 from rules.yearzero.odds import pool_odds
 from rules.yearzero.roll import YzRoll, push
 
+CHECKED_ROLL = "rollkeeper.yz.checked_roll"
+"""Key in `interaction.extras`: the roll a button's roller check read (cog.roller_only), read again by nothing."""
+
 _PUSHED_SINCE = {PushRefusal.ALREADY_PUSHED, PushRefusal.NO_PUSHES_LEFT, PushRefusal.PUSHED_MEANWHILE}
 """Refusals of a roller's push because another push of theirs was claimed: they are shown that push instead."""
 
@@ -145,7 +148,8 @@ class RollPushes:
         """The stored roll a button or /push names. A purged one is refused, or None when the click on its message
         was answered by repairing the message."""
         rolls = self.bot.db.rolls
-        stored = await rolls.get(roll_id)
+        checked = interaction.extras.pop(CHECKED_ROLL, None)
+        stored = checked if isinstance(checked, YearZeroRoll) and checked.id == roll_id else await rolls.get(roll_id)
         if stored is not None:
             return stored
         refusal = await rolls.refusal_for_missing(roll_id)

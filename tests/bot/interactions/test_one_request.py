@@ -86,6 +86,19 @@ async def test_a_push_click_is_one_update_of_its_message(start_bot, fake_discord
     assert rolled.message["components"] == [] and willpower(db_path) == 2
 
 
+async def test_a_push_click_reads_its_roll_once_and_claims_in_one_trip(start_bot, fake_discord, monkeypatch):
+    """The roller check's read, the claim (one transaction), then, once answered, the push in the roll log."""
+    bot = await start_bot(extensions=YZ)
+    give_faces(bot, "YearZero", 6, 3, 2)
+    rolled = await fake_discord.slash("yz", {"attribute": 2, "skill": 1})
+    await bot.db.rolls.flush_messages()
+    give_faces(bot, "YearZero", 1, 1)
+    hops = count_hops(monkeypatch, bot.db)
+    await sent_for(fake_discord, bot, fake_discord.click(rolled, label="Push"))
+    # Then, answered, the push goes into the roll log: one UPDATE (a statement and its cursor's close).
+    assert hops == ["_execute_fetchall", "_transact", "execute", "close"], hops
+
+
 async def test_a_keep_click_is_one_update_of_its_message(start_bot, fake_discord, db_path):
     bot = await start_bot(extensions=YZ)
     give_faces(bot, "YearZero", 6, 3, 2)
