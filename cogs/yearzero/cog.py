@@ -3,8 +3,8 @@
 A pushable roll is stored before it is shown; its buttons' custom_ids name the stored roll (``rk:yz:push:<id>``,
 ``rk:yz:keep:<id>``), so they work after a restart. What a push or a keep does, each at most once whatever arrives
 at once, is in pushing.py beside this module. When a roll stops being pushable, its message says so and loses its
-buttons (endings.py; before each purge, the cog has the bot mark expiring rolls so); a click on a message whose
-edit failed repairs it.
+buttons (endings.py; before each purge, the cog has the bot mark expiring rolls so; superseded rolls' edits are
+coalesced per channel: superseding.py); a click on a message whose edit failed, or was left out, repairs it.
 """
 
 from __future__ import annotations
@@ -27,8 +27,9 @@ from bot.interactions.tree import reports_errors, server_channel
 from bot.storage.database import Storage
 from bot.storage.roll_records import PushRefusal, RollState, YearZeroRoll
 from cogs.yearzero.card import FirstRollOdds, render_first
-from cogs.yearzero.endings import Ending, mark_ended, mark_expiring, read_payload, stored_payload
+from cogs.yearzero.endings import mark_expiring, read_payload, stored_payload
 from cogs.yearzero.pushing import CHECKED_ROLL, RollPushes
+from cogs.yearzero.superseding import SupersededCards
 from rules.dice import DiceSource, SystemDice
 from rules.yearzero.luck_events import yearzero_first_events
 from rules.yearzero.odds import YzOdds, odds_after_first, pool_odds
@@ -134,6 +135,7 @@ class YearZero(commands.Cog):
         self.bot = bot
         self.dice: DiceSource = dice or SystemDice()
         self.pushes = RollPushes(bot, push_buttons)
+        self.superseded = SupersededCards(bot)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(PushButton, KeepButton)
@@ -193,7 +195,7 @@ class YearZero(commands.Cog):
         await logbook.answer_roll(interaction, embed, rolled, private=private)
         where = (*server_channel(interaction), interaction.user.id)
         for older in await self.bot.db.rolls.supersede(*where, interaction_id=interaction.id):
-            await mark_ended(self.bot, older, Ending.SUPERSEDED)
+            await self.superseded.mark(older)
 
     async def _store_and_show(
         self, interaction: discord.Interaction, roll: YzRoll, pushes: int, note: str | None, private: bool
@@ -223,7 +225,7 @@ class YearZero(commands.Cog):
         # Best effort, written with others a moment later: only the message edits need it.
         self.bot.db.rolls.note_message(stored.id, channel_id, answer.id)
         if replaced is not None:
-            await mark_ended(self.bot, replaced, Ending.SUPERSEDED)
+            await self.superseded.mark(replaced)
 
     @app_commands.command(name="push")
     @app_commands.guild_only()

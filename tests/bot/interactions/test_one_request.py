@@ -14,9 +14,11 @@ import pytest
 
 from bot.interactions.answers import DEFER_BUDGET
 from bot.storage.roll_records import PushRefusal
+from cogs.yearzero.superseding import WAITING
 from tests.bot.embeds import give_faces
 from tests.bot.test_faults import GUILD, YZ, idle, query, willpower
-from tests.fakediscord import ALICE, BOB, GM, FakeDiscord, Reply
+from tests.cogs.yearzero.test_cog import Constant
+from tests.fakediscord import ALICE, BOB, GM, FakeDiscord, FakeUser, Reply
 from tests.fakediscord.faults import CALLBACK, EDIT_CHANNEL_MESSAGE, EDIT_ORIGINAL
 from tests.storage.test_sqlite_trips import count_hops
 
@@ -141,3 +143,25 @@ async def test_a_store_slower_than_the_budget_is_acknowledged_meanwhile_and_fill
     assert sent == [("POST", CALLBACK), ("PATCH", EDIT_ORIGINAL)] and callback_type(reply) == 5, reply.describe()
     assert reply.embeds and not reply.loading and "Year Zero" in reply.embed["description"]
     assert query(db_path, "SELECT state FROM yz_roll_states") == [("pending",)]
+
+
+async def test_a_burst_of_rolls_in_one_channel_does_not_queue_a_burst_of_card_edits(start_bot, fake_discord, db_path):
+    """Nine players roll again at once while the first superseded card's edit is slow: the others wait for it, the
+    latest WAITING of them; a card left out keeps its buttons until clicked, and the click repairs it."""
+    bot = await start_bot(extensions=YZ)
+    bot.get_cog("YearZero").dice = Constant(3)  # every die a blank: pushable
+    players = [FakeUser(f"burst-{number}") for number in range(9)]
+    firsts = [await fake_discord.slash("yz", {"attribute": 2}, user=player) for player in players]
+    await bot.db.rolls.flush_messages()
+    before = len(fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE))
+    fake_discord.inject("PATCH", EDIT_CHANNEL_MESSAGE, delay=0.5)  # the first edit is slow
+    await asyncio.gather(*(fake_discord.slash("yz", {"attribute": 2}, user=player) for player in players))
+    await idle(bot)
+    edits = len(fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE)) - before
+    left = [number for number, first in enumerate(firsts) if first.message["components"]]
+    assert edits <= 1 + WAITING and len(left) == len(players) - edits, (edits, left)
+    clicked = await fake_discord.click(firsts[left[0]], label="Push", user=players[left[0]])
+    assert firsts[left[0]].message["components"] == [], clicked.describe()
+    assert "Superseded" in firsts[left[0]].embed["description"]
+    assert query(db_path, "SELECT count(*) FROM yz_roll_states WHERE state = 'superseded'") == [(len(players),)]
+
