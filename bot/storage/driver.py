@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import fields
 from datetime import UTC, datetime
@@ -17,6 +17,7 @@ Params = Mapping[str, Any]
 NO_PARAMS: Params = MappingProxyType({})
 PURGE_BATCH = 500  # rows deleted per statement by a purge: a few milliseconds of the database each (bench/purge.py)
 T = TypeVar("T", bound="DataclassInstance")
+R = TypeVar("R")
 LARGEST_ID = 2**63 - 1  # the largest id a column holds (a hostile client's custom_id may name any number)
 
 
@@ -84,6 +85,12 @@ class Statements(ABC):
     @abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[Session]:
         """A session whose statements commit together when the block ends, or roll back on any error."""
+
+    async def in_one_trip(self, body: Callable[[Session], Awaitable[R]], /) -> R:
+        """body's statements as one transaction, sent as one call where the driver can (SQLite: one hop to its
+        thread, so body may await nothing but its session's statements)."""
+        async with self.transaction() as session:
+            return await body(session)
 
     async def fetch_all(self, sql: str, params: Params = NO_PARAMS, /) -> Sequence[Row]:
         async with self.alone() as session:

@@ -8,16 +8,16 @@ import math
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
 from bot.storage.database import Storage
 from bot.storage.dialects import SQLITE
-from bot.storage.driver import Session, Statements
+from bot.storage.driver import NO_PARAMS, Session, Statements
 from bot.storage.errors import StorageBusy, StorageUnavailable
 from bot.storage.files import RESTORE, check_database_path, file_identity, is_busy, is_corrupt, sqlite_reason
 from bot.storage.schema import Migration, check_not_newer, load_migrations
@@ -26,6 +26,7 @@ DEFAULT_BUSY_TIMEOUT_MS = 2000  # how long a statement waits for another connect
 LOCKED_AT_START = "another program kept it locked past the busy timeout"
 
 Params = Mapping[str, Any] | Iterable[Any]
+R = TypeVar("R")
 
 _log = logging.getLogger(__name__)
 
@@ -42,6 +43,41 @@ class SqliteSession(Session):
     async def execute(self, sql: str, params: Params = ()) -> int:
         async with self.connection.execute(sql, params or ()) as cursor:
             return cursor.rowcount
+
+
+class ThreadSession(Session):
+    """A transaction's statements on aiosqlite's worker thread (`Store.in_one_trip`): plain sqlite3 calls, so the
+    body awaiting them never suspends."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.connection = connection
+
+    async def fetch_all(self, sql: str, params: Mapping[str, Any] = NO_PARAMS) -> list[sqlite3.Row]:
+        return self.connection.execute(sql, params or {}).fetchall()
+
+    async def execute(self, sql: str, params: Mapping[str, Any] = NO_PARAMS) -> int:
+        return self.connection.execute(sql, params or {}).rowcount
+
+
+def _transact(connection: sqlite3.Connection, body: Callable[[Session], Coroutine[Any, Any, R]]) -> R:
+    """On the worker thread: BEGIN IMMEDIATE, the body run to its end (it must not suspend), COMMIT; ROLLBACK on
+    any error."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        steps = body(ThreadSession(connection))
+        try:
+            steps.send(None)
+        except StopIteration as finished:
+            result: R = finished.value
+        else:
+            steps.close()
+            raise RuntimeError("a body run in one trip awaited something besides its statements")
+        connection.commit()
+        return result
+    except BaseException:
+        if connection.in_transaction:  # SQLite may have rolled back already
+            connection.rollback()
+        raise
 
 
 class Store(Statements):
@@ -156,6 +192,13 @@ class Store(Statements):
             await connection.rollback()  # nothing to do when SQLite already rolled it back
         except sqlite3.Error as error:
             _log.error("Rollback failed on %s", self.path, exc_info=error)
+
+    async def in_one_trip(self, body: Callable[[Session], Awaitable[R]], /) -> R:
+        """body's statements as one BEGIN IMMEDIATE transaction, run whole in one hop to aiosqlite's thread."""
+        async with self._turn() as connection:
+            # DEP: aiosqlite has no public call to run a function on its thread; Connection._execute does it (and
+            # Connection._conn is its sqlite3 connection). Pinned by tests/storage/test_sqlite_trips.py.
+            return await connection._execute(_transact, connection._conn, body)  # noqa: SLF001
 
     async def pragma(self, name: str) -> int:
         row = await self.fetch_one(f"PRAGMA {name}")
