@@ -57,7 +57,7 @@ def card_of(embed: discord.Embed) -> dict[str, Any]:
 
 
 def new_entry(interaction: discord.Interaction, embed: discord.Embed, rolled: Rolled, private: bool) -> NewEntry:
-    """What the log keeps of a roll (a pushable Year Zero roll's is stored with the roll: rolls.create_for)."""
+    """What the log keeps of a roll (a pushable Year Zero roll's is stored with the roll: rolls.create_superseding)."""
     guild_id, channel_id = server_channel(interaction)
     return NewEntry(
         guild_id, channel_id, interaction.user.id, rolled.system, rolled.kind, reading_of(embed),

@@ -84,19 +84,12 @@ ORDER BY roll.created_at, roll.id LIMIT :round
         params = _new_roll(guild_id, channel_id, user_id, payload, now, pushes_allowed)
         return int((await self._db.write(self._INSERT, params))[0]["id"])
 
-    async def create_for(
-        self, interaction_id: int, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime,
-        pushes_allowed: int = 1, *, log: NewEntry | None = None,
-    ) -> YearZeroRoll:
-        """As `create`, with its log entry, once: a repeat of the interaction gets the first one's roll back."""
-        args = (interaction_id, guild_id, channel_id, user_id, payload, now, pushes_allowed)
-        return (await self.create_superseding(*args, log=log, look_back=False))[0]
-
     async def create_superseding(
         self, interaction_id: int, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime,
         pushes_allowed: int = 1, *, log: NewEntry | None = None, look_back: bool = True,
     ) -> tuple[YearZeroRoll, YearZeroRoll | None]:
-        """As `create_for`, in one trip, with the roll it superseded (as `superseded_by`; None for a repeat)."""
+        """As `create`, with its log entry, once, in one trip: a repeat of the interaction gets the first one's roll
+        back (and None); else the roll and the player's roll here it superseded while pending (look_back), or None."""
         params = _new_roll(guild_id, channel_id, user_id, payload, now, pushes_allowed)
 
         async def store(session: Session) -> tuple[Row, bool, Row | None]:
@@ -204,11 +197,6 @@ ORDER BY roll.created_at, roll.id LIMIT :round
             return PushClaim(roll_from(row)) if row else await self._read_back(session, roll_id, user_id, now, lifetime)
 
         return await self._db.in_one_trip(keeping)
-
-    async def superseded_by(self, newer_id: int, guild_id: int, channel_id: int, user_id: int) -> YearZeroRoll | None:
-        """The player's roll here just before newer_id if newer_id superseded it pending (its buttons may show)."""
-        params = {"guild": guild_id, "channel": channel_id, "user": user_id, "newer": newer_id}
-        return self._seen(await self._db.fetch_one(self._SUPERSEDED_BY, params))
 
     async def expiring(self, now: datetime, lifetime: timedelta, limit: int) -> list[YearZeroRoll]:
         """Up to limit expired rolls still showing buttons, oldest first, looked for in rounds of PURGE_BATCH rolls."""

@@ -17,7 +17,7 @@ from bot.storage.schema import load_migrations
 from bot.storage.sqlite import Database
 from tests.conftest import TOKEN
 from tests.fakediscord import GUILD_READY_TIMEOUT
-from tests.storage.reading import outcome, schema_version
+from tests.storage.reading import create_for, outcome, schema_version
 
 NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 TTL = timedelta(seconds=30)
@@ -110,8 +110,8 @@ async def test_an_interaction_is_applied_once(db):
     with pytest.raises(AlreadyApplied) as repeat:
         await db.extended.record(1, 3, "Siege", 10, 2, fresh=True, interaction_id=102)
     assert repeat.value.outcome["task"]["progress"] == 2 and (await db.extended.get(1, 3, "Siege")).progress == 2
-    first = await db.rolls.create_for(103, 1, 3, 2, '{"roll": 1}', NOW)
-    again_roll = await db.rolls.create_for(103, 1, 3, 2, '{"roll": 2}', NOW)
+    first = await create_for(db, 103, 1, 3, 2, '{"roll": 1}', NOW)
+    again_roll = await create_for(db, 103, 1, 3, 2, '{"roll": 2}', NOW)
     assert again_roll.id == first.id and again_roll.payload == '{"roll": 1}'
     assert await outcome(db, 101) == {"before": 5, "after": 3, "lost": 0}
     assert await db.applied.purge(datetime.now(UTC) + timedelta(seconds=1)) == 4
@@ -129,8 +129,8 @@ async def test_the_bot_purges_applied_interactions_with_the_rolls(start_bot, db_
 
 
 async def test_only_a_roll_never_shown_nor_pushed_is_withdrawn(db):
-    older = await db.rolls.create_for(200, 1, 3, 2, '{"roll": 1}', NOW)
-    unshown = await db.rolls.create_for(201, 1, 3, 2, '{"roll": 2}', NOW)
+    older = await create_for(db, 200, 1, 3, 2, '{"roll": 1}', NOW)
+    unshown = await create_for(db, 201, 1, 3, 2, '{"roll": 2}', NOW)
     assert (await db.rolls.get(older.id)).state.value == "superseded"
     assert await db.rolls.withdraw(unshown.id)
     assert (await db.rolls.get(older.id)).state.value == "pending"  # the shown roll is the latest again

@@ -1,16 +1,21 @@
 """What the tests ask of a store that the bot itself never asks: an extended test started or advanced on its own,
-an applied interaction's outcome, a meta key deleted, the schema's version, SQLite's trace of statements. Through
-the bot's own calls where it has one (`extended.record`), else one plain statement on the store's driver."""
+a roll stored without looking back, the roll a new one superseded, an applied interaction's outcome, a meta key
+deleted, the schema's version, SQLite's trace of statements. Through the bot's own calls where it has one
+(`extended.record`, `rolls.create_superseding`), else one plain statement on the store's driver."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from bot.storage.database import Storage
 from bot.storage.extended import ExtendedTask
 from bot.storage.postgres import PostgresDatabase, applied_version
+from bot.storage.roll_log import NewEntry
+from bot.storage.roll_records import YearZeroRoll, roll_from
+from bot.storage.rolls import YearZeroRolls
 from bot.storage.sqlite import Database
 
 
@@ -24,6 +29,28 @@ async def start_task(
 async def add_degrees(db: Storage, guild_id: int, channel_id: int, name: str, degrees: int) -> ExtendedTask:
     """Count degrees on a started extended test (its `needed` is not read when the roll is not fresh)."""
     return await db.extended.record(guild_id, channel_id, name, 1, degrees, fresh=False)
+
+
+async def create_for(
+    db: Storage, interaction_id: int, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime,
+    pushes_allowed: int = 1, *, log: NewEntry | None = None,
+) -> YearZeroRoll:
+    """A roll stored for an interaction (once), with its log entry: the bot's own call, without its look back."""
+    where = (guild_id, channel_id, user_id)
+    stored, _ = await db.rolls.create_superseding(
+        interaction_id, *where, payload, now, pushes_allowed, log=log, look_back=False
+    )
+    return stored
+
+
+async def superseded_by(
+    db: Storage, newer_id: int, guild_id: int, channel_id: int, user_id: int
+) -> YearZeroRoll | None:
+    """The player's roll here just before newer_id if newer_id superseded it pending: the statement the bot's
+    `rolls.create_superseding` runs to find it, on its own."""
+    params = {"guild": guild_id, "channel": channel_id, "user": user_id, "newer": newer_id}
+    row = await db.store.fetch_one(YearZeroRolls._SUPERSEDED_BY, params)  # noqa: SLF001
+    return db.rolls.messages.seen_in(roll_from(row)) if row else None
 
 
 async def outcome(db: Storage, interaction_id: int) -> dict[str, Any] | None:

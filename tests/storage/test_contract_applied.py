@@ -12,7 +12,7 @@ import pytest
 
 from bot.storage.applied import AlreadyApplied
 from bot.storage.database import Storage
-from tests.storage.reading import outcome
+from tests.storage.reading import create_for, outcome
 
 G, C, U = 1111, 2222, 3333
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
@@ -21,8 +21,8 @@ INTERACTION = 1_500_000_000_000_000_001
 
 
 async def test_a_repeated_interaction_gets_the_first_ones_answer_and_changes_nothing(db: Storage):
-    roll = await db.rolls.create_for(INTERACTION, G, C, U, json.dumps({"n": 1}), NOW)
-    again = await db.rolls.create_for(INTERACTION, G, C, U, json.dumps({"n": 2}), NOW)
+    roll = await create_for(db, INTERACTION, G, C, U, json.dumps({"n": 1}), NOW)
+    again = await create_for(db, INTERACTION, G, C, U, json.dumps({"n": 2}), NOW)
     assert again.id == roll.id and again.payload == json.dumps({"n": 1})
     claim = await db.rolls.claim_push(roll.id, U, "{}", 2, NOW, LIFETIME, interaction_id=INTERACTION + 1)
     repeat = await db.rolls.claim_push(roll.id, U, "{}", 2, NOW, LIFETIME, interaction_id=INTERACTION + 1)

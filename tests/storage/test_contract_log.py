@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from bot.app.chores import purge_store
 from bot.storage.database import Storage
 from bot.storage.roll_log import NewEntry, RevealRefusal
+from tests.storage.reading import create_for
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
@@ -91,8 +92,8 @@ async def test_an_interaction_is_logged_once_and_a_repeat_gets_its_entry(db: Sto
 
 
 async def test_a_pushable_roll_is_stored_with_its_entry_and_withdrawn_with_it(db: Storage):
-    roll = await db.rolls.create_for(78, G, C, U, "{}", NOW, log=entry(events="1/2:1"))
-    again = await db.rolls.create_for(78, G, C, U, '{"n": 2}', NOW, log=entry(events="1/2:0"))
+    roll = await create_for(db, 78, G, C, U, "{}", NOW, log=entry(events="1/2:1"))
+    again = await create_for(db, 78, G, C, U, '{"n": 2}', NOW, log=entry(events="1/2:0"))
     logged = await db.log.get(roll.id)
     assert again.id == roll.id and logged is not None and logged.events == ("1/2:1",)
     assert len(await db.log.page(G, C, U)) == 1

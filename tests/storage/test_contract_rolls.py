@@ -14,6 +14,7 @@ from bot.app.chores import purge_store
 from bot.storage.database import Storage
 from bot.storage.driver import PURGE_BATCH
 from bot.storage.roll_records import PushRefusal, RollState
+from tests.storage.reading import superseded_by
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
 BIG = 2**63 - 1  # the largest snowflake-sized id both stores must keep exactly
@@ -208,8 +209,8 @@ async def test_the_roll_just_before_a_new_one_and_the_rolls_expiring_with_a_mess
     older = await db.rolls.create(G, C, U, FIRST, NOW - LIFETIME * 2)
     previous = await db.rolls.create(G, C, U, FIRST, NOW)
     newest = await db.rolls.create(G, C, U, FIRST, NOW)
-    assert (await db.rolls.superseded_by(newest, G, C, U)).id == previous
-    assert await db.rolls.superseded_by(previous, G, C + 1, U) is None
+    assert (await superseded_by(db, newest, G, C, U)).id == previous
+    assert await superseded_by(db, previous, G, C + 1, U) is None
     lonely = await db.rolls.create(G, C + 1, OTHER, FIRST, NOW - LIFETIME * 2)
     db.rolls.messages.note(older, C, 11)
     db.rolls.messages.note(lonely, C + 1, 12)

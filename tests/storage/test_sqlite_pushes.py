@@ -13,6 +13,7 @@ import pytest
 from bot.storage.roll_records import PushRefusal, RollState
 from bot.storage.schema import load_migrations
 from bot.storage.sqlite import Database
+from tests.storage.reading import superseded_by
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
@@ -90,14 +91,14 @@ async def test_keep_refuses_expired_superseded_and_unknown_rolls(db: Database):
 async def test_superseded_by_names_the_roll_a_new_one_replaced_once(db: Database):
     older = await db.rolls.create(G, C, U, FIRST, NOW)
     db.rolls.messages.note(older, C, 555)
-    assert await db.rolls.superseded_by(older, G, C, U) is None
+    assert await superseded_by(db, older, G, C, U) is None
     newer = await db.rolls.create(G, C, U, FIRST, NOW)
-    replaced = await db.rolls.superseded_by(newer, G, C, U)
+    replaced = await superseded_by(db, newer, G, C, U)
     assert (replaced.id, replaced.message_id) == (older, 555)
-    assert await db.rolls.superseded_by(newer, G, C, OTHER) is None
+    assert await superseded_by(db, newer, G, C, OTHER) is None
     assert (await push(db, newer, 0, last=True)).refusal is None
     newest = await db.rolls.create(G, C, U, FIRST, NOW)
-    assert await db.rolls.superseded_by(newest, G, C, U) is None  # newer ended pushed; older was edited already
+    assert await superseded_by(db, newest, G, C, U) is None  # newer ended pushed; older was edited already
 
 
 async def test_expiring_lists_pushable_rolls_with_a_message_past_their_lifetime(db: Database):

@@ -18,7 +18,7 @@ import pytest
 from bot.storage.errors import StorageBusy
 from bot.storage.roll_log import NewEntry
 from bot.storage.sqlite import Database
-from tests.storage.reading import trace
+from tests.storage.reading import create_for, trace
 
 G, C = 1111, 2222
 NOW = datetime(2026, 11, 29, 20, 0, tzinfo=UTC)
@@ -57,19 +57,19 @@ async def test_a_roll_is_one_statement(db: Database):
 async def test_a_pushable_roll_is_stored_with_its_log_entry_in_one_transaction(db: Database):
     entry = NewEntry(G, C, 7, "yearzero", "roll", "Success", "1/2:1", {"pushes": 0, "willpower": 0, "banes": 0})
     seen = await statements(db)
-    roll = await db.rolls.create_for(900, G, C, 7, "{}", NOW, 2, log=entry)
+    roll = await create_for(db, 900, G, C, 7, "{}", NOW, 2, log=entry)
     # The applied interaction's recall, the roll, the interaction, the log entry: no second trip after it.
     assert verbs(list(dict.fromkeys(seen))) == ["BEGIN", "SELECT", "INSERT", "INSERT", "INSERT", "COMMIT"]
     logged = await db.log.get(roll.id)
     assert logged is not None and logged.events == ("1/2:1",) and logged.user_id == 7
     seen.clear()
-    assert (await db.rolls.create_for(900, G, C, 7, '{"other": 1}', NOW, 2, log=entry)).id == roll.id  # a repeat
+    assert (await create_for(db, 900, G, C, 7, '{"other": 1}', NOW, 2, log=entry)).id == roll.id  # a repeat
     assert "INSERT" not in verbs(seen) and count_rows(db.store.path, "SELECT count(*) FROM roll_log") == 1
 
 
 async def test_a_withdrawn_roll_takes_its_log_entry_with_it(db: Database):
     entry = NewEntry(G, C, 7, "yearzero", "roll", "Success")
-    roll = await db.rolls.create_for(901, G, C, 7, "{}", NOW, log=entry)
+    roll = await create_for(db, 901, G, C, 7, "{}", NOW, log=entry)
     assert await db.rolls.withdraw(roll.id)
     assert await db.log.get(roll.id) is None and count_rows(db.store.path) == 0
 
