@@ -92,26 +92,23 @@ ORDER BY roll.created_at, roll.id LIMIT :round
         back (and None); else the roll and the player's roll here it superseded while pending (look_back), or None."""
         params = _new_roll(guild_id, channel_id, user_id, payload, now, pushes_allowed)
 
-        async def store(session: Session) -> tuple[Row, bool, Row | None]:
+        async def store(session: Session) -> tuple[Row, Row | None]:
             outcome = await self._applied.recalled(session, interaction_id)
             row = await session.fetch_one(self._GET, {"id": outcome["roll_id"]}) if outcome else None
             if row is not None:
-                return row, True, None
-            row = await session.fetch_one(self._INSERT, params)
-            if row is None:
-                raise RuntimeError("INSERT ... RETURNING gave no row")
+                return row, None
+            row = (await session.fetch_all(self._INSERT, params))[0]
             if outcome is None:
                 await self._applied.remember(session, interaction_id, {"roll_id": row["id"]})
             if log is not None:
                 await log_in(session, log, now, entry_id=row["id"], interaction_id=interaction_id)
             if not look_back:
-                return row, False, None
+                return row, None
             player = {"guild": guild_id, "channel": channel_id, "user": user_id, "newer": row["id"]}
-            return row, False, await session.fetch_one(self._SUPERSEDED_BY, player)
+            return row, await session.fetch_one(self._SUPERSEDED_BY, player)
 
-        row, repeated, replaced = await self._db.in_one_trip(store)
-        stored = self.messages.seen_in(roll_from(row)) if repeated else roll_from(row)
-        return stored, self._seen(replaced)
+        row, replaced = await self._db.in_one_trip(store)
+        return self.messages.seen_in(roll_from(row)), self._seen(replaced)  # a repeat's message may be noted
 
     async def withdraw(self, roll_id: int) -> bool:
         """Delete a roll never shown nor pushed, and its log entry (its answer never reached the player); else False."""

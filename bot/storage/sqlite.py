@@ -60,24 +60,17 @@ class ThreadSession(Session):
 
 
 def _transact(connection: sqlite3.Connection, body: Callable[[Session], Coroutine[Any, Any, R]]) -> R:
-    """On the worker thread: BEGIN IMMEDIATE, the body run to its end (it must not suspend), COMMIT; ROLLBACK on
-    any error."""
+    """On the worker thread: BEGIN IMMEDIATE, the body run to its end (it must not suspend), then sqlite3's context
+    manager commits, or rolls back on any error."""
     connection.execute("BEGIN IMMEDIATE")
-    try:
+    with connection:
         steps = body(ThreadSession(connection))
         try:
             steps.send(None)
         except StopIteration as finished:
-            result: R = finished.value
-        else:
-            steps.close()
-            raise RuntimeError("a body run in one trip awaited something besides its statements")
-        connection.commit()
-        return result
-    except BaseException:
-        if connection.in_transaction:  # SQLite may have rolled back already
-            connection.rollback()
-        raise
+            return finished.value
+        steps.close()
+        raise RuntimeError("a body run in one trip awaited something besides its statements")
 
 
 class Store(Statements):
