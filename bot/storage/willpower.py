@@ -54,12 +54,6 @@ class Willpower:
         """The player's Willpower (0 for a player the bot has never seen)."""
         return await self._points(self._db, _CURRENT, guild_id, user_id)
 
-    async def add(self, guild_id: int, user_id: int, points: int) -> WillpowerChange:
-        """Add points (0 or more); the total stops at 10 and `lost` says how many points went past it."""
-        check_whole("Willpower gained", points, low=0)
-        async with self._db.transaction() as session:
-            return await self.gain_in(session, guild_id, user_id, points)
-
     async def gain_in(
         self, session: Session, guild_id: int, user_id: int, points: int, before: int | None = None
     ) -> WillpowerChange:

@@ -1,7 +1,8 @@
 """What the tests ask of a store that the bot itself never asks: an extended test started or advanced on its own,
-a roll stored without looking back, the roll a new one superseded, an applied interaction's outcome, a meta key
-deleted, the schema's version, SQLite's trace of statements. Through the bot's own calls where it has one
-(`extended.record`, `rolls.create_superseding`), else one plain statement on the store's driver."""
+a roll stored without looking back, Willpower added on its own, the roll a new one superseded, an applied
+interaction's outcome, a meta key deleted, the schema's version, SQLite's trace of statements. Through the bot's
+own calls where it has one (`extended.record`, `rolls.create_superseding`, `willpower.gain_in`), else one plain
+statement on the store's driver."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from bot.storage.roll_log import NewEntry
 from bot.storage.roll_records import YearZeroRoll, roll_from
 from bot.storage.rolls import YearZeroRolls
 from bot.storage.sqlite import Database
+from bot.storage.willpower import WillpowerChange
 
 
 async def start_task(
@@ -51,6 +53,12 @@ async def superseded_by(
     params = {"guild": guild_id, "channel": channel_id, "user": user_id, "newer": newer_id}
     row = await db.store.fetch_one(YearZeroRolls._SUPERSEDED_BY, params)  # noqa: SLF001
     return db.rolls.messages.seen_in(roll_from(row)) if row else None
+
+
+async def add_willpower(db: Storage, guild_id: int, user_id: int, points: int) -> WillpowerChange:
+    """Add Willpower in a transaction of its own, as a push's claim adds it in its own (`willpower.gain_in`)."""
+    async with db.store.transaction() as session:
+        return await db.willpower.gain_in(session, guild_id, user_id, points)
 
 
 async def outcome(db: Storage, interaction_id: int) -> dict[str, Any] | None:

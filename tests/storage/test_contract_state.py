@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import asdict
+from functools import partial
 
 import pytest
 
@@ -12,7 +13,7 @@ from bot.storage import meta
 from bot.storage.database import Storage
 from bot.storage.errors import InvalidValue, NoSuchExtendedTest, NotEnoughWillpower, TaskComplete
 from rules.sevenkingdoms.extended import still_needed
-from tests.storage.reading import add_degrees, delete_meta, schema_version, start_task
+from tests.storage.reading import add_degrees, add_willpower, delete_meta, schema_version, start_task
 
 G, C, U = 1111, 2222, 3333
 
@@ -22,10 +23,10 @@ G, C, U = 1111, 2222, 3333
 
 async def test_willpower_starts_at_zero_and_each_change_reports_before_and_after(db: Storage):
     assert await db.willpower.get(G, U) == 0
-    assert asdict(await db.willpower.add(G, U, 4)) == {"before": 0, "after": 4, "lost": 0}
+    assert asdict(await add_willpower(db, G, U, 4)) == {"before": 0, "after": 4, "lost": 0}
     assert asdict(await db.willpower.spend(G, U, 3)) == {"before": 4, "after": 1, "lost": 0}
     assert asdict(await db.willpower.set(G, U, 7)) == {"before": 1, "after": 7, "lost": 0}
-    assert asdict(await db.willpower.add(G, U, 5)) == {"before": 7, "after": 10, "lost": 2}
+    assert asdict(await add_willpower(db, G, U, 5)) == {"before": 7, "after": 10, "lost": 2}
     assert await db.willpower.get(G, U) == 10
     assert await db.willpower.get(G + 1, U) == 0  # kept per server
 
@@ -44,8 +45,9 @@ async def test_a_spend_beyond_what_the_player_has_changes_nothing(db: Storage):
 )
 async def test_willpower_outside_its_bounds_is_refused_before_storing(db: Storage, change, points):
     await db.willpower.set(G, U, 5)
+    changes = {"set": db.willpower.set, "spend": db.willpower.spend, "add": partial(add_willpower, db)}
     with pytest.raises(InvalidValue):
-        await getattr(db.willpower, change)(G, U, points)
+        await changes[change](G, U, points)
     assert await db.willpower.get(G, U) == 5
 
 
@@ -65,7 +67,7 @@ async def test_racing_spends_through_two_stores_never_go_below_zero(db: Storage,
 async def test_racing_gains_through_two_stores_add_up_and_stop_at_ten(db: Storage, open_db):
     second = await open_db()
     try:
-        results = await asyncio.gather(*(store.willpower.add(G, U, 1) for store in [db, second] * 6))
+        results = await asyncio.gather(*(add_willpower(store, G, U, 1) for store in [db, second] * 6))
     finally:
         await second.close()
     assert sorted(result.after for result in results) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10]

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 from bot.storage.database import Storage
 from bot.storage.roll_log import NewEntry
-from tests.storage.reading import outcome
+from tests.storage.reading import add_willpower, outcome
 
 G, C, U = 1111, 2222, 3333
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
@@ -39,7 +39,7 @@ async def test_two_lost_spends_are_each_refunded_whatever_their_order(db: Storag
 async def test_a_refund_stops_at_ten(db: Storage):
     await db.willpower.set(G, U, 5)
     await db.willpower.spend(G, U, 2, interaction_id=INTERACTION)
-    await db.willpower.add(G, U, 7)  # a push gained meanwhile: 3 + 7 = 10
+    await add_willpower(db, G, U, 7)  # a push gained meanwhile: 3 + 7 = 10
     assert await db.willpower.withdraw_spend(G, U, 2, interaction_id=INTERACTION) is True
     assert await db.willpower.get(G, U) == 10
 

@@ -19,6 +19,7 @@ from bot.storage.postgres import PostgresDatabase
 from bot.storage.roll_records import RollState
 from bot.storage.schema import load_migrations
 from tests.postgres import PostgresServer
+from tests.storage.reading import add_willpower
 
 G, C, U = 1111, 2222, 3333
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
@@ -69,7 +70,7 @@ async def test_while_the_server_is_away_players_are_told_to_try_again_and_it_rec
         with pytest.raises(StorageOffline, match="try again"):
             await db.rolls.claim_push(roll_id, U, "{}", 2, NOW, LIFETIME)
         with pytest.raises(StorageOffline):
-            await db.willpower.add(G, U, 1)
+            await add_willpower(db, G, U, 1)
         await asyncio.to_thread(own_server.resume)
         claim = await _when_back(lambda: db.rolls.claim_push(roll_id, U, "{}", 2, NOW, LIFETIME))
         assert claim.refusal is None and claim.willpower.after == 2  # nothing was half-written while it was away

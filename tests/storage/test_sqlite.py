@@ -25,7 +25,7 @@ from bot.storage.files import check_database_path
 from bot.storage.schema import Migration, load_migrations
 from bot.storage.sqlite import Database, Store, migrate
 from rules.sevenkingdoms.extended import still_needed
-from tests.storage.reading import add_degrees, delete_meta, schema_version, start_task
+from tests.storage.reading import add_degrees, add_willpower, delete_meta, schema_version, start_task
 
 G, C, U = 1111, 2222, 3333
 
@@ -69,7 +69,7 @@ async def test_a_lock_held_elsewhere_is_waited_for_without_blocking_the_event_lo
 
     ticker = asyncio.create_task(tick())
     asyncio.get_running_loop().call_later(0.1, other.rollback)
-    change = await db.willpower.add(G, U, 3)
+    change = await add_willpower(db, G, U, 3)
     ticker.cancel()
     other.close()
     assert change.after == 3
@@ -224,7 +224,7 @@ def held_lock(db: Database):
 async def test_locked_database_is_busy_and_nothing_is_written(db: Database, held_lock: sqlite3.Connection):
     started = time.monotonic()
     with pytest.raises(StorageBusy) as caught:
-        await db.willpower.add(G, U, 3)
+        await add_willpower(db, G, U, 3)
     assert time.monotonic() - started >= 0.15  # waited for busy_timeout (200 ms) first
     assert isinstance(caught.value, PlayerError) and "try again" in caught.value.message
     with pytest.raises(StorageBusy):
@@ -232,7 +232,7 @@ async def test_locked_database_is_busy_and_nothing_is_written(db: Database, held
     held_lock.rollback()
     assert await db.willpower.get(G, U) == 0
     assert await db.extended.get(G, C, "Climb") is None
-    assert (await db.willpower.add(G, U, 3)).after == 3  # and the connection works again
+    assert (await add_willpower(db, G, U, 3)).after == 3  # and the connection works again
 
 
 async def test_a_database_locked_at_start_up_is_named(tmp_path: Path):
@@ -254,7 +254,7 @@ async def test_a_short_lock_is_waited_out(tmp_path: Path):
         other = sqlite3.connect(database.store.path, isolation_level=None)
         other.execute("BEGIN EXCLUSIVE")
         asyncio.get_running_loop().call_later(0.1, other.rollback)
-        assert (await database.willpower.add(G, U, 2)).after == 2
+        assert (await add_willpower(database, G, U, 2)).after == 2
         other.close()
 
 

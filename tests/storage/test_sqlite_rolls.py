@@ -18,7 +18,7 @@ from bot.storage.roll_records import PushRefusal, RollState
 from bot.storage.schema import load_migrations
 from bot.storage.sqlite import Database
 from cogs.yearzero.endings import REFUSED
-from tests.storage.reading import schema_version
+from tests.storage.reading import add_willpower, schema_version
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
@@ -258,7 +258,7 @@ async def test_a_cancelled_write_leaves_no_transaction_open(db: Database):
         await asyncio.gather(task, return_exceptions=True)
         pending = await db.store.fetch_all("SELECT id FROM yz_roll_states WHERE state = 'pending'")
         assert len(pending) <= 1
-    assert (await db.willpower.add(G, U, 1)).after == 1
+    assert (await add_willpower(db, G, U, 1)).after == 1
 
 
 async def test_a_locked_database_refuses_the_claim_and_keeps_the_roll(db: Database):
