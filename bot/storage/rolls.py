@@ -126,14 +126,11 @@ ORDER BY roll.created_at, roll.id LIMIT :round
     ) -> list[YearZeroRoll]:
         """Supersede the player's pending rolls here (a roll not pushable); return them. A repeat supersedes nothing."""
         params = {"guild": guild_id, "channel": channel_id, "user": user_id}
-        if interaction_id is None:
-            rows = await self._db.write(self._SUPERSEDE, params)
-        else:
-            async with self._db.transaction() as session:
-                if await self._applied.recalled(session, interaction_id) is not None:
-                    return []
-                rows = await session.fetch_all(self._SUPERSEDE, params)
-                await self._applied.remember(session, interaction_id, {"superseded": len(rows)})
+        async with self._db.transaction() as session:
+            if await self._applied.recalled(session, interaction_id) is not None:
+                return []
+            rows = await session.fetch_all(self._SUPERSEDE, params)
+            await self._applied.remember(session, interaction_id, {"superseded": len(rows)})
         return [self.messages.seen_in(roll_from(row)) for row in rows]
 
     async def get(self, roll_id: int) -> YearZeroRoll | None:
