@@ -180,6 +180,11 @@ def roll_by_hand(faces: str, roll: Callable[[DiceSource], T]) -> T:
     return result
 
 
+def rolled_with(faces: str | None, dice: DiceSource, roll: Callable[[DiceSource], T]) -> T:
+    """``roll`` made with ``dice``, or, when a player typed the faces of physical dice, with those (roll_by_hand)."""
+    return roll(dice) if faces is None else roll_by_hand(faces, roll)
+
+
 def roll_dice(dice: DiceSource, count: int, sides: int, role: Role) -> tuple[Die, ...]:
     """Roll count dice of the given sides, all with one role."""
     return tuple(Die(sides, dice.roll(sides), role) for _ in range(count))

@@ -41,12 +41,16 @@ Withdrawal = Callable[[], Awaitable[bool]]
 """Takes a change back; False when it must stay (a later change was shown counting it)."""
 
 
+_UPDATES = (discord.InteractionType.component, discord.InteractionType.modal_submit)
+
+
 class NotAcknowledged(Exception):  # noqa: N818 - the name says what happened
     """Discord did not take the acknowledgement: the interaction is lost, and nothing was changed for it."""
 
 
 async def acknowledge(interaction: discord.Interaction, *, ephemeral: bool = False) -> bool:
-    """Defer the interaction (a click: a silent deferred update; a command: "thinking...", ephemeral if asked).
+    """Defer the interaction (a click, or a modal's submission: a silent deferred update; a command: "thinking...",
+    ephemeral if asked).
     True when this delivery acknowledged it, False for a repeat that found it acknowledged already.
 
     A repeat delivery finds it acknowledged by the first (Discord's 40060) and carries on: the store answers the
@@ -57,7 +61,7 @@ async def acknowledge(interaction: discord.Interaction, *, ephemeral: bool = Fal
         return True
     for attempt in (1, 2):
         try:
-            if interaction.type is discord.InteractionType.component:
+            if interaction.type in _UPDATES:  # a click, or a modal a click opened: its message is updated
                 await interaction.response.defer()
             else:
                 await interaction.response.defer(ephemeral=ephemeral, thinking=True)

@@ -14,13 +14,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.interactions.by_hand import HEROIC_FACES, Faces, by_hand, rolled_with
+from bot.interactions.by_hand import HEROIC_FACES, Faces, by_hand
 from bot.interactions.common_options import NOTE, PRIVATE, Descriptions, Note, picker_label
 from bot.interactions.language import answer_speech
 from bot.interactions.logbook import Rolled, answer_roll
 from bot.interactions.rollkeeper import Rollkeeper
 from cogs.heroic import card as render
-from rules.dice import DiceSource, SystemDice
+from rules.dice import DiceSource, SystemDice, rolled_with
 from rules.errors import Term
 from rules.heroic.luck_events import heroic_events
 from rules.heroic.odds import odds_for_heroic

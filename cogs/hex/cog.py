@@ -18,14 +18,13 @@ from bot.interactions.by_hand import (
     HEX_PLAIN_FACES,
     Faces,
     by_hand,
-    rolled_with,
 )
 from bot.interactions.common_options import Descriptions, Note
 from bot.interactions.language import answer_speech
 from bot.interactions.logbook import Rolled, answer_roll
 from bot.interactions.rollkeeper import Rollkeeper
 from cogs.hex import card as render
-from rules.dice import DiceSource, SystemDice
+from rules.dice import DiceSource, SystemDice, rolled_with
 from rules.hex.luck_events import hex_events
 from rules.hex.odds import odds_for_cast, odds_for_contest, odds_for_plain, odds_for_test
 from rules.hex.pool import MAX_POOL, MAX_RISK, HexPool

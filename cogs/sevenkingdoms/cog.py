@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.errors import PlayerError
 from bot.interactions.answers import acknowledge, withdraw
-from bot.interactions.by_hand import SK_COMPETITION_FACES, SK_FACES, Faces, by_hand, rolled_with
+from bot.interactions.by_hand import SK_COMPETITION_FACES, SK_FACES, Faces, by_hand
 from bot.interactions.common_options import Descriptions, Note
 from bot.interactions.language import answer_speech, player_speech
 from bot.interactions.logbook import Rolled, answer_roll, deliver_roll
@@ -30,7 +30,7 @@ from cogs.sevenkingdoms import card as render
 from cogs.sevenkingdoms.difficulties import difficulty_suggestions, typed_difficulty
 from cogs.sevenkingdoms.logged import sevenkingdoms_rolled
 from cogs.sevenkingdoms.tasks import TASK_BUTTONS, channel_tasks, confirmation, may_clear, task_choices
-from rules.dice import DiceSource, SystemDice
+from rules.dice import DiceSource, SystemDice, rolled_with
 from rules.language import N_
 from rules.sevenkingdoms.competition import parse_participants, roll_competition
 from rules.sevenkingdoms.extended import MAX_TASK_NAME, ExtendedProgress, advance
