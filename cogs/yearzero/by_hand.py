@@ -31,8 +31,6 @@ TITLE, LABEL, PLACEHOLDER = 45, 45, 100
 
 # Translators: the title of the form (at most 45 characters) where a player types the faces of a push made by hand.
 MODAL_TITLE = N_("Push: the new faces")
-# Translators: the form's input label (keep it short): {count} faces, then the dice rerolled, e.g. "Base ×3, Gear ×2".
-INPUT_LABEL = N_("{count} faces: {dice}")
 # Translators: the grey hint in the form's input (at most 100 characters).
 INPUT_HINT = N_("The rerolled dice's new faces, in the card's order, e.g. 6 3 1")
 HAND_ROLLED = N_(
@@ -51,7 +49,9 @@ def push_faces_modal(stored: YearZeroRoll, latest: YzRoll, speech: Speech) -> di
     modal = discord.ui.Modal(title=clip(speech._(MODAL_TITLE), TITLE),
                              custom_id=modal_custom_id(stored.id, stored.pushes_made))
     rerolled = [latest.dice[index] for index in latest.reroll_indices]
-    label = speech._(INPUT_LABEL, count=len(rerolled), dice=rerolled_dice(rerolled, speech))
+    dice = rerolled_dice(rerolled, speech)
+    # Translators: the form's input label (keep it short): how many faces, then the dice rerolled ("Base ×3, Gear").
+    label = speech.ngettext("{count} face: {dice}", "{count} faces: {dice}", len(rerolled), dice=dice)
     modal.add_item(discord.ui.TextInput(
         label=clip(label, LABEL), custom_id=FACES_INPUT, placeholder=clip(speech._(INPUT_HINT), PLACEHOLDER),
         min_length=1, max_length=200,
