@@ -97,7 +97,8 @@ def _typed(components: list[dict[str, Any]]) -> str:
     return ""
 
 
-def check_same_push(stored: YearZeroRoll, pushes_made: int) -> None:
-    """Refuse a submission whose modal was opened for a push that was made since (by /push, or another modal)."""
-    if stored.pushes_made != pushes_made:
+def check_same_push(stored: YearZeroRoll | None, pushes_made: int) -> None:
+    """Refuse a submission whose modal was opened for a push that was made since (by /push, or another modal); a
+    roll no longer stored is the push's to refuse."""
+    if stored is not None and stored.pushes_made != pushes_made:
         raise PlayerError(PushRefusal.PUSHED_MEANWHILE.message)

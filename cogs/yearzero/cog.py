@@ -112,8 +112,7 @@ class PushButton(discord.ui.DynamicItem[discord.ui.Button], template=PUSH_PATTER
 
     @reports_errors
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Push the roll; a roll made by hand asks for the new faces in a modal instead (pushing.py)."""
-        cog = _cog(interaction)
+        cog = _cog(interaction)  # a roll made by hand asks for the new faces in a modal instead (pushing.py)
         await cog.pushes.push(interaction, self.roll_id, cog.dice, edit_in_place=True)
 
 
@@ -165,12 +164,9 @@ class YearZero(commands.Cog):
     @reports_errors
     async def _push_typed(self, interaction: discord.Interaction, roll_id: int, pushes_made: int, faces: str) -> None:
         """Push a roll made by hand with the faces its roller typed in the modal, if no push was made since."""
-        if not await roller_only(interaction, roll_id):
-            return
-        stored = await self.bot.db.rolls.get(roll_id)
-        if stored is not None:
-            check_same_push(stored, pushes_made)
-        await self.pushes.push(interaction, roll_id, self.dice, edit_in_place=True, faces=faces)
+        if await roller_only(interaction, roll_id):
+            check_same_push(await self.bot.db.rolls.get(roll_id), pushes_made)
+            await self.pushes.push(interaction, roll_id, self.dice, edit_in_place=True, faces=faces)
 
     async def mark_expiring(self) -> int:
         """Before a purge: mark the messages of a few rolls that expired while pushable (endings.mark_expiring)."""

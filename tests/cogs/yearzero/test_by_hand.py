@@ -14,7 +14,7 @@ from cogs.yearzero.card import PUSHED_DICE
 from tests.bot.embeds import field, give_faces
 from tests.cogs.test_by_hand import logged
 from tests.cogs.yearzero.test_cog import GUILD, YZ, private_answer, rows, willpower
-from tests.fakediscord import ALICE, BOB, FakeDiscord, Reply
+from tests.fakediscord import ALICE, BOB, GM, FakeDiscord, Reply
 
 MODAL, DEFERRED_UPDATE = 9, 6
 FIRST = {"attribute": 2, "skill": 1, "gear": 1}
@@ -29,7 +29,7 @@ def fake_guilds():
 
 async def by_hand(fake: FakeDiscord, user=ALICE, faces=FACES, **options) -> Reply:
     reply = await fake.slash("yz", {**FIRST, **options, "faces": faces}, user=user)
-    assert reply.errors == [] and reply.embed["footer"]["text"].endswith(f"\n{BY_HAND}"), reply.describe()
+    assert reply.errors == [] and reply.embed["footer"]["text"].splitlines()[-1].startswith("🖐 "), reply.describe()
     return reply
 
 
@@ -121,3 +121,41 @@ async def test_push_faces_pushes_a_roll_by_hand_in_one_line_and_only_such_a_roll
     await fake_discord.slash("yz", {"attribute": 2})  # rolled by the bot: typed faces may not push it
     assert private_answer(await fake_discord.slash("push", {"faces": "6 6"})) == BOT_ROLLED
     assert rows(db_path)[-1]["pushes_made"] == 0
+
+
+async def test_a_private_roll_by_hand_is_pushed_through_its_modal_on_its_own_ephemeral_message(
+    start_bot, fake_discord, db_path
+):
+    bot = await start_bot(extensions=YZ)
+    give_faces(bot, "YearZero")
+    reply = await by_hand(fake_discord, private=True)
+    assert reply.ephemeral and [b["label"] for row in reply.components for b in row["components"]] == [
+        "Push", "Keep", "Reveal"
+    ]
+    pushed = await fake_discord.submit(await fake_discord.click(reply, label="Push"), {FACES_INPUT: NEW})
+    assert pushed.type == DEFERRED_UPDATE and pushed.message is reply.message and reply.ephemeral
+    assert pushed.embed["footer"]["text"].endswith(f"\n{BY_HAND}") and willpower(db_path) == 1
+    [entry] = logged(db_path)
+    assert entry["extras"]["by_hand"] == 1 and entry["extras"]["pushes"] == 1
+
+
+async def test_the_modal_speaks_the_cards_language(start_bot, fake_discord):
+    bot = await start_bot(extensions=(*YZ, "cogs.settings.cog"))
+    give_faces(bot, "YearZero")
+    await fake_discord.slash("settings language", {"choice": "de"}, user=GM)
+    opened = await fake_discord.click(await by_hand(fake_discord, faces="6 3 3 4", gear=1), label="Strapazieren")
+    assert opened.modal["title"] == "Strapazieren: die neuen Augenzahlen"
+    assert text_input(opened.modal)["label"] == "3 Augenzahlen: Grundwürfel ×2, Ausrüstung"
+
+
+async def test_a_roll_by_hand_on_postgresql_is_pushed_through_its_modal(postgres_url, start_bot, fake_discord):
+    bot = await start_bot(extensions=YZ, DATABASE_URL=postgres_url)
+    give_faces(bot, "YearZero")
+    reply = await by_hand(fake_discord)
+    opened = await fake_discord.click(reply, label="Push")
+    assert "Face 9 is impossible" in private_answer(await fake_discord.submit(opened, {FACES_INPUT: "6 9"}))
+    pushed = await fake_discord.submit(opened, {FACES_INPUT: NEW})
+    assert field(pushed.embed, PUSHED_DICE) == "Base: `6`⚔ `1`☠ ↻ `6`⚔\nGear: ↻ `1`☠"
+    stored = await bot.db.rolls.get(int(opened.modal["custom_id"].split(":")[3]))
+    assert stored.pushes_made == 1 and '"by_hand":true' in stored.payload
+    assert PushRefusal.PUSHED_MEANWHILE.message in private_answer(await fake_discord.submit(opened, {FACES_INPUT: NEW}))
