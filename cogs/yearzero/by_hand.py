@@ -82,16 +82,18 @@ def submitted(interaction: discord.Interaction) -> tuple[int, int, str] | None:
     match = PUSH_FACES_PATTERN.fullmatch(str(data.get("custom_id", "")))
     if match is None:
         return None
-    return int(match["roll"]), int(match["made"]), _typed(data.get("components") or [])
+    return int(match["roll"]), int(match["made"]), _typed(data.get("components"))
 
 
-def _typed(components: list[dict[str, Any]]) -> str:
-    """The text typed into the faces input, wherever the submission nests it (an action row, or a label)."""
-    for component in components:
+def _typed(components: object) -> str:
+    """The text typed into the faces input, wherever the submission nests it (an action row, or a label); "" when
+    there is none (a crafted submission: the faces are then refused as missing)."""
+    for component in components if isinstance(components, list) else ():
+        if not isinstance(component, dict):
+            continue
         if component.get("custom_id") == FACES_INPUT:
             return str(component.get("value") or "")
-        nested = [*component.get("components", []), *filter(None, [component.get("component")])]
-        found = _typed(nested)
+        found = _typed(component.get("components")) or _typed([component.get("component")])
         if found:
             return found
     return ""

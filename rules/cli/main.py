@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from rules.cli import heroic, hex, sevenkingdoms, yearzero
 from rules.cli.output import CliOutput
-from rules.dice import DiceSource, SystemDice, roll_by_hand
+from rules.dice import DiceSource, SystemDice, rolled_with
 from rules.errors import RulesError
 from rules.language import ENGLISH, LANGUAGES, N_, Speech, language_named, speak
 
@@ -89,8 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.handler(args, dice, speech)
 
     try:
-        faces = getattr(args, "faces", None)
-        output = roll_by_hand(faces, answer) if faces else answer(SystemDice())
+        output = rolled_with(getattr(args, "faces", None) or None, SystemDice(), answer)
     except RulesError as refusal:
         # Translators: the command line's refusal; {reason} says why.
         print(speech._("error: {reason}", reason=speech.error(refusal)), file=sys.stderr)
