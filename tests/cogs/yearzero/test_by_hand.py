@@ -159,3 +159,15 @@ async def test_a_roll_by_hand_on_postgresql_is_pushed_through_its_modal(postgres
     stored = await bot.db.rolls.get(int(opened.modal["custom_id"].split(":")[3]))
     assert stored.pushes_made == 1 and '"by_hand":true' in stored.payload
     assert PushRefusal.PUSHED_MEANWHILE.message in private_answer(await fake_discord.submit(opened, {FACES_INPUT: NEW}))
+
+
+async def test_a_crafted_submission_without_faces_is_refused_privately(start_bot, fake_discord, db_path):
+    bot = await start_bot(extensions=YZ)
+    give_faces(bot, "YearZero")
+    opened = await fake_discord.click(await by_hand(fake_discord), label="Push")
+    for components in ([], [{"type": 1, "components": "6 1"}], "6 1", [7]):
+        data = {"custom_id": opened.modal["custom_id"], "components": components}
+        payload = fake_discord.payload(5, data)
+        payload["message"] = opened.interaction["message"]
+        assert "No faces given" in private_answer(await fake_discord.send_interaction(payload))
+    assert rows(db_path)[0]["pushes_made"] == 0 and willpower(db_path) is None
