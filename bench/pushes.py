@@ -91,8 +91,8 @@ async def roll_for(fake, people: list[FakeUser]) -> dict[FakeUser, Rolled]:
         batch = [slash_payload(fake, *ROLL, user, table_of(number)) for number, user in enumerate(waiting)]
         for item in await send_windowed(fake, batch, concurrency=32):
             user = by_id[item.reply.interaction["member"]["user"]["id"]]
-            reply = item.reply  # its final answer: "thinking..." (5) filled in with the card
-            found = PUSH_ID.search(json.dumps(reply.components)) if reply.type == 5 and not reply.loading else None
+            reply = item.reply  # its final answer: the card (4), or "thinking..." (5) filled in with it
+            found = PUSH_ID.search(json.dumps(reply.components)) if reply.type in (4, 5) and not reply.loading else None
             if found:
                 rolled[user] = Rolled(int(found[1]), copy.deepcopy(item.reply.message))
         waiting = [user for user in waiting if user not in rolled]

@@ -1,14 +1,15 @@
-"""Acknowledge first, change the store, then answer: what a player is told is what is stored.
+"""Store, then answer in Discord's first callback: what a player is told is what is stored, in one request.
 
-A change (a roll, a push, a Willpower spend, an extended test's progress) is committed only once Discord has
-acknowledged the interaction: the player then sees "thinking..." (or nothing, for a click) and the bot has 15
-minutes to fill in the answer instead of 3 seconds. If the acknowledgement fails, nothing is changed (Discord
-shows the player that the interaction failed, which is true). The answer after the commit is retried through
-transient faults (a reset, a 5xx: discord.py itself waits out 429s), so a change is not left unshown because
-one request failed. A command's answer that still seems lost is looked for before anything is undone (Discord
-may have taken an edit whose reply was lost: `fill_in`). What cannot be shown is withdrawn - a roll, a Willpower
-spend or set, an extended test's degrees (`withdraw`) - or, for a push, shown on the roll's own message or on the
-roller's next click.
+A change (a roll, a push, a Willpower spend, an extended test's progress) is stored first (one transaction), then
+shown in the interaction's first callback: a command's message (type 4), or a click's update of its message
+(type 7). Only when the store has not answered within DEFER_BUDGET is the interaction acknowledged meanwhile
+(type 5 "thinking...", or 6 for a click: `in_time`), and the answer filled in after, as Discord allows for 15
+minutes. When the first callback fails in a way that leaves its fate unknown (a reset connection, a timeout, a
+5xx or 429 discord.py gave up on), Discord is asked whether it took it (the interaction's original response
+exists) before anything is decided; a reset is tried again while Discord has not taken it. An answer after a
+deferral is retried through transient faults, and looked for before anything is undone (`fill_in`). What was
+never shown is withdrawn - a roll, a Willpower spend or set, an extended test's degrees (`withdraw`) - or, for a
+push, shown on the roll's own message or on the roller's next click.
 """
 
 from __future__ import annotations
@@ -29,12 +30,22 @@ _log = logging.getLogger(__name__)
 ALREADY_ACKNOWLEDGED = 40060
 """Discord's error code for a second acknowledgement of one interaction."""
 
+DEFER_BUDGET = 1.5
+"""Seconds the store has to answer before the interaction is acknowledged meanwhile (`in_time`): under SQLite's
+2 s busy wait, leaving room in Discord's 3 s for the first callback."""
+
 ANSWER_ATTEMPTS = 4
+"""Tries at an answer (a first callback: while resets leave it untaken; an edit: through transient faults)."""
 ANSWER_BACKOFF = 0.5
 """Seconds before the second attempt at an answer; doubled for each one after."""
 
 NOT_SHOWN = N_("Discord lost this answer on its way to you, so nothing was changed. Try again.")
 """Put in place of an answer whose change was withdrawn, if Discord takes anything at all by then."""
+
+TAKEN, CLOSED = "rollkeeper.taken", "rollkeeper.closed"
+"""Keys in `interaction.extras`: Discord has a response for the interaction though discord.py did not see it taken
+(a lost reply, a repeat delivery's first); Discord will take no first callback now (it refused one, or discord.py
+spent seconds retrying a 5xx or a 429)."""
 
 T = TypeVar("T")
 Withdrawal = Callable[[], Awaitable[bool]]
@@ -75,6 +86,111 @@ async def acknowledge(interaction: discord.Interaction, *, ephemeral: bool = Fal
                 raise NotAcknowledged(repr(failure)) from failure
             _log.info("Acknowledging interaction %s failed (%r); trying once more", interaction.id, failure)
     raise AssertionError("unreachable: the second attempt returns or raises")
+
+
+async def in_time(
+    interaction: discord.Interaction, work: Awaitable[T], *, ephemeral: bool = False, budget: float = DEFER_BUDGET
+) -> T:
+    """What the store's `work` gives; when it has not answered within `budget`, the interaction is acknowledged
+    meanwhile (`acknowledge`: "thinking...", ephemeral if asked; nothing for a click), for its answer to be filled
+    in later. An acknowledgement Discord did not take is only logged: the answer then finds the interaction
+    unanswered, and what the work stored is withdrawn. (A timer, not a task: a healthy store costs no more.)"""
+    meanwhile: list[asyncio.Task[None]] = []
+
+    def acknowledge_meanwhile() -> None:
+        meanwhile.append(asyncio.ensure_future(_acknowledge_late(interaction, ephemeral, budget)))
+
+    timer = asyncio.get_running_loop().call_later(budget, acknowledge_meanwhile)
+    try:
+        return await work
+    finally:
+        timer.cancel()
+        if meanwhile:  # the answer follows the acknowledgement
+            await meanwhile[0]
+
+
+async def _acknowledge_late(interaction: discord.Interaction, ephemeral: bool, budget: float) -> None:
+    _log.info("The store took over %.1f s for interaction %s: acknowledged meanwhile", budget, interaction.id)
+    try:
+        await acknowledge(interaction, ephemeral=ephemeral)
+    except NotAcknowledged as failure:
+        _log.warning("Could not acknowledge interaction %s meanwhile: %s", interaction.id, failure)
+
+
+async def answer(
+    interaction: discord.Interaction, what: str, *, ephemeral: bool = False, **fields: Any
+) -> discord.InteractionMessage | None:
+    """Show the answer to a change already stored: in the first callback (a command's message, type 4, ephemeral
+    if asked; a click's update of its message, type 7), or once acknowledged meanwhile, in its original response.
+    The message shown, or None when Discord never showed it.
+
+    A callback whose fate is unknown (a reset, a timeout, a 5xx or 429 discord.py gave up on) is looked for before
+    anything is decided: taken, it is shown; not taken, a reset is tried again (up to ANSWER_ATTEMPTS). A callback
+    Discord refused (4xx) was not taken. One already taken (40060: a repeat delivery's first, or a try of ours
+    whose reply was lost) is filled in with this answer, the same one."""
+    if interaction.response.is_done():
+        return await _fill(interaction, what, fields)
+    for attempt in range(1, ANSWER_ATTEMPTS + 1):
+        try:
+            return await _first_callback(interaction, ephemeral, fields)
+        except discord.HTTPException as failure:
+            if failure.code == ALREADY_ACKNOWLEDGED:
+                interaction.extras[TAKEN] = True
+                return await _fill(interaction, what, fields)
+            if failure.status < 500 and failure.status != 429:
+                _log.warning("Discord refused the answer to %s: %s", what, failure)
+                interaction.extras[CLOSED] = True
+                return None
+            interaction.extras[CLOSED] = True  # discord.py retried these already, for seconds
+            return await _taken(interaction, what, failure, fields)
+        except (TimeoutError, aiohttp.ClientError, OSError) as failure:
+            found = await _taken(interaction, what, failure, fields)
+            if found is not None:
+                return found
+            _log.info("The answer to %s was not taken (attempt %d: %r)", what, attempt, failure)
+    _log.warning("Could not answer %s after %d attempts", what, ANSWER_ATTEMPTS)
+    return None
+
+
+async def _first_callback(
+    interaction: discord.Interaction, ephemeral: bool, fields: dict[str, Any]
+) -> discord.InteractionMessage | None:
+    if interaction.type in _UPDATES:
+        response = await interaction.response.edit_message(**fields)
+    else:
+        response = await interaction.response.send_message(ephemeral=ephemeral, **fields)
+    if response is not None and isinstance(response.resource, discord.InteractionMessage):
+        return response.resource  # asked ?with_response (discord.py does): the message comes back with it
+    return await interaction.original_response()
+
+
+async def _fill(
+    interaction: discord.Interaction, what: str, fields: dict[str, Any]
+) -> discord.InteractionMessage | None:
+    """Put the answer in a response already taken: a click's message (edited; there is no "thinking..." to tell an
+    answer that arrived), or a command's original response (`fill_in`)."""
+    if interaction.type in _UPDATES:
+        return await deliver(lambda: interaction.edit_original_response(**fields), what)
+    return await fill_in(interaction, what, **fields)
+
+
+async def _taken(
+    interaction: discord.Interaction, what: str, failure: BaseException, fields: dict[str, Any]
+) -> discord.InteractionMessage | None:
+    """After a first callback whose fate is unknown: the message it showed if Discord took it (a "thinking..." a
+    repeat delivery left is filled in), None if Discord has no response for the interaction."""
+    try:
+        original = await interaction.original_response()
+    except discord.NotFound:
+        return None
+    except (discord.HTTPException, TimeoutError, aiohttp.ClientError, OSError) as problem:
+        _log.warning("Could not ask Discord whether the answer to %s was taken (%r): taken as lost", what, problem)
+        return None
+    interaction.extras[TAKEN] = True
+    if original.flags.loading:
+        return await _fill(interaction, what, fields)
+    _log.info("The answer to %s was taken; its reply was lost (%r)", what, failure)
+    return original
 
 
 async def deliver(send: Callable[[], Awaitable[T]], what: str) -> T | None:
@@ -120,26 +236,46 @@ async def _arrived(interaction: discord.Interaction, what: str) -> discord.Inter
     return original
 
 
-async def withdraw(interaction: discord.Interaction, what: str, take_back: Withdrawal) -> bool:
-    """The answer to a change never reached the player: take the change back and, if Discord takes anything by
-    now, put NOT_SHOWN in the answer's place. False when the change stays, for a later answer showed a total
-    counting it (then the player is not told it was undone)."""
+async def withdraw(
+    interaction: discord.Interaction, what: str, take_back: Withdrawal, *, ephemeral: bool = False
+) -> bool:
+    """The answer to a change never reached the player: take the change back and put NOT_SHOWN in the answer's
+    place if Discord takes it (the original response, when Discord has one; else the first callback, unless
+    Discord refused that already). False when the change stays, for a later answer showed a total counting it
+    (then the player is not told it was undone)."""
     if not await take_back():
         _log.warning("The answer to %s was lost, but its change stays: a later change counts it", what)
         return False
     _log.warning("The answer to %s was lost: its change is withdrawn", what)
     shown = player_speech(interaction)._(NOT_SHOWN)
-    await deliver(lambda: interaction.edit_original_response(content=shown, embed=None, view=None), what)
+    if interaction.response.is_done() or interaction.extras.get(TAKEN):
+        await deliver(lambda: interaction.edit_original_response(content=shown, embed=None, view=None), what)
+    elif not interaction.extras.get(CLOSED):
+        await _say_not_shown(interaction, what, ephemeral, shown)
     return True
 
 
+async def _say_not_shown(interaction: discord.Interaction, what: str, ephemeral: bool, shown: str) -> None:
+    """NOT_SHOWN (said as shown) in the first callback, tried once, as Discord seemed to take none; if it did take one
+    after all (40060: Discord could not say so before), it replaces what Discord took."""
+    try:
+        await interaction.response.send_message(shown, ephemeral=ephemeral)
+    except discord.HTTPException as failure:
+        if failure.code != ALREADY_ACKNOWLEDGED:
+            _log.info("Could not tell the player that %s changed nothing: %s", what, failure)
+            return
+        await deliver(lambda: interaction.edit_original_response(content=shown, embed=None, view=None), what)
+    except (TimeoutError, aiohttp.ClientError, OSError) as failure:
+        _log.info("Could not tell the player that %s changed nothing: %r", what, failure)
+
+
 async def answer_or_withdraw(
-    interaction: discord.Interaction, what: str, take_back: Withdrawal, **fields: Any
+    interaction: discord.Interaction, what: str, take_back: Withdrawal, *, ephemeral: bool = False, **fields: Any
 ) -> bool:
-    """Fill in the answer of a command whose change is stored (`fill_in`); if it never arrives, withdraw the
-    change (`withdraw`), or, when the change must stay, try its answer once more. True when the answer is shown."""
-    if await fill_in(interaction, what, **fields) is not None:
+    """Show the answer of a command whose change is stored (`answer`); if it never arrives, withdraw the change
+    (`withdraw`), or, when the change must stay, try its answer once more. True when the answer is shown."""
+    if await answer(interaction, what, ephemeral=ephemeral, **fields) is not None:
         return True
-    if await withdraw(interaction, what, take_back):
+    if await withdraw(interaction, what, take_back, ephemeral=ephemeral):
         return False
-    return await deliver(lambda: interaction.edit_original_response(**fields), what) is not None
+    return await answer(interaction, what, ephemeral=ephemeral, **fields) is not None

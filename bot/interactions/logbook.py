@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot.interactions.answers import fill_in
+from bot.interactions.answers import answer
 from bot.interactions.private_rolls import Buttons, roll_view
 from bot.interactions.rollkeeper import rollkeeper
 from bot.interactions.tree import server_channel
@@ -84,24 +84,24 @@ async def deliver_roll(
     interaction: discord.Interaction, embed: discord.Embed, rolled: Rolled, *, private: bool, speech: Speech,
     entry_id: int | None = None, buttons: Buttons | None = None, logged: bool = False,
 ) -> discord.InteractionMessage | None:
-    """For a command acknowledged before it stored anything (answers.py): fill in its answer with the roll's
-    card and log the roll; the message, or None if it never arrived. A pushable Year Zero roll passes its stored
-    id as entry_id, logged=True (its entry was stored with it, under the same id) and its own buttons; a private
-    roll gets Reveal. A private roll is logged before it is shown (the button names the entry), a public one once
-    shown; a roll never shown is not logged."""
+    """For a command whose change is stored (answers.py): answer it with the roll's card (in the first callback,
+    or filled in when it was acknowledged meanwhile) and log the roll; the message, or None if it never arrived.
+    A pushable Year Zero roll passes its stored id as entry_id, logged=True (its entry was stored with it, under
+    the same id) and its own buttons; a private roll gets Reveal. A private roll is logged before it is shown (the
+    button names the entry), a public one once shown; a roll never shown is not logged."""
     bot = rollkeeper(interaction)
-    entry, now = new_entry(interaction, embed, rolled, private), bot.now()
-    if private and not logged:
+    entry, now = (new_entry(interaction, embed, rolled, private) if not logged else None), bot.now()
+    if entry is not None and private:
         entry_id = await bot.db.log.write(entry, now, entry_id=entry_id, interaction_id=interaction.id)
     view = roll_view(entry_id, private, speech, buttons) if entry_id is not None else None
-    answer = await fill_in(interaction, "a roll", embed=embed, **_with(view))
-    if answer is None:  # never shown: not logged either (the stored roll's own entry goes with it)
-        if private and not logged and entry_id is not None:
+    shown = await answer(interaction, "a roll", ephemeral=private, embed=embed, **_with(view))
+    if shown is None:  # never shown: not logged either (the stored roll's own entry goes with it)
+        if private and entry is not None and entry_id is not None:
             await bot.db.log.withdraw(entry_id)
         return None
-    if not private and not logged:
+    if entry is not None and not private:
         await _logged_late(bot.db.log.write(entry, now, entry_id=entry_id, interaction_id=interaction.id))
-    return answer
+    return shown
 
 
 def _with(view: discord.ui.View | None) -> dict[str, Any]:

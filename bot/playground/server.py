@@ -226,7 +226,8 @@ class RestApi:
         """Answer a call on an interaction's token; one Discord refuses (a second initial response, a callback
         type that does not fit the interaction, a followup before any response) is a violation too."""
         status, payload = result
-        if status >= 400:
+        asking = request.method == "GET" and status == 404  # whether Discord has a response: a fair question
+        if status >= 400 and not asking:
             path = request.path[len(API) :]
             problem = f"interaction protocol: {payload['message']} ({payload['code']})"
             template = self.backend.validator.template_for(path)

@@ -5,7 +5,7 @@ the database."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import fields
 from datetime import UTC, datetime
@@ -20,6 +20,7 @@ NO_PARAMS: Params = MappingProxyType({})
 PURGE_BATCH = 500
 """Rows deleted per statement by a purge: a few milliseconds of the database each (see bench/purge.py)."""
 T = TypeVar("T", bound="DataclassInstance")
+R = TypeVar("R")
 LARGEST_ID = 2**63 - 1
 """The largest id a database column holds (a custom_id from a hostile client may name any number)."""
 
@@ -71,6 +72,11 @@ class Statements(Protocol):
     async def close(self) -> None: ...
 
     def transaction(self) -> AbstractAsyncContextManager[Session]: ...
+
+    async def in_one_trip(self, body: Callable[[Session], Awaitable[R]], /) -> R:
+        """body's statements as one transaction, sent as one call: on SQLite one hop to the connection's thread
+        (body must await nothing but its session's statements), on PostgreSQL a transaction."""
+        ...
 
     async def fetch_one(self, sql: str, params: Params = ..., /) -> Row | None: ...
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import functools
 import logging
 import re
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
@@ -25,6 +25,7 @@ from bot.storage.driver import NO_PARAMS, Params
 from bot.storage.errors import StorageOffline, StorageUnavailable
 from bot.storage.schema import Migration, check_not_newer, load_migrations, migrations_of
 
+R = TypeVar("R")
 _log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT = 2.0
@@ -164,6 +165,11 @@ class PostgresStore:
         """A transaction (READ COMMITTED), committed when the block ends, rolled back on any error."""
         async with self.connection() as connection, connection.transaction():
             yield NamedStatements(connection)
+
+    async def in_one_trip(self, body: Callable[[NamedStatements], Awaitable[R]]) -> R:
+        """body's statements as one transaction (each statement is still a round trip to the server)."""
+        async with self.transaction() as session:
+            return await body(session)
 
     async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> Sequence[asyncpg.Record]:
         """One statement on its own (autocommit): every row."""

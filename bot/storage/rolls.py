@@ -106,12 +106,22 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
     ) -> YearZeroRoll:
         """As `create`, with the roll's log entry (under the roll's id) in the same transaction, once: a repeat of
         the interaction gets the first one's roll back (its payload, not the repeat's) and writes nothing."""
+        args = (interaction_id, guild_id, channel_id, user_id, payload, now, pushes_allowed)
+        return (await self.create_superseding(*args, log=log, look_back=False))[0]
+
+    async def create_superseding(
+        self, interaction_id: int, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime,
+        pushes_allowed: int = 1, *, log: NewEntry | None = None, look_back: bool = True,
+    ) -> tuple[YearZeroRoll, YearZeroRoll | None]:
+        """As `create_for`, in one trip to the database, with the roll it superseded (as `superseded_by`; None for
+        a repeat, whose first delivery saw to it)."""
         params = _new_roll(guild_id, channel_id, user_id, payload, now, pushes_allowed)
-        async with self._db.transaction() as session:
+
+        async def store(session: Session) -> tuple[Row, bool, Row | None]:
             outcome = await self._applied.recalled(session, interaction_id)
             row = await session.fetch_one(self._GET, {"id": outcome["roll_id"]}) if outcome else None
             if row is not None:
-                return self.messages.seen_in(roll_from(row))
+                return row, True, None
             row = await session.fetch_one(self._INSERT, params)
             if row is None:
                 raise RuntimeError("INSERT ... RETURNING gave no row")
@@ -119,7 +129,14 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
                 await self._applied.remember(session, interaction_id, {"roll_id": row["id"]})
             if log is not None:
                 await log_in(session, log, now, entry_id=row["id"], interaction_id=interaction_id)
-        return roll_from(row)
+            if not look_back:
+                return row, False, None
+            player = {"guild": guild_id, "channel": channel_id, "user": user_id, "newer": row["id"]}
+            return row, False, await session.fetch_one(self._SUPERSEDED_BY, player)
+
+        row, repeated, replaced = await self._db.in_one_trip(store)
+        stored = self.messages.seen_in(roll_from(row)) if repeated else roll_from(row)
+        return stored, self._seen(replaced)
 
     async def withdraw(self, roll_id: int) -> bool:
         """Delete a roll whose answer did not reach the player, and its log entry (the roll shown before it is the
@@ -191,7 +208,8 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
         oldest = epoch(now - lifetime)
         params = {"id": roll_id, "user": user_id, "pushed": pushed_payload, "now": epoch(now), "oldest": oldest}
         params |= {"made": pushes_made, "last": bool(last)}
-        async with self._db.transaction() as session:
+
+        async def claim(session: Session) -> PushClaim:  # one trip
             if (outcome := await self._applied.recalled(session, interaction_id)) is not None:
                 first = WillpowerChange(**outcome["willpower"])
                 return await self._read_back(session, roll_id, user_id, oldest, first)
@@ -201,18 +219,21 @@ DELETE FROM yz_rolls WHERE id IN (SELECT id FROM yz_rolls WHERE created_at < :ol
             change = await self._gain(session, row, user_id, willpower_gain)
             gain = {"willpower": change.as_dict()}
             await self._applied.remember(session, interaction_id, gain, push_subject(roll_id))
-        return PushClaim(roll_from(row), willpower=change)
+            return PushClaim(roll_from(row), willpower=change)
+
+        return await self._db.in_one_trip(claim)
 
     async def keep(self, roll_id: int, user_id: int, now: datetime, lifetime: timedelta) -> PushClaim:
         """The roller keeps the roll as it lies: no more pushes. Atomic like a claim (racing a push, one wins)."""
         if not storable_id(roll_id):
             return PushClaim(None, PushRefusal.UNKNOWN)
         oldest = epoch(now - lifetime)
-        async with self._db.transaction() as session:
+
+        async def keeping(session: Session) -> PushClaim:  # one trip
             row = await session.fetch_one(self._dialect.keep, {"id": roll_id, "user": user_id, "oldest": oldest})
-            if row is None:
-                return await self._read_back(session, roll_id, user_id, oldest)
-        return PushClaim(roll_from(row))
+            return PushClaim(roll_from(row)) if row else await self._read_back(session, roll_id, user_id, oldest)
+
+        return await self._db.in_one_trip(keeping)
 
     async def superseded_by(self, newer_id: int, guild_id: int, channel_id: int, user_id: int) -> YearZeroRoll | None:
         """The player's roll here just before newer_id, if newer_id superseded it while pending (its message may

@@ -16,10 +16,10 @@ import math
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -36,6 +36,7 @@ STUCK_STEPS = 3  # steps in a row that give nothing back before the clean-up sto
 
 Params = Mapping[str, Any] | Iterable[Any]
 Row = sqlite3.Row
+R = TypeVar("R")
 
 _log = logging.getLogger(__name__)
 
@@ -58,6 +59,46 @@ class Transaction:
     async def execute_many(self, sql: str, rows: Iterable[Params]) -> int:
         cursor = await self._connection.executemany(sql, rows)
         return cursor.rowcount
+
+
+class ThreadTransaction:
+    """The statements of a transaction run whole on aiosqlite's worker thread (`Store.in_one_trip`): each a plain
+    sqlite3 call, so the body awaiting them never suspends."""
+
+    __slots__ = ("_connection",)
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self._connection = connection
+
+    async def fetch_all(self, sql: str, params: Mapping[str, Any] | None = None) -> list[Row]:
+        return self._connection.execute(sql, params or {}).fetchall()
+
+    async def fetch_one(self, sql: str, params: Mapping[str, Any] | None = None) -> Row | None:
+        return self._connection.execute(sql, params or {}).fetchone()
+
+    async def execute_many(self, sql: str, rows: Iterable[Mapping[str, Any]]) -> int:
+        return self._connection.executemany(sql, rows).rowcount
+
+
+def _transact(connection: sqlite3.Connection, body: Callable[[ThreadTransaction], Coroutine[Any, Any, R]]) -> R:
+    """On the worker thread: BEGIN IMMEDIATE, the body run to its end (it must not suspend), COMMIT; ROLLBACK on
+    any error."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        steps = body(ThreadTransaction(connection))
+        try:
+            steps.send(None)
+        except StopIteration as finished:
+            result: R = finished.value
+        else:
+            steps.close()
+            raise RuntimeError("a body run in one trip awaited something besides its statements")
+        connection.commit()
+        return result
+    except BaseException:
+        if connection.in_transaction:  # SQLite may have rolled back already
+            connection.rollback()
+        raise
 
 
 class Store:
@@ -172,6 +213,14 @@ class Store:
             await connection.rollback()  # nothing to do when SQLite already rolled it back
         except sqlite3.Error as error:
             _log.error("Rollback failed on %s", self.path, exc_info=error)
+
+    async def in_one_trip(self, body: Callable[[ThreadTransaction], Awaitable[R]]) -> R:
+        """body's statements as one BEGIN IMMEDIATE transaction in one hop to aiosqlite's worker thread, where body
+        runs whole (it may await only its session's statements, which never suspend there)."""
+        async with self._turn() as connection:
+            # DEP: aiosqlite has no public call to run a function on its thread; Connection._execute does it (and
+            # Connection._conn is its sqlite3 connection). Pinned by tests/storage/test_sqlite_trips.py.
+            return await connection._execute(_transact, connection._conn, body)  # noqa: SLF001
 
     async def write(self, sql: str, params: Params = ()) -> list[Row]:
         """One write statement, autocommit, in one trip; its ``RETURNING`` rows."""

@@ -10,12 +10,14 @@ so a refused roll changes nothing.
 
 from __future__ import annotations
 
+from functools import partial
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import PlayerError
-from bot.interactions.answers import acknowledge, withdraw
+from bot.interactions.answers import in_time, withdraw
 from bot.interactions.by_hand import SK_COMPETITION_FACES, SK_FACES, Faces, by_hand
 from bot.interactions.common_options import Descriptions, Note
 from bot.interactions.language import answer_speech, player_speech
@@ -196,16 +198,17 @@ class SevenKingdoms(commands.Cog):
         test = rolled_with(faces, self.dice, lambda dice: roll_test(sk_pool, dice, target=number, kind="basic"))
         added = advance(before, test).gained - before.gained
         fresh = stored is None or restart
-        await acknowledge(interaction, ephemeral=private)
         try:
-            saved = await self._save(interaction, guild_id, channel_id, before, added, fresh=fresh)
+            saving = self._save(interaction, guild_id, channel_id, before, added, fresh=fresh)
+            saved = await in_time(interaction, saving, ephemeral=private)
         except AlreadyApplied:  # a repeat delivery: the first one counted this roll, and answers it
             return
         roll = render.ExtendedRoll(test, saved.name, saved.progress, saved.needed, added)
         embed = render.render_extended(roll, odds, speech=speech, roller=interaction.user, note=note)
         embed, rolled = by_hand(embed, sevenkingdoms_rolled(test, odds, kind="extended"), speech, faces)
         if await deliver_roll(interaction, embed, rolled, private=private, speech=speech) is None:
-            await withdraw(interaction, "/test extended", lambda: self._extended.withdraw(interaction.id))
+            taking_back = partial(self._extended.withdraw, interaction.id)
+            await withdraw(interaction, "/test extended", taking_back, ephemeral=private)
 
     async def _save(
         self, interaction: discord.Interaction, guild_id: int, channel_id: int, before: ExtendedProgress, added: int, *,

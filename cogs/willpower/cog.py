@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import PlayerError
-from bot.interactions.answers import acknowledge, answer_or_withdraw
+from bot.interactions.answers import answer_or_withdraw, in_time
 from bot.interactions.common_options import describe
 from bot.interactions.language import player_speech, table_speech
 from bot.interactions.rollkeeper import Rollkeeper
@@ -70,9 +70,8 @@ class WillpowerCommands(
         have = await self.bot.db.willpower.get(guild_id, interaction.user.id)
         if have < points:  # refused at once; the spend itself checks again, atomically
             raise NotEnoughWillpower(have, points)
-        await acknowledge(interaction)
         willpower, user_id = self.bot.db.willpower, interaction.user.id
-        change = await willpower.spend(guild_id, user_id, points, interaction_id=interaction.id)
+        change = await in_time(interaction, willpower.spend(guild_id, user_id, points, interaction_id=interaction.id))
         speech = await table_speech(interaction, self.bot.db.languages)
         # Translators: {player} is a mention of the player; {before} → {after} their Willpower.
         text = speech._("{player} spends **{points}** Willpower: {before} → **{after}**.",
@@ -102,9 +101,8 @@ class WillpowerSetting(commands.Cog):
     ) -> None:
         """Set a player's Willpower Points (game masters: Manage Server)."""
         guild_id = server_channel(interaction)[0]
-        await acknowledge(interaction)
         willpower = self.bot.db.willpower
-        change = await willpower.set(guild_id, player.id, points, interaction_id=interaction.id)
+        change = await in_time(interaction, willpower.set(guild_id, player.id, points, interaction_id=interaction.id))
         speech = await table_speech(interaction, self.bot.db.languages)
         # Translators: {player} is a mention of the player, {gm} of the game master who set it.
         text = speech._("{player}'s Willpower is now **{after}** (was {before}), set by {gm}.", player=player.mention,

@@ -3,8 +3,8 @@
 A pushable roll is stored before it is shown; its buttons' custom_ids name the stored roll (``rk:yz:push:<id>``,
 ``rk:yz:keep:<id>``), so they work after a restart. What a push or a keep does, each at most once whatever arrives
 at once, is in pushing.py beside this module. When a roll stops being pushable, its message says so and loses its
-buttons (endings.py; before each purge, the cog has the bot mark expiring rolls so); a click on a message whose
-edit failed repairs it.
+buttons (endings.py; before each purge, the cog has the bot mark expiring rolls so; superseded rolls' edits are
+coalesced per channel: superseding.py); a click on a message whose edit failed, or was left out, repairs it.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.errors import PlayerError
 from bot.interactions import logbook
-from bot.interactions.answers import acknowledge, withdraw
+from bot.interactions.answers import in_time, withdraw
 from bot.interactions.by_hand import YZ_FACES, Faces, mark_log
 from bot.interactions.common_options import Note, describe
 from bot.interactions.language import answer_speech
@@ -27,19 +27,13 @@ from bot.interactions.roller import only_its_roller
 from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
 from bot.interactions.tree import reports_errors, server_channel
 from bot.render.by_hand import mark_card
-from bot.storage.roll_records import PushRefusal, RollState
+from bot.storage.database import Storage
+from bot.storage.roll_records import PushRefusal, RollState, YearZeroRoll
 from cogs.yearzero.by_hand import check_same_push, submitted
 from cogs.yearzero.card import FirstRollOdds, render_first
-from cogs.yearzero.endings import (
-    Ending,
-    is_by_hand,
-    mark_ended,
-    mark_expiring,
-    payload_speech,
-    read_payload,
-    stored_payload,
-)
-from cogs.yearzero.pushing import RollPushes
+from cogs.yearzero.endings import is_by_hand, mark_expiring, payload_speech, read_payload, stored_payload
+from cogs.yearzero.pushing import CHECKED_ROLL, RollPushes
+from cogs.yearzero.superseding import SupersededCards
 from rules.dice import DiceSource, SystemDice, rolled_with
 from rules.language import N_, Speech
 from rules.yearzero.luck_events import yearzero_first_events
@@ -81,8 +75,14 @@ def push_buttons(roll_id: int, speech: Speech) -> list[discord.ui.Item[Any]]:
 
 
 async def roller_only(interaction: discord.Interaction, roll_id: int) -> bool:
-    """Refuse anyone but the roll's roller, answering them privately (or they see "interaction failed")."""
-    return await only_its_roller(interaction, lambda db: db.rolls.get(roll_id), PushRefusal.NOT_YOURS.message)
+    """Refuse anyone but the roll's roller, answering them privately (or they see "interaction failed"). The roll
+    read is kept for the click's callback (pushing.checked_roll): one read per click."""
+
+    async def read(db: Storage) -> YearZeroRoll | None:
+        interaction.extras[CHECKED_ROLL] = roll = await db.rolls.get(roll_id)
+        return roll
+
+    return await only_its_roller(interaction, read, PushRefusal.NOT_YOURS.message)
 
 
 def _cog(interaction: discord.Interaction) -> YearZero:
@@ -145,6 +145,7 @@ class YearZero(commands.Cog):
         self.bot = bot
         self.dice: DiceSource = dice or SystemDice()
         self.pushes = RollPushes(bot, push_buttons)
+        self.superseded = SupersededCards(bot)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(PushButton, KeepButton)
@@ -165,7 +166,7 @@ class YearZero(commands.Cog):
     async def _push_typed(self, interaction: discord.Interaction, roll_id: int, pushes_made: int, faces: str) -> None:
         """Push a roll made by hand with the faces its roller typed in the modal, if no push was made since."""
         if await roller_only(interaction, roll_id):
-            check_same_push(await self.bot.db.rolls.get(roll_id), pushes_made)
+            check_same_push(interaction.extras.get(CHECKED_ROLL), pushes_made)  # the roll roller_only read
             await self.pushes.push(interaction, roll_id, self.dice, edit_in_place=True, faces=faces)
 
     async def mark_expiring(self) -> int:
@@ -211,38 +212,39 @@ class YearZero(commands.Cog):
         hand = faces is not None
         server_channel(interaction)  # a roll is stored under its server's channel: refused in a DM
         speech = await answer_speech(interaction, self.bot.db.languages, private=private)
-        first = await acknowledge(interaction, ephemeral=private)  # stored only once Discord took it
         if roll.can_push:
             await self._store_and_show(interaction, roll, pushes, note, private, speech, hand)
-        elif first:  # a repeat shows nothing: the first delivery shows and logs its own dice (these would differ)
+        else:
             await self._show_unpushable(interaction, roll, note, private, speech, hand)
 
     async def _show_unpushable(
         self, interaction: discord.Interaction, roll: YzRoll, note: str | None, private: bool, speech: Speech,
         hand: bool,
     ) -> None:
-        """A roll without pushes is only shown and logged; once shown, it ends the roller's pushable rolls here."""
+        """A roll without pushes is only shown and logged; once shown, it ends the roller's pushable rolls here. A
+        repeat delivery finds the interaction answered (the first shows and logs its own dice: these would differ)
+        and shows nothing."""
         embed, rolled = _first_card(interaction, roll, note, speech, hand), yearzero_rolled(roll, pool_odds(roll), hand)
-        if await logbook.deliver_roll(interaction, embed, rolled, private=private, speech=speech):
-            where = (*server_channel(interaction), interaction.user.id)
-            for older in await self.bot.db.rolls.supersede(*where, interaction_id=interaction.id):
-                await mark_ended(self.bot, older, Ending.SUPERSEDED)
+        await logbook.answer_roll(interaction, embed, rolled, private=private, speech=speech)
+        where = (*server_channel(interaction), interaction.user.id)
+        for older in await self.bot.db.rolls.supersede(*where, interaction_id=interaction.id):
+            await self.superseded.mark(older)
 
     async def _store_and_show(
         self, interaction: discord.Interaction, roll: YzRoll, pushes: int, note: str | None, private: bool,
         speech: Speech, hand: bool,
     ) -> None:
-        """A pushable roll (`pushes` allowed) is stored with its log entry (one transaction, once per interaction),
-        then shown with Push and Keep; once shown, it ends the roller's older roll here. A repeat shows what the
-        first stored. `hand`: its dice were rolled by hand."""
+        """A pushable roll (`pushes` allowed) is stored with its log entry (one transaction, once per interaction,
+        which also finds the roller's older roll here), then shown with Push and Keep; once shown, the older roll's
+        message says it ended. A repeat shows what the first stored. `hand`: its dice were rolled by hand."""
         guild_id, channel_id = server_channel(interaction)
         where = (guild_id, channel_id, interaction.user.id)
         payload = stored_payload(roll, note, private, speech, by_hand=hand)
         embed, rolled = _first_card(interaction, roll, note, speech, hand), yearzero_rolled(roll, pool_odds(roll), hand)
         entry = logbook.new_entry(interaction, embed, rolled, private)
-        stored = await self.bot.db.rolls.create_for(
-            interaction.id, *where, payload, self.bot.now(), pushes, log=entry
-        )
+        rolls, now = self.bot.db.rolls, self.bot.now()
+        storing = rolls.create_superseding(interaction.id, *where, payload, now, pushes, log=entry)  # one trip
+        stored, replaced = await in_time(interaction, storing, ephemeral=private)
         if stored.state is not RollState.PENDING or stored.pushes_made:  # a repeat after the roll moved on
             return
         if stored.payload != payload:  # a repeated interaction shows the roll the first one stored
@@ -255,13 +257,12 @@ class YearZero(commands.Cog):
             logged=True,
         )
         if answer is None:  # never shown: it must not supersede the roll the player does see
-            await withdraw(interaction, "/yz", lambda: self.bot.db.rolls.withdraw(stored.id))
+            await withdraw(interaction, "/yz", lambda: self.bot.db.rolls.withdraw(stored.id), ephemeral=private)
             return
         # Best effort, written with others a moment later: only the message edits need it.
         self.bot.db.rolls.note_message(stored.id, channel_id, answer.id)
-        replaced = await self.bot.db.rolls.superseded_by(stored.id, *where)
         if replaced is not None:
-            await mark_ended(self.bot, replaced, Ending.SUPERSEDED)
+            await self.superseded.mark(replaced)
 
     @app_commands.command(
         name="push",

@@ -14,7 +14,7 @@ import discord
 
 from bot.errors import PlayerError
 from bot.interactions import logbook
-from bot.interactions.answers import acknowledge, deliver, fill_in
+from bot.interactions.answers import answer, in_time
 from bot.interactions.logbook import Rolled
 from bot.interactions.private_rolls import Buttons, roll_view
 from bot.interactions.rollkeeper import Rollkeeper
@@ -43,6 +43,9 @@ from rules.yearzero.luck_events import yearzero_push_events
 from rules.yearzero.odds import pool_odds
 from rules.yearzero.roll import YzRoll, push
 
+CHECKED_ROLL = "rollkeeper.yz.checked_roll"
+"""Key in `interaction.extras`: the roll a button's roller check read (cog.roller_only), read again by nothing."""
+
 _PUSHED_SINCE = {PushRefusal.ALREADY_PUSHED, PushRefusal.NO_PUSHES_LEFT, PushRefusal.PUSHED_MEANWHILE}
 """Refusals of a roller's push because another push of theirs was claimed: they are shown that push instead."""
 
@@ -58,8 +61,8 @@ class RollPushes:
         self, interaction: discord.Interaction, roll_id: int, dice: DiceSource, *, edit_in_place: bool,
         faces: str | None = None,
     ) -> None:
-        """Push a stored roll for the interaction's user: acknowledge, claim the next push atomically, show it
-        (on the clicked message, or for /push in the answer, the roll's old message then marked as pushed). With
+        """Push a stored roll for the interaction's user: claim the next push atomically, then show it in the first
+        callback (a click: its message updated; /push: a new message, the roll's old one then marked as pushed). With
         `faces`, the rerolled dice show the faces the player typed (a roll made by hand)."""
         stored = await self._pushable(interaction, roll_id)
         if stored is None:
@@ -68,23 +71,22 @@ class RollPushes:
             return await self._ask_faces(interaction, stored, faces)
         latest, note, private = read_payload(stored)
         pushed = rolled_with(faces, dice, lambda source: push(latest, source))  # wrong faces: refused, nothing stored
-        await acknowledge(interaction, ephemeral=private)  # claimed only once Discord took it
-        claim = await self._claim(interaction, stored, pushed)
+        claim = await self._claim(interaction, stored, pushed, private)
         if claim is None or claim.roll is None or claim.willpower is None:
             return
         embed, pushes_left = pushed_answer(interaction, claim.roll, claim.willpower)  # as stored (a repeat: first's)
         speech = payload_speech(claim.roll)
         view = roll_view(roll_id, private, speech, self.buttons if pushes_left else None)  # Reveal if private
         what = f"push of roll {roll_id}"
-        if edit_in_place:
-            await deliver(lambda: interaction.edit_original_response(embed=embed, view=view), what)
+        if edit_in_place:  # not shown: its roller's next click on the message shows it
+            await answer(interaction, what, embed=embed, view=view)
         else:
-            answer = await fill_in(interaction, what, embed=embed, **_with(view))
-            if answer is None:  # shown on the roll's own message instead, or on its roller's next click there
+            shown = await answer(interaction, what, ephemeral=private, embed=embed, **_with(view))
+            if shown is None:  # shown on the roll's own message instead, or on its roller's next click there
                 await show_pushed_in_place(self.bot, stored, embed, view)
             else:  # the roll now shows in the answer
-                self.bot.db.rolls.note_message(roll_id, stored.channel_id, answer.id)
-                await mark_ended(self.bot, stored, Ending.PUSHED, answer.id)
+                self.bot.db.rolls.note_message(roll_id, stored.channel_id, shown.id)
+                await mark_ended(self.bot, stored, Ending.PUSHED, shown.id)
         logged = yearzero_push_rolled(latest, pushed, claim.willpower.gained)
         await logbook.record_push(interaction, roll_id, claim.roll.pushes_made, embed, logged, private)  # once answered
 
@@ -94,7 +96,8 @@ class RollPushes:
         if stored is None:
             return
         lifetime = self.bot.settings.push_lifetime
-        claim = await self.bot.db.rolls.keep(roll_id, interaction.user.id, self.bot.now(), lifetime)
+        keeping = self.bot.db.rolls.keep(roll_id, interaction.user.id, self.bot.now(), lifetime)
+        claim = await in_time(interaction, keeping)
         if claim.refusal is not None:
             return await refuse_or_repair(interaction, claim.refusal, stored)
         await show_ended(interaction, Ending.KEPT, stored)
@@ -126,14 +129,17 @@ class RollPushes:
             return None
         return stored
 
-    async def _claim(self, interaction: discord.Interaction, stored: YearZeroRoll, pushed: YzRoll) -> PushClaim | None:
+    async def _claim(
+        self, interaction: discord.Interaction, stored: YearZeroRoll, pushed: YzRoll, private: bool
+    ) -> PushClaim | None:
         """Claim the push that made `pushed` (the roll's next one), once per interaction; None once refused (or the
         roller's click that lost a race was shown the push that won)."""
-        claim = await self.bot.db.rolls.claim_push(
+        claiming = self.bot.db.rolls.claim_push(
             stored.id, interaction.user.id, pushed_payload(pushed), pushed.new_base_banes, self.bot.now(),
             self.bot.settings.push_lifetime, pushes_made=stored.pushes_made, last=not pushed.can_push,
             interaction_id=interaction.id,
         )
+        claim = await in_time(interaction, claiming, ephemeral=private)
         if claim.refusal is None:
             return claim
         if claim.roll is not None and claim.refusal in _PUSHED_SINCE and await self._show_stored_push(
@@ -152,17 +158,17 @@ class RollPushes:
         outcome = await self.bot.db.applied.latest_for(push_subject(roll.id))
         if outcome is None or roll.pushed_payload is None:
             return False
-        await acknowledge(interaction)
         embed, pushes_left = pushed_answer(interaction, roll, WillpowerChange(**outcome["willpower"]))
         view = roll_view(roll.id, is_private(roll), payload_speech(roll), self.buttons if pushes_left else None)
-        await deliver(lambda: interaction.edit_original_response(embed=embed, view=view), f"push of roll {roll.id}")
+        await answer(interaction, f"push of roll {roll.id}", embed=embed, view=view)  # Reveal too
         return True
 
     async def _stored(self, interaction: discord.Interaction, roll_id: int) -> YearZeroRoll | None:
         """The stored roll a button or /push names. A purged one is refused, or None when the click on its message
         was answered by repairing the message."""
         rolls = self.bot.db.rolls
-        stored = await rolls.get(roll_id)
+        checked = interaction.extras.pop(CHECKED_ROLL, None)
+        stored = checked if isinstance(checked, YearZeroRoll) and checked.id == roll_id else await rolls.get(roll_id)
         if stored is not None:
             return stored
         refusal = await rolls.refusal_for_missing(roll_id)

@@ -20,7 +20,8 @@ from tests.fakediscord import ALICE, GM, FakeDiscord, FakeGuild, Reply, message_
 from tests.fakediscord.faults import CALLBACK, EDIT_ORIGINAL, says, shows
 
 ANSWER_ROUTES = (("POST", CALLBACK), ("PATCH", EDIT_ORIGINAL))
-"""The routes an answer can take: the interaction's callback, or the edit of its original after a deferral."""
+"""The routes an answer can take: the interaction's first callback, or the edit of its original after a deferral
+(a slow store) or once a callback was taken."""
 YZ = ("cogs.yearzero.cog", "cogs.willpower.cog", "cogs.sevenkingdoms.cog")
 GUILD = FakeGuild("Faults")
 
@@ -96,28 +97,29 @@ async def test_a_status_fault_strikes_its_route_the_given_number_of_times(start_
     bot = await start_bot(extensions=YZ)
     fault = fake_discord.inject("POST", CALLBACK, status=503, times=2)
     reply = await roll(fake_discord, bot, [6, 3, 2])  # discord.py retries a 5xx: the third try passes
-    assert fault.hits == 2 and reply.type == 5 and "Year Zero" in reply.embed["description"]
+    assert fault.hits == 2 and reply.type == 4 and "Year Zero" in reply.embed["description"]
     statuses = [request.status for request in reply.requests if request.template == CALLBACK]
     assert statuses == [503, 503, 200]
 
 
 async def test_a_429_makes_discord_py_wait_retry_after(start_bot, fake_discord, db_path):
     bot = await start_bot(extensions=YZ)
-    fake_discord.inject("PATCH", EDIT_ORIGINAL, status=429, retry_after=0.5)
+    fake_discord.inject("POST", CALLBACK, status=429, retry_after=0.5)
     loop = asyncio.get_running_loop()
     started = loop.time()
     reply = await roll(fake_discord, bot, [6, 3, 2])
     assert loop.time() - started >= 0.5 and not reply.loading and reply.embeds
-    assert [r.status for r in reply.requests if r.template == EDIT_ORIGINAL] == [429, 200]
+    assert [r.status for r in reply.requests if r.template == CALLBACK] == [429, 200]
 
 
 async def test_a_reset_drops_the_connection_and_taken_applies_it_first(start_bot, fake_discord, db_path):
     bot = await start_bot(extensions=YZ)
     lost = fake_discord.inject("POST", CALLBACK, reset=True, taken=True)
     reply = await roll(fake_discord, bot, [6, 3, 2])
-    # Discord took the deferral, its answer was lost; the bot's second try is told 40060 and carries on.
-    assert lost.hits == 1 and reply.type == 5 and reply.embeds and not reply.loading
+    # Discord took the answer, its reply was lost: the bot finds it shown (the original response) and keeps the roll.
+    assert lost.hits == 1 and reply.type == 4 and reply.embeds and not reply.loading
     assert len(query(db_path, "SELECT id FROM yz_rolls")) == 1
+    assert [r.template for r in reply.requests] == [CALLBACK, EDIT_ORIGINAL]  # the callback, then the look
 
 
 async def test_a_hung_callback_answers_unknown_interaction_late(start_bot, fake_discord, db_path):
@@ -238,7 +240,7 @@ async def test_closing_refuses_new_interactions_and_finishes_those_in_hand(start
     bot = await start_bot(extensions=YZ)
     first = await roll(fake_discord, bot, [6, 3, 2])
     push_faces(bot, 1, 1)
-    fake_discord.inject("PATCH", EDIT_ORIGINAL, delay=1.0)  # the push's answer is slow
+    fake_discord.inject("POST", CALLBACK, delay=1.0, when=shows("pushed"))  # the push's answer is slow
     in_hand = asyncio.create_task(fake_discord.click(first, label="Push"))
     await asyncio.sleep(0.3)
     closing_bot = asyncio.create_task(bot.close())

@@ -13,8 +13,8 @@ EPHEMERAL = 64
 
 
 def public(reply) -> str:
-    """A change's answer: acknowledged first (deferred), then filled in, public."""
-    assert reply.type == 5 and not reply.flags & EPHEMERAL and not reply.loading, reply.describe()
+    """A change's answer: stored, then shown in the first callback, public."""
+    assert reply.type == 4 and not reply.flags & EPHEMERAL and not reply.loading, reply.describe()
     return reply.content
 
 

@@ -7,6 +7,9 @@ import re
 from tests.fakediscord import Reply
 
 EPHEMERAL = 64
+COMMAND_ANSWERS, CLICK_ANSWERS = (4, 5), (7, 6)
+"""How a stored change is answered: in the first callback (a message; a click's update), or, when the store took
+longer than its budget under load, acknowledged first ("thinking..."; a silent update) and filled in."""
 PUSH_PREFIX = "rk:yz:push:"
 _GAINED = re.compile(r"^Willpower \+(?P<gain>\d+) \(now (?P<now>\d+)\)", re.MULTILINE)
 
@@ -29,10 +32,10 @@ def private_text(reply: Reply) -> str | None:
 
 
 def is_pushed_roll(reply: Reply) -> bool:
-    """The answer shows a pushed Year Zero roll: the first message edited in place (a click, acknowledged with 6),
-    or /push's "thinking..." filled in (5)."""
+    """The answer shows a pushed Year Zero roll: the first message updated in place by a click (7, or 6 then an
+    edit when the store was slow), or /push's own message (4, or "thinking..." filled in: 5)."""
     pushed = bool(reply.embeds) and reply.embed["title"].split(" ", 1)[-1].startswith("Pushed:")
-    return reply.type in (5, 6) and pushed
+    return reply.type in (4, 5, 6, 7) and pushed
 
 
 def willpower_line(reply: Reply) -> tuple[int, int | None]:

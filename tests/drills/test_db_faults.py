@@ -132,11 +132,11 @@ async def test_a_lock_held_past_busy_timeout_gets_try_again_in_time_and_writes_n
     clicks = (fake_discord.click(messages[player], label="Push", user=player) for player in CLICKERS)
     after = await asyncio.gather(*clicks)
     for reply in after:
-        assert answered_once(reply) and is_pushed_roll(reply) and reply.type == 6, reply.describe()
+        assert answered_once(reply) and is_pushed_roll(reply) and reply.type == 7, reply.describe()
         gain, now = willpower_line(reply)
         assert now == (min(MAX_WILLPOWER, gain) if gain else None)
     rolled = await fake_discord.slash("yz", {"attribute": 3, "skill": 3}, user=ROLLERS[0], channel=table_of(0))
-    assert rolled.type == 5 and rolled.embeds and not rolled.ephemeral
+    assert rolled.type == 4 and rolled.embeds and not rolled.ephemeral
     check_whole(db_path)
     assert log_watch.lines() == []
 
@@ -146,20 +146,20 @@ async def test_a_lock_taken_just_after_a_roll_was_shown(start_bot, fake_discord,
     The player saw the roll (pushable): telling them to try again would make them roll again, and lose this roll
     to the new one. So nothing is said to them, a warning is logged, and the roll's button still works."""
     await start_bot(extensions=YZ, busy_timeout_ms=BUSY_MS)
-    backend, answer_roll = fake_discord.backend, fake_discord.backend.edit_webhook_message
+    backend, answer_roll = fake_discord.backend, fake_discord.backend.callback
     locker = sqlite3.connect(db_path, isolation_level=None)
 
     def lock_after_answering(*args, **kwargs):
-        answer = answer_roll(*args, **kwargs)  # the roll, stored, fills in the "thinking..." of its deferral
+        answer = answer_roll(*args, **kwargs)  # the roll, stored, is shown in the interaction's first callback
         locker.execute("BEGIN EXCLUSIVE")  # the bot is waiting for this answer: it holds no lock now
         return answer
 
-    backend.edit_webhook_message = lock_after_answering
+    backend.callback = lock_after_answering
     try:
         reply = await fake_discord.slash("yz", {"attribute": 4, "skill": 4}, user=ROLLERS[0], channel=table_of(0))
         await asyncio.sleep(MESSAGE_FLUSH_DELAY + 2 * BUSY_MS / 1000)  # the noted message id meets the lock
     finally:
-        del backend.edit_webhook_message
+        del backend.callback
         locker.execute("ROLLBACK")
         locker.close()
     assert answered_once(reply) and reply.embeds and not reply.ephemeral, reply.describe()
@@ -168,7 +168,7 @@ async def test_a_lock_taken_just_after_a_roll_was_shown(start_bot, fake_discord,
     assert row["state"] == "pending" and push_button_roll(reply.message) == row["id"]
     assert row["message_id"] is None  # lost with the lock: only /push's clean-up of the old button needs it
     pushed = await fake_discord.click(reply, label="Push", user=ROLLERS[0])
-    assert is_pushed_roll(pushed) and pushed.type == 6
+    assert is_pushed_roll(pushed) and pushed.type == 7
     # The roll log's entry was stored with the roll, before the lock: it is there, and no warning is about it.
     assert [entry["id"] for entry in query(db_path, "SELECT id FROM roll_log")] == [row["id"]]
     [warning] = log_watch.lines()

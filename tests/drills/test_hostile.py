@@ -107,5 +107,5 @@ async def test_a_click_on_ones_own_roll_without_its_message_pushes_nothing(arena
     del payload["message"]
     await arena.send(payload, answered=False)
     pushed = await arena.fake.click(arena.pending_roll, label="Push", user=OWNER)
-    assert is_pushed_roll(pushed) and pushed.type == 6  # the roll was still pending and pushable
+    assert is_pushed_roll(pushed) and pushed.type == 7  # the roll was still pending and pushable
 

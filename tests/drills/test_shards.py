@@ -31,7 +31,14 @@ from tests.bot.payloads import slash_payload
 from tests.bot.sharding import interactions_seen, shard_bot
 from tests.drills.conftest import PLAYERS, TABLES, click_payload, scaled
 from tests.drills.process import BotProcess
-from tests.drills.reading import answered_once, is_pushed_roll, private_text, push_button_roll, willpower_line
+from tests.drills.reading import (
+    CLICK_ANSWERS,
+    answered_once,
+    is_pushed_roll,
+    private_text,
+    push_button_roll,
+    willpower_line,
+)
 from tests.fakediscord import FakeDiscord, FakeUser, Reply
 
 TOKEN = "drill-token.shard-drill.never-log-me"
@@ -258,7 +265,7 @@ async def test_a_process_killed_mid_storm_and_restarted_leaves_every_roll_pushed
             reply = await answered(fake, click_payload(fake, message, player), number % 2)
             assert answered_once(reply)
             if roll_id in pending:
-                assert is_pushed_roll(reply) and reply.type == 6, reply.describe()
+                assert is_pushed_roll(reply) and reply.type in CLICK_ANSWERS, reply.describe()
             else:  # the roller is shown the push the store holds (or told it was pushed)
                 assert is_pushed_roll(reply) or private_text(reply) == ALREADY_PUSHED, reply.describe()
             after.append((roll_id, reply))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -83,13 +84,14 @@ async def test_a_spend_is_one_statement_and_a_refused_one_reads_once_more(db: Da
     assert verbs(seen) == ["UPDATE", "SELECT"]
 
 
-async def test_a_push_claim_is_one_transaction_of_four_statements(db: Database):
+async def test_a_push_claim_is_one_transaction_of_four_statements_in_one_trip(db: Database, monkeypatch):
     roll_id = await db.rolls.create(G, C, 7, "{}", NOW)
     await db.willpower.set(G, 7, 9)
     seen = await statements(db)
+    hops = count_hops(monkeypatch, db)
     claim = await db.rolls.claim_push(roll_id, 7, "{}", 3, NOW, LIFETIME)
     assert claim.claimed and (claim.willpower.before, claim.willpower.after, claim.willpower.lost) == (9, 10, 2)
-    assert verbs(seen) == ["BEGIN", "UPDATE", "INSERT", "COMMIT"]
+    assert verbs(seen) == ["BEGIN", "UPDATE", "INSERT", "COMMIT"] and len(hops) == 1
     assert await db.willpower.get(G, 7) == 10
 
 
@@ -150,3 +152,64 @@ async def test_closing_writes_what_is_queued_first(tmp_path: Path):
     assert count_rows(path) == 25
     with pytest.raises(RuntimeError, match="closed"):
         await database.rolls.create(G, C, 1, "{}", NOW)
+
+
+async def test_aiosqlite_runs_a_function_on_its_thread_with_its_sqlite3_connection(db: Database):
+    """Pins the DEP in Store.in_one_trip: aiosqlite's private Connection._execute(fn, *args) runs fn on the
+    connection's worker thread and gives back its result; Connection._conn is the sqlite3 connection."""
+    connection = db.store._connection  # noqa: SLF001
+    assert connection is not None
+    raw = connection._conn  # noqa: SLF001
+    assert isinstance(raw, sqlite3.Connection)
+    here = threading.get_ident()
+    ran_on, total = await connection._execute(lambda c: (threading.get_ident(), c.total_changes), raw)  # noqa: SLF001
+    assert ran_on != here and total == raw.total_changes
+
+
+def count_hops(monkeypatch: pytest.MonkeyPatch, db: Database) -> list[str]:
+    """Every hop to aiosqlite's worker thread from now on (each is one Connection._execute), by function name."""
+    connection = db.store._connection  # noqa: SLF001
+    hops: list[str] = []
+    execute = connection._execute  # noqa: SLF001
+
+    async def counted(fn, *args, **kwargs):
+        hops.append(getattr(fn, "__name__", repr(fn)))
+        return await execute(fn, *args, **kwargs)
+
+    monkeypatch.setattr(connection, "_execute", counted)
+    return hops
+
+
+async def test_a_roll_its_entry_and_the_roll_it_supersedes_are_one_trip(db: Database, monkeypatch):
+    entry = NewEntry(G, C, 7, "yearzero", "roll", "Success", "1/2:1", {"pushes": 0, "willpower": 0, "banes": 0})
+    older, none = await db.rolls.create_superseding(910, G, C, 7, '{"n": 1}', NOW, log=entry)
+    assert none is None
+    seen = await statements(db)
+    hops = count_hops(monkeypatch, db)
+    newer, replaced = await db.rolls.create_superseding(911, G, C, 7, '{"n": 2}', NOW, log=entry)
+    assert len(hops) == 1 and replaced is not None and replaced.id == older.id and newer.id > older.id
+    assert verbs(list(dict.fromkeys(seen))) == ["BEGIN", "SELECT", "INSERT", "INSERT", "INSERT", "SELECT", "COMMIT"]
+    assert count_rows(db.path, "SELECT count(*) FROM roll_log") == 2
+
+
+async def test_a_body_that_fails_in_its_one_trip_writes_nothing(db: Database):
+    async def half(session) -> None:
+        await session.fetch_all("INSERT INTO yz_rolls (guild_id, channel_id, user_id, payload, created_at)"
+                                " VALUES (1, 2, 3, '{}', 0)")
+        raise ValueError("the body changed its mind")
+
+    with pytest.raises(ValueError, match="changed its mind"):
+        await db.store.in_one_trip(half)
+    assert count_rows(db.path) == 0
+    assert await db.rolls.create(G, C, 7, "{}", NOW)  # the connection is usable: no transaction left open
+
+
+async def test_a_body_that_awaits_anything_else_is_refused_and_rolled_back(db: Database):
+    async def strays(session) -> None:
+        await session.fetch_all("INSERT INTO yz_rolls (guild_id, channel_id, user_id, payload, created_at)"
+                                " VALUES (1, 2, 3, '{}', 0)")
+        await asyncio.sleep(0)
+
+    with pytest.raises(RuntimeError, match="one trip"):
+        await db.store.in_one_trip(strays)
+    assert count_rows(db.path) == 0

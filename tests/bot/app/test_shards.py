@@ -112,7 +112,7 @@ async def test_any_process_serves_any_rolls_push_button(fake_discord, make_setti
     seen_first, seen_second = interactions_seen(first), interactions_seen(second)
     pushed = await fake_discord.click(rolled, label="Push", shard=1)
     assert seen_first == [] and seen_second == [KEEP.id]
-    assert pushed.type == 6 and not pushed.ephemeral, pushed.describe()  # acknowledged, then the card edited
+    assert pushed.type == 7 and not pushed.ephemeral, pushed.describe()  # the card updated in the first callback
     assert pushed.embed["title"] == "✅ Pushed: no success → 1 success"
     assert "Willpower +2 (now 2)" in pushed.embed["description"]
     assert pushed.message["components"] == []
@@ -120,6 +120,6 @@ async def test_any_process_serves_any_rolls_push_button(fake_discord, make_setti
     give_faces(first, "YearZero", 6, 6)  # in case the cog rolls a push before it claims the roll
     again = await fake_discord.send_interaction(late, shard=0)
     assert seen_first == [KEEP.id]  # shard 0's process shows the push shard 1's process stored: nothing pushed again
-    assert again.type == 6 and again.embed["title"] == pushed.embed["title"], again.describe()
+    assert again.type == 7 and again.embed["title"] == pushed.embed["title"], again.describe()
     shown = await fake_discord.slash("willpower show", guild=KEEP, user=ALICE)
     assert "2" in shown.content  # the roll's two base banes after the push, counted once

@@ -11,7 +11,7 @@ import pytest
 
 from cogs.willpower.cog import ONLY_YOUR_OWN
 from tests.bot.payloads import slash_payload
-from tests.fakediscord import ALICE, BOB, GM, MANAGE_GUILD, CannotInvoke, FakeDiscord, FakeGuild, Reply, message_text
+from tests.fakediscord import ALICE, BOB, GM, MANAGE_GUILD, CannotInvoke, FakeDiscord, FakeGuild, Reply
 
 WILLPOWER = ("cogs.willpower.cog",)
 EPHEMERAL = 64
@@ -46,8 +46,8 @@ def private_answer(reply: Reply) -> str:
 
 
 def public_answer(reply: Reply) -> str:
-    """A change's answer: acknowledged first (deferred), then filled in, public."""
-    assert reply.type == 5 and not reply.flags & EPHEMERAL and not reply.loading, reply.describe()
+    """A change's answer: stored, then shown in the first callback, public."""
+    assert reply.type == 4 and not reply.flags & EPHEMERAL and not reply.loading, reply.describe()
     return reply.content
 
 
@@ -92,12 +92,9 @@ async def test_simultaneous_spends_never_go_below_zero(fake_discord, bot, db_pat
     spent = [reply for reply in replies if reply.message is not None and not reply.ephemeral]
     afters = sorted(int(re.search(r"→ \*\*(\d+)\*\*", public_answer(reply))[1]) for reply in spent)
     assert afters == [0, 1, 2, 3, 4]
-    # Refused at once (type 4), or after the acknowledgement when the atomic spend found too few: then the
-    # public "thinking..." is deleted and the refusal is a private followup.
-    refusals = [private_answer(reply) for reply in replies if reply.type == 4]
-    refusals += [message_text(r.followups[0]) for r in replies if r.type == 5 and r.message is None]
+    # Refused privately, at once or when the atomic spend found too few.
+    refusals = [private_answer(reply) for reply in replies if reply.ephemeral]
     assert len(refusals) == 7 and all("you cannot spend 1" in refusal for refusal in refusals)
-    assert all(r.followups[0]["flags"] & EPHEMERAL for r in replies if r.type == 5 and r.message is None)
     assert stored(db_path) == 0
 
 
@@ -107,8 +104,8 @@ async def test_set_by_a_game_master_is_public_and_per_server(fake_discord, bot, 
     assert public_answer(await set_points(fake_discord, ALICE, 0)).endswith(f"**0** (was 7), set by <@{GM.id}>.")
     await set_points(fake_discord, ALICE, 9, guild=MARSH)
     assert stored(db_path) == 0 and stored(db_path, guild=MARSH) == 9
-    [edit] = [request for request in answer.requests if request.method == "PATCH"]
-    assert edit.body["allowed_mentions"]["parse"] == []  # a mention that pings nobody
+    [callback] = answer.requests  # the answer, in one request
+    assert callback.body["data"]["allowed_mentions"]["parse"] == []  # a mention that pings nobody
 
 
 async def test_set_needs_manage_server(fake_discord, bot, db_path):

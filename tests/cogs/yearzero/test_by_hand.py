@@ -16,7 +16,7 @@ from tests.cogs.test_by_hand import logged
 from tests.cogs.yearzero.test_cog import GUILD, YZ, private_answer, rows, willpower
 from tests.fakediscord import ALICE, BOB, GM, FakeDiscord, Reply
 
-MODAL, DEFERRED_UPDATE = 9, 6
+MODAL, UPDATE = 9, 7
 FIRST = {"attribute": 2, "skill": 1, "gear": 1}
 FACES = "6 3 1 4"  # base 6 3 1, gear 4: a push rerolls the 3 and the 4
 NEW = "6 1"  # the 3 becomes a 6, the 4 a 1 (a gear bane)
@@ -53,7 +53,7 @@ async def test_the_push_button_opens_a_modal_for_the_new_faces_and_its_submissio
     assert rows(db_path)[0]["pushes_made"] == 0 and willpower(db_path) is None  # opening it stores nothing
 
     pushed = await fake_discord.submit(opened, {FACES_INPUT: NEW})
-    assert pushed.type == DEFERRED_UPDATE and pushed.errors == [], pushed.describe()
+    assert pushed.type == UPDATE and pushed.errors == [], pushed.describe()
     assert field(pushed.embed, PUSHED_DICE) == "Base: `6`⚔ `1`☠ ↻ `6`⚔\nGear: ↻ `1`☠"
     assert pushed.embed["footer"]["text"].endswith(f"\n{BY_HAND}") and pushed.message is reply.message
     assert rows(db_path)[0]["pushes_made"] == 1 and willpower(db_path) == 1
@@ -91,7 +91,7 @@ async def test_a_refused_modal_stores_nothing_and_only_the_roller_may_submit_it(
     assert PushRefusal.NOT_YOURS.message in private_answer(not_yours)
     assert rows(db_path)[0]["pushes_made"] == 0 and willpower(db_path) is None and willpower(db_path, BOB) is None
     pushed = await fake_discord.submit(opened, {FACES_INPUT: "6,1"})  # the roller may still push it
-    assert pushed.type == DEFERRED_UPDATE and willpower(db_path) == 1
+    assert pushed.type == UPDATE and willpower(db_path) == 1
 
 
 async def test_a_modal_opened_before_a_restart_pushes_after_it(start_bot, fake_discord, db_path):
@@ -102,7 +102,7 @@ async def test_a_modal_opened_before_a_restart_pushes_after_it(start_bot, fake_d
     assert restarted is not bot and bot.is_closed()
     give_faces(restarted, "YearZero")
     pushed = await fake_discord.submit(opened, {FACES_INPUT: NEW})
-    assert pushed.type == DEFERRED_UPDATE and field(pushed.embed, PUSHED_DICE).endswith("Gear: ↻ `1`☠")
+    assert pushed.type == UPDATE and field(pushed.embed, PUSHED_DICE).endswith("Gear: ↻ `1`☠")
     assert willpower(db_path) == 1
 
 
@@ -133,7 +133,7 @@ async def test_a_private_roll_by_hand_is_pushed_through_its_modal_on_its_own_eph
         "Push", "Keep", "Reveal"
     ]
     pushed = await fake_discord.submit(await fake_discord.click(reply, label="Push"), {FACES_INPUT: NEW})
-    assert pushed.type == DEFERRED_UPDATE and pushed.message is reply.message and reply.ephemeral
+    assert pushed.type == UPDATE and pushed.message is reply.message and reply.ephemeral
     assert pushed.embed["footer"]["text"].endswith(f"\n{BY_HAND}") and willpower(db_path) == 1
     [entry] = logged(db_path)
     assert entry["extras"]["by_hand"] == 1 and entry["extras"]["pushes"] == 1

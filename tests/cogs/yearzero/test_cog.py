@@ -28,16 +28,16 @@ from rules.language import speak
 from rules.yearzero.roll import push
 from tests.bot.embeds import assert_ended_as, below_title, field, give_faces, odds
 from tests.bot.payloads import click_payload, slash_payload
-from tests.fakediscord import ALICE, BOB, GM, FakeChannel, FakeDiscord, FakeGuild, Reply, message_text
+from tests.fakediscord import ALICE, BOB, GM, FakeChannel, FakeDiscord, FakeGuild, Reply
 
 YZ = ("cogs.yearzero.cog", "cogs.willpower.cog")
 TAVERN = FakeChannel("tavern")
 GUILD = FakeGuild("Forbidden Lands", channels=(FakeChannel("general"), TAVERN))
 EDIT_CHANNEL_MESSAGE = "/channels/{channel_id}/messages/{message_id}"
 EPHEMERAL = 64
-DEFERRED, DEFERRED_UPDATE = 5, 6
-"""A change is acknowledged before it is stored (bot/interactions/answers.py): "thinking..." for a command, a silent
-update for a click; the answer then fills it in."""
+MESSAGE, UPDATE = 4, 7
+"""A change is stored, then answered in Discord's first callback (bot/interactions/answers.py): a message for a
+command, an update of the clicked message for a click."""
 NOT_YOURS = PushRefusal.NOT_YOURS.message
 ALREADY_PUSHED = PushRefusal.ALREADY_PUSHED.message
 
@@ -124,7 +124,7 @@ async def test_roll_shows_the_dice_the_outcome_and_a_push_button(start_bot, fake
     reply = await roll(
         fake_discord, bot, [6, 1, 3, 4, 2, 5], attribute=3, skill=2, gear=1, note="Climbing the wall"
     )
-    assert reply.type == DEFERRED and not reply.ephemeral and not reply.loading
+    assert reply.type == MESSAGE and not reply.ephemeral and not reply.loading
     embed = reply.embed
     assert embed["title"] == "✅ 1 success" and "author" not in embed
     assert below_title(embed)[:3] == [
@@ -185,7 +185,7 @@ async def test_artifact_dice_score_by_the_table_show_no_bane_and_reroll_only_whe
     dice = use_faces(bot, 1, 10)
     pushed = await fake_discord.click(reply, label="Push")
     dice.finish()
-    assert pushed.type == DEFERRED_UPDATE
+    assert pushed.type == UPDATE
     assert field(pushed.embed, PUSHED_DICE) == "Base: `6`⚔ ↻ `1`☠\nArtifact: `d8:8`⚔×2 `d12:12`⚔×4 ↻ `d10:10`⚔×3"
     assert pushed.embed["title"] == "✅ Pushed: 7 → 10 successes"
     assert "☠ Attribute damage **1**" in pushed.embed["description"]
@@ -214,7 +214,7 @@ async def test_a_private_roll_is_ephemeral_and_its_push_too(start_bot, fake_disc
     assert reply.flags & EPHEMERAL and [b["label"] for b in buttons(reply.message)] == ["Push", "Keep", "Reveal"]
     use_faces(bot, 6, 1)
     pushed = await fake_discord.click(reply, label="Push")
-    assert pushed.type == DEFERRED_UPDATE and pushed.message is reply.message and reply.flags & EPHEMERAL
+    assert pushed.type == UPDATE and pushed.message is reply.message and reply.flags & EPHEMERAL
     assert field(pushed.embed, PUSHED_DICE) == "Base: ↻ `6`⚔ `1`☠"
     assert [b["label"] for b in buttons(reply.message)] == ["Reveal"]  # a pushed private roll can be revealed
     assert willpower(db_path) == 1
@@ -222,7 +222,7 @@ async def test_a_private_roll_is_ephemeral_and_its_push_too(start_bot, fake_disc
     again = await roll(fake_discord, bot, [2, 3], attribute=1, skill=1, private=True)
     use_faces(bot, 1, 1)
     by_command = await fake_discord.slash("push")
-    assert by_command.type == DEFERRED and by_command.flags & EPHEMERAL
+    assert by_command.type == MESSAGE and by_command.flags & EPHEMERAL
     assert field(by_command.embed, PUSHED_DICE) == "Base: ↻ `1`☠ `1`☠"
     assert [b["label"] for b in buttons(by_command.message)] == ["Reveal"]
     assert fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE) == []  # an ephemeral message has no route
@@ -239,7 +239,7 @@ async def test_push_by_the_roller_edits_the_same_message(start_bot, fake_discord
     dice = use_faces(bot, 1, 1, 6, 1)
     pushed = await fake_discord.click(reply, label="Push")
     dice.finish()
-    assert pushed.type == DEFERRED_UPDATE and pushed.message is reply.message and not reply.ephemeral
+    assert pushed.type == UPDATE and pushed.message is reply.message and not reply.ephemeral
     assert reply.components == [] and len(pushed.edits) == 1
     embed = reply.embed
     assert embed["title"] == "✅ Pushed: 1 → 2 successes"
@@ -279,7 +279,7 @@ async def test_someone_else_is_refused_privately_and_the_roll_stays_pushable(sta
     assert refused.message is not reply.message and json.dumps(reply.message) == shown
     assert snapshot(db_path) == before
     pushed = await fake_discord.click(reply, label="Push", user=ALICE)
-    assert pushed.type == DEFERRED_UPDATE and willpower(db_path) == 2 and willpower(db_path, BOB) is None
+    assert pushed.type == UPDATE and willpower(db_path) == 2 and willpower(db_path, BOB) is None
 
 
 async def test_fifty_simultaneous_clicks_push_exactly_once(start_bot, fake_discord, db_path):
@@ -289,7 +289,7 @@ async def test_fifty_simultaneous_clicks_push_exactly_once(start_bot, fake_disco
     clicks = await asyncio.gather(*(fake_discord.click(reply, label="Push") for _ in range(50)))
     # Every click is the roller's: each one that lost the claim is shown the push that won (as stored), so
     # nobody is told "already pushed" about their own roll; the message ends showing the push without a button.
-    assert all(click.type == DEFERRED_UPDATE for click in clicks)
+    assert all(click.type == UPDATE for click in clicks)
     assert "Willpower +3 (now 3)" in reply.embed["description"] and reply.components == []
     assert {click.embed["description"] for click in clicks} == {reply.embed["description"]}
     assert willpower(db_path) == 3 and [row["state"] for row in rows(db_path)] == ["pushed"]
@@ -306,8 +306,7 @@ async def test_a_click_racing_push_pushes_once(start_bot, fake_discord, db_path)
         # The click either wins or is shown the push that won; /push either wins or is refused privately.
         assert "Pushed:" in reply.embed["title"] and reply.components == [] and "Pushed:" in click.embed["title"]
         if not command.embeds:
-            assert command.message is None and command.followups[0]["flags"] & EPHEMERAL
-            assert message_text(command.followups[0]) in (ALREADY_PUSHED, NO_ROLL_TO_PUSH)
+            assert private_answer(command) in (ALREADY_PUSHED, NO_ROLL_TO_PUSH)
         assert willpower(db_path) == 2 * round_number
     assert {row["state"] for row in rows(db_path)} == {"pushed"}
 
@@ -336,11 +335,11 @@ async def test_a_second_database_connection_racing_the_bot_claims_once(start_bot
                 *(fake_discord.click(reply, label="Push") for _ in range(10)), *(claim() for _ in range(10))
             )
             clicks, claims = results[:10], results[10:]
-            # A click acknowledges before it claims, so a click that lost to the other connection is a deferred
-            # update too (shown the push that won): the store says who won, and that it was exactly one.
+            # A click that lost to the other connection is shown the push that won, or told it was pushed: the store
+            # says who won, and that it was exactly one.
             assert len([c for c in claims if c.claimed]) <= 1
             assert all(c.refusal is PushRefusal.ALREADY_PUSHED for c in claims if not c.claimed)
-            assert all(c.type == DEFERRED_UPDATE or private_answer(c) == ALREADY_PUSHED for c in clicks)
+            assert all(c.type == UPDATE or private_answer(c) == ALREADY_PUSHED for c in clicks)
             assert [row["pushes_made"] for row in rows(db_path)][-1] == 1
             assert willpower(db_path) == 2 * round_number  # one push's two banes a round, never two pushes'
     finally:
@@ -354,7 +353,7 @@ async def test_push_command_pushes_the_latest_roll_and_takes_the_button_off(star
     dice = use_faces(bot, 1, 6)
     pushed = await fake_discord.slash("push")
     dice.finish()
-    assert pushed.type == DEFERRED and not pushed.ephemeral
+    assert pushed.type == MESSAGE and not pushed.ephemeral
     assert field(pushed.embed, PUSHED_DICE) == "Base: `6`⚔ ↻ `1`☠ `6`⚔"
     superseded, edit = fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE)
     assert superseded.path == f"/channels/{GUILD.channel.id}/messages/{older.message['id']}"
@@ -384,7 +383,7 @@ async def test_the_button_works_after_a_restart(start_bot, fake_discord, db_path
     assert restarted is not bot and bot.is_closed()
     use_faces(restarted, 1, 6)
     pushed = await fake_discord.click(reply, label="Push")
-    assert pushed.type == DEFERRED_UPDATE and field(pushed.embed, PUSHED_DICE) == "Base: ↻ `1`☠ `6`⚔"
+    assert pushed.type == UPDATE and field(pushed.embed, PUSHED_DICE) == "Base: ↻ `1`☠ `6`⚔"
     assert willpower(db_path) == 1
 
 
@@ -405,7 +404,7 @@ async def test_a_newer_roll_in_the_same_channel_supersedes(start_bot, fake_disco
     assert snapshot(db_path) == before
     for reply, user in ((second, ALICE), (elsewhere, ALICE), (bobs, BOB)):
         use_faces(bot, 6, 6)
-        assert (await fake_discord.click(reply, label="Push", user=user)).type == DEFERRED_UPDATE
+        assert (await fake_discord.click(reply, label="Push", user=user)).type == UPDATE
 
 
 async def test_a_roll_with_nothing_to_push_supersedes_too(start_bot, fake_discord):
@@ -440,7 +439,7 @@ async def test_an_expired_roll_is_refused_then_purged_at_start_up(start_bot, fak
     stale = await fake_discord.send_interaction(click_payload(fake_discord, old, f"rk:yz:push:{old_id}"))
     assert stale.type == 7 and stale.data["content"] == Ending.EXPIRED.value  # purged: repaired all the same
     use_faces(bot, 6, 6)
-    assert (await fake_discord.click(fresh, label="Push")).type == DEFERRED_UPDATE
+    assert (await fake_discord.click(fresh, label="Push")).type == UPDATE
 
 
 async def test_hostile_and_stale_clicks_get_a_private_answer_and_change_nothing(start_bot, fake_discord, db_path):

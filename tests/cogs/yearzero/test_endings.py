@@ -90,11 +90,11 @@ async def test_pushed_with_the_command_edits_the_message_and_moves_the_buttons(s
     reply = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, pushes=2)
     use_faces(bot, 4, 5)
     pushed = await fake_discord.slash("push")
-    assert pushed.type == 5 and [b["label"] for b in buttons(pushed.message)] == ["Push", "Keep"]
+    assert pushed.type == 4 and [b["label"] for b in buttons(pushed.message)] == ["Push", "Keep"]
     assert_ended_as(reply.message, Ending.PUSHED)
     use_faces(bot, 6, 6)
     again = await fake_discord.click(pushed, label="Push")  # the second push, on the message /push sent
-    assert again.type == 6 and pushed.components == []
+    assert again.type == 7 and pushed.components == []
     assert pushed.embed["title"].endswith("Pushed: no success → 2 successes")
 
 
@@ -222,7 +222,7 @@ async def test_a_private_roll_is_kept_and_pushed_in_its_own_ephemeral_messages(s
     assert repaired.type == 7
     assert_ended_as(first.message, Ending.PUSHED, left=("Reveal",))
     use_faces(bot, 6, 6)
-    assert (await fake_discord.click(by_command, label="Push")).type == 6 and labels(by_command) == ["Reveal"]
+    assert (await fake_discord.click(by_command, label="Push")).type == 7 and labels(by_command) == ["Reveal"]
     assert [row["pushes_made"] for row in rows(db_path)] == [0, 2]
 
 

@@ -13,4 +13,4 @@ async def test_yz_skill_is_optional_and_defaults_to_zero(fake_discord, start_bot
     dice = give_faces(bot, "YearZero", 6, 3)  # Attribute 2, no Skill given: exactly two base dice
     reply = await fake_discord.slash("yz", {"attribute": 2})
     dice.finish()  # both faces used, and no third die asked for
-    assert reply.type == 5 and reply.embeds, reply.describe()  # acknowledged, then the stored roll shown
+    assert reply.type == 4 and reply.embeds, reply.describe()  # stored, then shown in the first callback

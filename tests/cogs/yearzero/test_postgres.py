@@ -29,7 +29,7 @@ from tests.cogs.yearzero.test_cog import (
 )
 from tests.fakediscord import ALICE, BOB, message_text
 
-DEFERRED_UPDATE = 6
+UPDATE = 7
 
 
 def told_privately(reply) -> str:
@@ -61,7 +61,7 @@ async def test_the_bot_on_postgresql_stores_the_roll_and_the_roller_pushes_it(po
     dice = use_faces(bot, 1, 1, 6, 1)
     pushed = await fake_discord.click(reply, label="Push")
     dice.finish()
-    assert pushed.type == DEFERRED_UPDATE and reply.components == []
+    assert pushed.type == UPDATE and reply.components == []
     assert pushed.embed["title"] == "✅ Pushed: 1 → 2 successes"
     assert field(pushed.embed, PUSHED_DICE) == "Base: `6`⚔ `1`☠ ↻ `1`☠ `1`☠ `6`⚔\nGear: ↻ `1`☠"
     assert "Willpower +3 (now 3)" in pushed.embed["description"]
@@ -78,7 +78,7 @@ async def test_fifty_clicks_and_a_push_command_push_once_on_postgresql(postgres_
         *(fake_discord.click(reply, label="Push") for _ in range(50)), fake_discord.slash("push")
     )
     clicks, command = answers[:50], answers[50]
-    assert all(click.type == DEFERRED_UPDATE for click in clicks)  # each shown the push that won
+    assert all(click.type == UPDATE for click in clicks)  # each shown the push that won
     assert "Willpower +3 (now 3)" in reply.embed["description"] and reply.components == []
     if not command.embeds:  # /push lost: refused at once, or after its acknowledgement
         assert told_privately(command) in (ALREADY_PUSHED, NO_ROLL_TO_PUSH)
@@ -103,7 +103,7 @@ async def test_another_pool_racing_the_bot_claims_once(postgres_url, start_bot, 
             ]
             results = await asyncio.gather(*(fake_discord.click(reply, label="Push") for _ in range(10)), *claims)
             clicks, claimed = results[:10], results[10:]
-            assert len([c for c in claimed if c.claimed]) <= 1 and all(c.type in (4, DEFERRED_UPDATE) for c in clicks)
+            assert len([c for c in claimed if c.claimed]) <= 1 and all(c.type in (4, UPDATE) for c in clicks)
             assert await bot.db.willpower.get(GUILD.id, ALICE.id) == 2 * round_number  # one push a round
             assert (await other.rolls.get(stored.id)).state is RollState.PUSHED
     finally:
@@ -117,7 +117,7 @@ async def test_the_button_works_after_a_restart_on_postgresql(postgres_url, star
     assert restarted is not bot and bot.is_closed()
     use_faces(restarted, 1, 6)
     pushed = await fake_discord.click(reply, label="Push")
-    assert pushed.type == DEFERRED_UPDATE and field(pushed.embed, PUSHED_DICE) == "Base: ↻ `1`☠ `6`⚔"
+    assert pushed.type == UPDATE and field(pushed.embed, PUSHED_DICE) == "Base: ↻ `1`☠ `6`⚔"
     assert await restarted.db.willpower.get(GUILD.id, ALICE.id) == 1
 
 
@@ -150,7 +150,7 @@ async def test_while_postgresql_is_away_players_are_told_to_try_again_and_the_bo
             break
         assert "try again" in told_privately(pushed)
         await asyncio.sleep(0.2)
-    assert pushed.type == DEFERRED_UPDATE and field(pushed.embed, PUSHED_DICE) == "Base: ↻ `1`☠ `6`⚔"
+    assert pushed.type == UPDATE and field(pushed.embed, PUSHED_DICE) == "Base: ↻ `1`☠ `6`⚔"
     assert await bot.db.willpower.get(GUILD.id, ALICE.id) == 1  # the refused attempts wrote nothing
 
 
@@ -158,10 +158,10 @@ async def test_two_pushes_and_keep_racing_push_clicks_on_postgresql(postgres_url
     bot = await start_bot(extensions=YZ, DATABASE_URL=postgres_url)
     reply = await roll(fake_discord, bot, [1, 3, 4], attribute=2, skill=0, pride=True, pushes=2)
     use_faces(bot, 1, 5)
-    assert (await fake_discord.click(reply, label="Push")).type == DEFERRED_UPDATE
+    assert (await fake_discord.click(reply, label="Push")).type == UPDATE
     assert "Willpower +2 (now 2)" in reply.embed["description"]
     use_faces(bot, 10)
-    assert (await fake_discord.click(reply, label="Push")).type == DEFERRED_UPDATE and reply.components == []
+    assert (await fake_discord.click(reply, label="Push")).type == UPDATE and reply.components == []
     ended = {PushRefusal.ALREADY_PUSHED.message, PushRefusal.NO_PUSHES_LEFT.message, PushRefusal.KEPT.message}
     pushes_won = 0
     for _ in range(3):

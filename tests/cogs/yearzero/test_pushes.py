@@ -35,12 +35,12 @@ async def test_pride_and_two_pushes_keep_the_buttons_until_the_last_push(start_b
     assert " · with 2 pushes " in odds(reply.embed)
     use_faces(bot, 1, 5)  # the 3 becomes a bane, the Pride die a blank 5
     first_push = await fake_discord.click(reply, label="Push")
-    assert first_push.type == 6 and labels(reply) == ["Push", "Keep"]
+    assert first_push.type == 7 and labels(reply) == ["Push", "Keep"]
     assert "Willpower +2 (now 2)" in reply.embed["description"]  # the first roll's 1 and the new one
     assert "Push again (only you; 1 push left) to reroll 1 die." in below_title(reply.embed)
     use_faces(bot, 10)  # the Pride die alone: 3 successes
     second_push = await fake_discord.click(reply, label="Push")
-    assert second_push.type == 6 and reply.components == []
+    assert second_push.type == 7 and reply.components == []
     assert field(reply.embed, PUSHED_DICE) == "Base: `1`☠ `1`☠\nPride: ↻ `d12:10`⚔×3"
     assert reply.embed["title"].endswith("Pushed: no success → 3 successes")
     lines = below_title(reply.embed)
@@ -73,11 +73,11 @@ async def test_fifty_clicks_on_the_second_push_push_exactly_once(start_bot, fake
     bot = await start_bot(extensions=YZ)
     reply = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, pushes=3)
     use_faces(bot, 4, 5)
-    assert (await fake_discord.click(reply, label="Push")).type == 6
+    assert (await fake_discord.click(reply, label="Push")).type == 7
     bot.get_cog("YearZero").dice = Constant(1)  # every rerolled die becomes a bane: 2 WP for the one winner
     clicks = await asyncio.gather(*(fake_discord.click(reply, label="Push") for _ in range(50)))
-    # Each click is acknowledged first (6); those that lost the claim are shown the push that won, as stored.
-    assert all(click.type == 6 for click in clicks) and reply.components == []
+    # Each click updates its message (7): those that lost the claim are shown the push that won, as stored.
+    assert all(click.type == 7 for click in clicks) and reply.components == []
     assert {click.embed["description"] for click in clicks} == {reply.embed["description"]}
     [stored] = rows(db_path)
     assert (stored["state"], stored["pushes_made"]) == ("pushed", 2)  # nothing left to reroll after push 2
