@@ -121,7 +121,8 @@ async def answer(
     interaction: discord.Interaction, what: str, *, ephemeral: bool = False, **fields: Any
 ) -> discord.InteractionMessage | None:
     """Show the answer to a change already stored: in the first callback (a command's message, type 4, ephemeral
-    if asked; a click's update of its message, type 7), or once acknowledged meanwhile, in its original response.
+    if asked; a click's update of its message, type 7, as for the submission of a modal a click opened), or once
+    acknowledged meanwhile, in its original response.
     The message shown, or None when Discord never showed it.
 
     A callback whose fate is unknown (a reset, a timeout, a 5xx or 429 discord.py gave up on) is looked for before
