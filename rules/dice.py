@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol
+from typing import Protocol, TypeVar
 
-from rules.errors import FacesError
+from rules.errors import FacesError, RulesError
+
+T = TypeVar("T")
 
 
 class Role(StrEnum):
@@ -148,9 +151,9 @@ class FixedDice:
 
 
 def parse_faces(text: str, *, count_short: bool = False) -> FixedDice:
-    """Read faces written as ``6,1,4`` (spaces allowed) into a FixedDice."""
+    """Read faces written as ``6,1,4`` or ``6 1 4`` (commas, spaces or both between faces) into a FixedDice."""
     faces: list[int] = []
-    for part in text.replace(" ", "").split(","):
+    for part in re.split(r"[,\s]+", text.strip()):
         if not part:
             continue
         if not (part.isascii() and part.isdigit()):  # "²" is a digit to str.isdigit, not to int()
@@ -159,6 +162,27 @@ def parse_faces(text: str, *, count_short: bool = False) -> FixedDice:
     if not faces:
         raise FacesError("No faces given: write faces like 6,1,4")
     return FixedDice(faces, count_short=count_short)
+
+
+def roll_by_hand(faces: str, roll: Callable[[DiceSource], T]) -> T:
+    """Read a roll made with physical dice: ``roll`` made with the faces typed (parse_faces), every face used.
+
+    FacesError names the first wrong face (not a number, impossible on its die), or how many faces the roll needs
+    when there are too few or too many: the command line's ``--faces`` and the bot's ``faces`` option alike."""
+    dice = parse_faces(faces, count_short=True)
+    try:
+        result = roll(dice)
+        dice.finish()
+    except RulesError as refusal:
+        if dice.missing:  # the roll went on with made-up 1s: what it needs is the shortage, not what the 1s did
+            raise dice.shortage() from refusal
+        raise
+    return result
+
+
+def rolled_with(faces: str | None, dice: DiceSource, roll: Callable[[DiceSource], T]) -> T:
+    """``roll`` made with ``dice``, or, when a player typed the faces of physical dice, with those (roll_by_hand)."""
+    return roll(dice) if faces is None else roll_by_hand(faces, roll)
 
 
 def roll_dice(dice: DiceSource, count: int, sides: int, role: Role) -> tuple[Die, ...]:

@@ -52,12 +52,16 @@ Withdrawal = Callable[[], Awaitable[bool]]
 """Takes a change back; False when it must stay (a later change was shown counting it)."""
 
 
+_UPDATES = (discord.InteractionType.component, discord.InteractionType.modal_submit)
+
+
 class NotAcknowledged(Exception):  # noqa: N818 - the name says what happened
     """Discord did not take the acknowledgement: the interaction is lost, and nothing was changed for it."""
 
 
 async def acknowledge(interaction: discord.Interaction, *, ephemeral: bool = False) -> bool:
-    """Defer the interaction (a click: a silent deferred update; a command: "thinking...", ephemeral if asked).
+    """Defer the interaction (a click, or a modal's submission: a silent deferred update; a command: "thinking...",
+    ephemeral if asked).
     True when this delivery acknowledged it, False for a repeat that found it acknowledged already.
 
     A repeat delivery finds it acknowledged by the first (Discord's 40060) and carries on: the store answers the
@@ -68,7 +72,7 @@ async def acknowledge(interaction: discord.Interaction, *, ephemeral: bool = Fal
         return True
     for attempt in (1, 2):
         try:
-            if interaction.type is discord.InteractionType.component:
+            if interaction.type in _UPDATES:  # a click, or a modal a click opened: its message is updated
                 await interaction.response.defer()
             else:
                 await interaction.response.defer(ephemeral=ephemeral, thinking=True)
@@ -82,7 +86,6 @@ async def acknowledge(interaction: discord.Interaction, *, ephemeral: bool = Fal
                 raise NotAcknowledged(repr(failure)) from failure
             _log.info("Acknowledging interaction %s failed (%r); trying once more", interaction.id, failure)
     raise AssertionError("unreachable: the second attempt returns or raises")
-
 
 
 async def in_time(
@@ -118,7 +121,8 @@ async def answer(
     interaction: discord.Interaction, what: str, *, ephemeral: bool = False, **fields: Any
 ) -> discord.InteractionMessage | None:
     """Show the answer to a change already stored: in the first callback (a command's message, type 4, ephemeral
-    if asked; a click's update of its message, type 7), or once acknowledged meanwhile, in its original response.
+    if asked; a click's update of its message, type 7, as for the submission of a modal a click opened), or once
+    acknowledged meanwhile, in its original response.
     The message shown, or None when Discord never showed it.
 
     A callback whose fate is unknown (a reset, a timeout, a 5xx or 429 discord.py gave up on) is looked for before
@@ -152,7 +156,7 @@ async def answer(
 async def _first_callback(
     interaction: discord.Interaction, ephemeral: bool, fields: dict[str, Any]
 ) -> discord.InteractionMessage | None:
-    if interaction.type is discord.InteractionType.component:
+    if interaction.type in _UPDATES:
         response = await interaction.response.edit_message(**fields)
     else:
         response = await interaction.response.send_message(ephemeral=ephemeral, **fields)
@@ -166,7 +170,7 @@ async def _fill(
 ) -> discord.InteractionMessage | None:
     """Put the answer in a response already taken: a click's message (edited; there is no "thinking..." to tell an
     answer that arrived), or a command's original response (`fill_in`)."""
-    if interaction.type is discord.InteractionType.component:
+    if interaction.type in _UPDATES:
         return await deliver(lambda: interaction.edit_original_response(**fields), what)
     return await fill_in(interaction, what, **fields)
 

@@ -14,16 +14,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.interactions.by_hand import HEROIC_FACES, Faces, by_hand
 from bot.interactions.common_options import NOTE, PRIVATE, Descriptions, Note, picker_label
 from bot.interactions.language import answer_speech
 from bot.interactions.logbook import Rolled, answer_roll
 from bot.interactions.rollkeeper import Rollkeeper
 from cogs.heroic import card as render
-from rules.dice import DiceSource, SystemDice
+from rules.dice import DiceSource, SystemDice, rolled_with
 from rules.errors import Term
 from rules.heroic.luck_events import heroic_events
 from rules.heroic.odds import odds_for_heroic
-from rules.heroic.roll import DAMAGE_MAX, SKILL_MAX, TN_MAX, TN_MIN, roll_heroic
+from rules.heroic.roll import DAMAGE_MAX, SKILL_MAX, TN_MAX, TN_MIN, HeroicRoll, roll_heroic
 from rules.heroic.tables import Difficulty, Kind, Variant
 from rules.language import N_
 
@@ -73,6 +74,7 @@ SHARED = {
     "damage": N_("The damage at stake, 0-9999, for an attack or a reaction: the doubled figure is shown"),
     "private": PRIVATE,
     "note": NOTE,
+    "faces": HEROIC_FACES,
 }
 describe = Descriptions(SHARED)
 OPTIONS = tuple(SHARED)
@@ -100,9 +102,11 @@ class Heroic(commands.Cog):
     async def against_difficulty(
         self, interaction: discord.Interaction, skill: Skill, difficulty: str, dice: str = Variant.TWO_D6.value,
         kind: str = Kind.TASK.value, damage: Damage | None = None, private: bool = False, note: Note | None = None,
+        faces: Faces | None = None,
     ) -> None:
         target = {"difficulty": difficulty}
-        await self._roll(interaction, skill, target, dice=dice, kind=kind, damage=damage, private=private, note=note)
+        await self._roll(interaction, skill, target, dice=dice, kind=kind, damage=damage, private=private, note=note,
+                         faces=faces)
 
     @heroic_group.command(name="tn", description=N_("Against a Target Number given outright"))
     @app_commands.choices(**CHOICES)
@@ -110,9 +114,11 @@ class Heroic(commands.Cog):
     async def against_tn(
         self, interaction: discord.Interaction, skill: Skill, tn: TargetNumber, dice: str = Variant.TWO_D6.value,
         kind: str = Kind.TASK.value, damage: Damage | None = None, private: bool = False, note: Note | None = None,
+        faces: Faces | None = None,
     ) -> None:
         target = {"tn": tn}
-        await self._roll(interaction, skill, target, dice=dice, kind=kind, damage=damage, private=private, note=note)
+        await self._roll(interaction, skill, target, dice=dice, kind=kind, damage=damage, private=private, note=note,
+                         faces=faces)
 
     @heroic_group.command(name="versus", description=N_("Opposed or reaction roll: TN = 7 + the opposing Skill"))
     @app_commands.choices(**CHOICES)
@@ -120,20 +126,26 @@ class Heroic(commands.Cog):
     async def against_skill(
         self, interaction: discord.Interaction, skill: Skill, versus: Skill, dice: str = Variant.TWO_D6.value,
         kind: str = Kind.TASK.value, damage: Damage | None = None, private: bool = False, note: Note | None = None,
+        faces: Faces | None = None,
     ) -> None:
         target = {"versus": versus}
-        await self._roll(interaction, skill, target, dice=dice, kind=kind, damage=damage, private=private, note=note)
+        await self._roll(interaction, skill, target, dice=dice, kind=kind, damage=damage, private=private, note=note,
+                         faces=faces)
 
     async def _roll(
         self, interaction: discord.Interaction, skill: int, target: dict[str, Any], *, dice: str, kind: str,
-        damage: int | None, private: bool, note: str | None,
+        damage: int | None, private: bool, note: str | None, faces: str | None,
     ) -> None:
         """Roll, read and show a Heroic Roll with its exact odds."""
-        roll = roll_heroic(skill, self.dice, variant=dice, kind=kind, damage=damage, **target)
+        def heroic(source: DiceSource) -> HeroicRoll:
+            return roll_heroic(skill, source, variant=dice, kind=kind, damage=damage, **target)
+
+        roll = rolled_with(faces, self.dice, heroic)
         odds = odds_for_heroic(roll.skill, roll.tn, roll.variant)
         speech = await answer_speech(interaction, self.bot.db.languages, private=private)
         embed = render.render_roll(roll, odds, speech=speech, roller=interaction.user, note=note)
         rolled = Rolled("heroic", roll.kind.value, heroic_events(roll, odds))
+        embed, rolled = by_hand(embed, rolled, speech, faces)
         await answer_roll(interaction, embed, rolled, private=private, speech=speech)
 
 

@@ -11,12 +11,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.interactions.by_hand import (
+    HEX_CAST_FACES,
+    HEX_CONTEST_FACES,
+    HEX_FACES,
+    HEX_PLAIN_FACES,
+    Faces,
+    by_hand,
+)
 from bot.interactions.common_options import Descriptions, Note
 from bot.interactions.language import answer_speech
 from bot.interactions.logbook import Rolled, answer_roll
 from bot.interactions.rollkeeper import Rollkeeper
 from cogs.hex import card as render
-from rules.dice import DiceSource, SystemDice
+from rules.dice import DiceSource, SystemDice, rolled_with
 from rules.hex.luck_events import hex_events
 from rules.hex.odds import odds_for_cast, odds_for_contest, odds_for_plain, odds_for_test
 from rules.hex.pool import MAX_POOL, MAX_RISK, HexPool
@@ -64,71 +72,81 @@ class Hex(commands.Cog):
 
     @staticmethod
     async def _answer(
-        interaction: discord.Interaction, result_embed: discord.Embed, private: bool, rolled: Rolled, speech: Speech
+        interaction: discord.Interaction, result_embed: discord.Embed, private: bool, rolled: Rolled, speech: Speech,
+        faces: str | None,
     ) -> None:
+        """Answer with the card and log the roll, both marked as rolled by hand when the player typed the faces."""
+        result_embed, rolled = by_hand(result_embed, rolled, speech, faces)
         await answer_roll(interaction, result_embed, rolled, private=private, speech=speech)
 
     @hex_group.command(
         name="test", description=N_("An uncontested Test: one 6 succeeds; Hazard Dice may bring a Mishap")
     )
-    @describe(*POOL, "required", *COMMON)
+    @describe(*POOL, "required", *COMMON, faces=HEX_FACES)
     async def hex_test(
         self, interaction: discord.Interaction, attribute: Rating, skill: Rating = 0, specialty: Rating = 0,
         environment: Bonus = 0, gear: Bonus = 0, ingenuity: Bonus = 0, complications: Complications = 0,
         required: bool = False, advancement: bool = False, dv: DamageValue | None = None,
-        private: bool = False, note: Note | None = None,
+        private: bool = False, note: Note | None = None, faces: Faces | None = None,
     ) -> None:
         pool = HexPool(attribute, skill, specialty, environment, gear, ingenuity, complications)
         odds = odds_for_test(pool, required=required, advancement=advancement)
-        result = roll_test(pool, self.dice, required=required, advancement=advancement, dv=dv)
+        result = rolled_with(
+            faces, self.dice, lambda dice: roll_test(pool, dice, required=required, advancement=advancement, dv=dv)
+        )
         speech = await answer_speech(interaction, self.bot.db.languages, private=private)
         embed = render.render_result(result, odds, speech=speech, roller=interaction.user, note=note)
-        await self._answer(interaction, embed, private, Rolled("hex", result.kind, hex_events(result, odds)), speech)
+        rolled = Rolled("hex", result.kind, hex_events(result, odds))
+        await self._answer(interaction, embed, private, rolled, speech, faces)
 
     @hex_group.command(name="contest", description=N_("A Contest: the opposition wins only with strictly more 6s"))
-    @describe(*POOL, *COMMON, opposing=CONTEST_OPPOSING)
+    @describe(*POOL, *COMMON, opposing=CONTEST_OPPOSING, faces=HEX_CONTEST_FACES)
     async def hex_contest(
         self, interaction: discord.Interaction, attribute: Rating, opposing: PoolDice, skill: Rating = 0,
         specialty: Rating = 0, environment: Bonus = 0, gear: Bonus = 0, ingenuity: Bonus = 0,
         complications: Complications = 0, advancement: bool = False, dv: DamageValue | None = None,
-        private: bool = False, note: Note | None = None,
+        private: bool = False, note: Note | None = None, faces: Faces | None = None,
     ) -> None:
         pool = HexPool(attribute, skill, specialty, environment, gear, ingenuity, complications)
         odds = odds_for_contest(pool, opposing, advancement=advancement)
-        result = roll_contest(pool, opposing, self.dice, advancement=advancement, dv=dv)
+        result = rolled_with(
+            faces, self.dice, lambda dice: roll_contest(pool, opposing, dice, advancement=advancement, dv=dv)
+        )
         speech = await answer_speech(interaction, self.bot.db.languages, private=private)
         embed = render.render_result(result, odds, speech=speech, roller=interaction.user, note=note)
-        await self._answer(interaction, embed, private, Rolled("hex", result.kind, hex_events(result, odds)), speech)
+        rolled = Rolled("hex", result.kind, hex_events(result, odds))
+        await self._answer(interaction, embed, private, rolled, speech, faces)
 
     @hex_group.command(name="cast", description=N_("A magical casting at a Risk, resisted by an opposing pool or not"))
-    @describe(*POOL, "risk", "required", *COMMON, opposing=CAST_OPPOSING)
+    @describe(*POOL, "risk", "required", *COMMON, opposing=CAST_OPPOSING, faces=HEX_CAST_FACES)
     async def hex_cast(
         self, interaction: discord.Interaction, attribute: Rating, risk: Risk = 0, skill: Rating = 0,
         specialty: Rating = 0, environment: Bonus = 0, gear: Bonus = 0, ingenuity: Bonus = 0,
         complications: Complications = 0, opposing: PoolDice | None = None, required: bool = False,
         advancement: bool = False, dv: DamageValue | None = None, private: bool = False,
-        note: Note | None = None,
+        note: Note | None = None, faces: Faces | None = None,
     ) -> None:
         pool = HexPool(attribute, skill, specialty, environment, gear, ingenuity, complications)
         odds = odds_for_cast(pool, risk, required=required, advancement=advancement, opposing=opposing)
-        result = roll_cast(
-            pool, risk, self.dice, dv=dv, required=required, advancement=advancement, opposing=opposing
-        )
+        result = rolled_with(faces, self.dice, lambda dice: roll_cast(
+            pool, risk, dice, dv=dv, required=required, advancement=advancement, opposing=opposing
+        ))
         speech = await answer_speech(interaction, self.bot.db.languages, private=private)
         embed = render.render_result(result, odds, speech=speech, roller=interaction.user, note=note)
-        await self._answer(interaction, embed, private, Rolled("hex", result.kind, hex_events(result, odds)), speech)
+        rolled = Rolled("hex", result.kind, hex_events(result, odds))
+        await self._answer(interaction, embed, private, rolled, speech, faces)
 
     @hex_group.command(name="plain", description=N_("A no-Mishap roll (Initiative, Hit Location, Armor): counts 6s"))
-    @describe("private", "note", dice=N_("How many dice to roll, 1-45"))
+    @describe("private", "note", dice=N_("How many dice to roll, 1-45"), faces=HEX_PLAIN_FACES)
     async def hex_plain(
         self, interaction: discord.Interaction, dice: app_commands.Range[int, 1, MAX_POOL],
-        private: bool = False, note: Note | None = None,
+        private: bool = False, note: Note | None = None, faces: Faces | None = None,
     ) -> None:
         odds = odds_for_plain(dice)
-        result = roll_plain(dice, self.dice)
+        result = rolled_with(faces, self.dice, lambda source: roll_plain(dice, source))
         speech = await answer_speech(interaction, self.bot.db.languages, private=private)
         embed = render.render_plain(result, odds, speech=speech, roller=interaction.user, note=note)
-        await self._answer(interaction, embed, private, Rolled("hex", "plain"), speech)
+        await self._answer(interaction, embed, private, Rolled("hex", "plain"), speech, faces)
 
 
 async def setup(bot: Rollkeeper) -> None:

@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from bot.errors import PlayerError
 from bot.interactions.answers import in_time, withdraw
+from bot.interactions.by_hand import SK_COMPETITION_FACES, SK_FACES, Faces, by_hand
 from bot.interactions.common_options import Descriptions, Note
 from bot.interactions.language import answer_speech, player_speech
 from bot.interactions.logbook import Rolled, answer_roll, deliver_roll
@@ -31,7 +32,7 @@ from cogs.sevenkingdoms import card as render
 from cogs.sevenkingdoms.difficulties import difficulty_suggestions, typed_difficulty
 from cogs.sevenkingdoms.logged import sevenkingdoms_rolled
 from cogs.sevenkingdoms.tasks import TASK_BUTTONS, channel_tasks, confirmation, may_clear, task_choices
-from rules.dice import DiceSource, SystemDice
+from rules.dice import DiceSource, SystemDice, rolled_with
 from rules.language import N_
 from rules.sevenkingdoms.competition import parse_participants, roll_competition
 from rules.sevenkingdoms.extended import MAX_TASK_NAME, ExtendedProgress, advance
@@ -62,9 +63,10 @@ describe = Descriptions({
     "pool_penalty": N_("Pool penalties, 0-10: each removes one test die before the roll"),
     "injuries": N_("Injuries, 0-10: each subtracts 1 from the result"),
     "aid": N_("A helper aids you: +1 bonus die (one helper at most)"),
+    "faces": SK_FACES,
 })
 POOL = ("rank", "bonus", "pool", "discard", "wounds", "pool_penalty", "injuries", "aid")
-LAST = ("private", "note")
+LAST = ("private", "note", "faces")
 
 
 def build_pool(
@@ -112,17 +114,18 @@ class SevenKingdoms(commands.Cog):
         self, interaction: discord.Interaction, difficulty: DifficultyText, rank: Rank | None = None,
         bonus: Rank | None = None, pool: Notation | None = None, discard: Discard | None = None, wounds: Rank = 0,
         pool_penalty: Rank = 0, injuries: Rank = 0, aid: bool = False, private: bool = False,
-        note: Note | None = None,
+        note: Note | None = None, faces: Faces | None = None,
     ) -> None:
         sk_pool = build_pool(
             pool, rank, bonus, discard, wounds=wounds, pool_penalty=pool_penalty, injuries=injuries, aid=aid
         )
         number = typed_difficulty(difficulty, player_speech(interaction))
         odds = odds_for_test(sk_pool, number, kind="basic")
-        test = roll_test(sk_pool, self.dice, target=number, kind="basic")
+        test = rolled_with(faces, self.dice, lambda dice: roll_test(sk_pool, dice, target=number, kind="basic"))
         speech = await answer_speech(interaction, self.bot.db.languages, private=private)
         embed = render.render_test(test, odds, speech=speech, roller=interaction.user, note=note)
-        await answer_roll(interaction, embed, sevenkingdoms_rolled(test, odds), private=private, speech=speech)
+        embed, rolled = by_hand(embed, sevenkingdoms_rolled(test, odds), speech, faces)
+        await answer_roll(interaction, embed, rolled, private=private, speech=speech)
 
     @basic.autocomplete("difficulty")
     async def _difficulties(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
@@ -135,32 +138,34 @@ class SevenKingdoms(commands.Cog):
         self, interaction: discord.Interaction, defense: Target, rank: Rank | None = None,
         bonus: Rank | None = None, pool: Notation | None = None, discard: Discard | None = None,
         wounds: Rank = 0, pool_penalty: Rank = 0, injuries: Rank = 0, aid: bool = False,
-        private: bool = False, note: Note | None = None,
+        private: bool = False, note: Note | None = None, faces: Faces | None = None,
     ) -> None:
         sk_pool = build_pool(
             pool, rank, bonus, discard, wounds=wounds, pool_penalty=pool_penalty, injuries=injuries, aid=aid
         )
         odds = odds_for_test(sk_pool, defense, kind="conflict")
-        test = roll_test(sk_pool, self.dice, target=defense, kind="conflict")
+        test = rolled_with(faces, self.dice, lambda dice: roll_test(sk_pool, dice, target=defense, kind="conflict"))
         speech = await answer_speech(interaction, self.bot.db.languages, private=private)
         embed = render.render_test(test, odds, speech=speech, roller=interaction.user, note=note)
-        await answer_roll(interaction, embed, sevenkingdoms_rolled(test, odds), private=private, speech=speech)
+        embed, rolled = by_hand(embed, sevenkingdoms_rolled(test, odds), speech, faces)
+        await answer_roll(interaction, embed, rolled, private=private, speech=speech)
 
     @test_group.command(name="competition", description=N_("Everyone named rolls; the highest result wins"))
     @describe(
-        *LAST,
+        "private", "note", faces=SK_COMPETITION_FACES,
         participants=N_("Names and pools, separated by commas: Jaime 5D+2B, Brienne 4D+1B (2 to 25 of them)"),
     )
     async def competition(
         self, interaction: discord.Interaction, participants: app_commands.Range[str, 3, 2000],
-        private: bool = False, note: Note | None = None,
+        private: bool = False, note: Note | None = None, faces: Faces | None = None,
     ) -> None:
         entrants = parse_participants(participants)
         odds = competition_odds([pool for _, pool in entrants])
-        result = roll_competition(entrants, self.dice)
+        result = rolled_with(faces, self.dice, lambda dice: roll_competition(entrants, dice))
         speech = await answer_speech(interaction, self.bot.db.languages, private=private)
         embed = render.render_competition(result, odds, speech=speech, roller=interaction.user, note=note)
-        await answer_roll(interaction, embed, Rolled("sevenkingdoms", "competition"), private=private, speech=speech)
+        embed, rolled = by_hand(embed, Rolled("sevenkingdoms", "competition"), speech, faces)
+        await answer_roll(interaction, embed, rolled, private=private, speech=speech)
 
     @test_group.command(
         name="extended",
@@ -178,6 +183,7 @@ class SevenKingdoms(commands.Cog):
         needed: Needed | None = None, restart: bool = False, rank: Rank | None = None, bonus: Rank | None = None,
         pool: Notation | None = None, discard: Discard | None = None, wounds: Rank = 0, pool_penalty: Rank = 0,
         injuries: Rank = 0, aid: bool = False, private: bool = False, note: Note | None = None,
+        faces: Faces | None = None,
     ) -> None:
         guild_id, channel_id = server_channel(interaction)
         name = task_name(task)
@@ -189,7 +195,7 @@ class SevenKingdoms(commands.Cog):
         stored = await self._extended.get(guild_id, channel_id, name)
         before = _progress_before(name, stored, needed, restart)
         odds = odds_for_test(sk_pool, number, kind="basic")
-        test = roll_test(sk_pool, self.dice, target=number, kind="basic")
+        test = rolled_with(faces, self.dice, lambda dice: roll_test(sk_pool, dice, target=number, kind="basic"))
         added = advance(before, test).gained - before.gained
         fresh = stored is None or restart
         try:
@@ -199,7 +205,7 @@ class SevenKingdoms(commands.Cog):
             return
         roll = render.ExtendedRoll(test, saved.name, saved.progress, saved.needed, added)
         embed = render.render_extended(roll, odds, speech=speech, roller=interaction.user, note=note)
-        rolled = sevenkingdoms_rolled(test, odds, kind="extended")
+        embed, rolled = by_hand(embed, sevenkingdoms_rolled(test, odds, kind="extended"), speech, faces)
         if await deliver_roll(interaction, embed, rolled, private=private, speech=speech) is None:
             taking_back = partial(self._extended.withdraw, interaction.id)
             await withdraw(interaction, "/test extended", taking_back, ephemeral=private)

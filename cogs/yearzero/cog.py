@@ -19,19 +19,30 @@ from discord.ext import commands
 from bot.errors import PlayerError
 from bot.interactions import logbook
 from bot.interactions.answers import in_time, withdraw
+from bot.interactions.by_hand import YZ_FACES, Faces, mark_log
 from bot.interactions.common_options import Note, describe
 from bot.interactions.language import answer_speech
 from bot.interactions.logbook import Rolled
 from bot.interactions.roller import only_its_roller
 from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
 from bot.interactions.tree import reports_errors, server_channel
+from bot.render.by_hand import mark_card
 from bot.storage.database import Storage
 from bot.storage.roll_records import PushRefusal, RollState, YearZeroRoll
+from cogs.yearzero.by_hand import submitted
 from cogs.yearzero.card import FirstRollOdds, render_first
-from cogs.yearzero.endings import REFUSED, mark_expiring, payload_speech, read_payload, stored_payload
+from cogs.yearzero.endings import (
+    REFUSED,
+    check_same_push,
+    is_by_hand,
+    mark_expiring,
+    payload_speech,
+    read_payload,
+    stored_payload,
+)
 from cogs.yearzero.pushing import CHECKED_ROLL, RollPushes
 from cogs.yearzero.superseding import SupersededCards
-from rules.dice import DiceSource, SystemDice
+from rules.dice import DiceSource, SystemDice, rolled_with
 from rules.language import N_, Speech
 from rules.yearzero.luck_events import yearzero_first_events
 from rules.yearzero.odds import YzOdds, odds_after_first, pool_odds
@@ -39,6 +50,8 @@ from rules.yearzero.roll import YzRoll, roll_yz
 
 PUSH_PATTERN = re.compile(r"rk:yz:push:(?P<roll>[0-9]{1,19})")
 KEEP_PATTERN = re.compile(r"rk:yz:keep:(?P<roll>[0-9]{1,19})")
+# Translators: an option description (at most 100 characters).
+PUSH_FACES = N_("A roll made by hand: the rerolled dice's new faces, in the card's order (e.g. 6 3 1)")
 NO_ROLL_TO_PUSH = N_(
     "You have no roll to push in this channel: roll with /yz first (a roll stays pushable for a while)."
 )
@@ -107,7 +120,7 @@ class PushButton(discord.ui.DynamicItem[discord.ui.Button], template=PUSH_PATTER
 
     @reports_errors
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog = _cog(interaction)
+        cog = _cog(interaction)  # a roll made by hand asks for the new faces in a modal instead (pushing.py)
         await cog.pushes.push(interaction, self.roll_id, cog.dice, edit_in_place=True)
 
 
@@ -150,6 +163,20 @@ class YearZero(commands.Cog):
         self.bot.remove_dynamic_items(PushButton, KeepButton)
         self.bot.remove_purge_hook(self.mark_expiring)
 
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Take the submission of a push-faces modal (by_hand.py), whatever process opened it."""
+        typed = submitted(interaction)
+        if typed is not None:
+            await self._push_typed(interaction, *typed)
+
+    @reports_errors
+    async def _push_typed(self, interaction: discord.Interaction, roll_id: int, pushes_made: int, faces: str) -> None:
+        """Push a roll made by hand with the faces its roller typed in the modal, if no push was made since."""
+        if await roller_only(interaction, roll_id):
+            check_same_push(interaction.extras.get(CHECKED_ROLL), pushes_made)  # the roll roller_only read
+            await self.pushes.push(interaction, roll_id, self.dice, edit_in_place=True, faces=faces)
+
     async def mark_expiring(self) -> int:
         """Before a purge: mark the messages of a few rolls that expired while pushable (endings.mark_expiring)."""
         return await mark_expiring(self.bot)
@@ -168,6 +195,7 @@ class YearZero(commands.Cog):
         artifact3=N_("A third Artifact Die."),
         pride=N_("Add your Pride die (a d12 read like an Artifact Die)."),
         pushes=N_("How many times this roll may be pushed (0-3; 1 unless a talent or the GM says otherwise)."),
+        faces=YZ_FACES,
     )
     async def yz(
         self,
@@ -182,24 +210,29 @@ class YearZero(commands.Cog):
         pushes: app_commands.Range[int, 0, 3] = 1,
         private: bool = False,
         note: Note | None = None,
+        faces: Faces | None = None,
     ) -> None:
         """Roll Attribute + Skill base dice, gear dice, Artifact Dice and Pride; push or keep with the buttons."""
         artifacts = tuple(a for a in (artifact, artifact2, artifact3) if a)
-        roll = roll_yz(attribute, skill, gear, artifacts, self.dice, pride=pride, pushes=pushes)
+        roll = rolled_with(
+            faces, self.dice, lambda dice: roll_yz(attribute, skill, gear, artifacts, dice, pride=pride, pushes=pushes)
+        )
+        hand = faces is not None
         server_channel(interaction)  # a roll is stored under its server's channel: refused in a DM
         speech = await answer_speech(interaction, self.bot.db.languages, private=private)
         if roll.can_push:
-            await self._store_and_show(interaction, roll, pushes, note, private, speech)
+            await self._store_and_show(interaction, roll, pushes, note, private, speech, hand)
         else:
-            await self._show_unpushable(interaction, roll, note, private, speech)
+            await self._show_unpushable(interaction, roll, note, private, speech, hand)
 
     async def _show_unpushable(
-        self, interaction: discord.Interaction, roll: YzRoll, note: str | None, private: bool, speech: Speech
+        self, interaction: discord.Interaction, roll: YzRoll, note: str | None, private: bool, speech: Speech,
+        hand: bool,
     ) -> None:
         """A roll without pushes is only shown and logged; once shown, it ends the roller's pushable rolls here. A
         repeat delivery finds the interaction answered (the first shows and logs its own dice: these would differ)
         and shows nothing."""
-        embed, rolled = _first_card(interaction, roll, note, speech), yearzero_rolled(roll, pool_odds(roll))
+        embed, rolled = _first_card(interaction, roll, note, speech, hand), yearzero_rolled(roll, pool_odds(roll), hand)
         await logbook.answer_roll(interaction, embed, rolled, private=private, speech=speech)
         where = (*server_channel(interaction), interaction.user.id)
         for older in await self.bot.db.rolls.supersede(*where, interaction_id=interaction.id):
@@ -207,15 +240,15 @@ class YearZero(commands.Cog):
 
     async def _store_and_show(
         self, interaction: discord.Interaction, roll: YzRoll, pushes: int, note: str | None, private: bool,
-        speech: Speech,
+        speech: Speech, hand: bool,
     ) -> None:
         """A pushable roll (`pushes` allowed) is stored with its log entry (one transaction, once per interaction,
         which also finds the roller's older roll here), then shown with Push and Keep; once shown, the older roll's
-        message says it ended. A repeat shows what the first stored."""
+        message says it ended. A repeat shows what the first stored. `hand`: its dice were rolled by hand."""
         guild_id, channel_id = server_channel(interaction)
         where = (guild_id, channel_id, interaction.user.id)
-        payload, embed = stored_payload(roll, note, private, speech), _first_card(interaction, roll, note, speech)
-        rolled = yearzero_rolled(roll, pool_odds(roll))
+        payload = stored_payload(roll, note, private, speech, by_hand=hand)
+        embed, rolled = _first_card(interaction, roll, note, speech, hand), yearzero_rolled(roll, pool_odds(roll), hand)
         entry = logbook.new_entry(interaction, embed, rolled, private)
         rolls, now = self.bot.db.rolls, self.bot.now()
         storing = rolls.create_superseding(interaction.id, *where, payload, now, pushes, log=entry)  # one trip
@@ -224,8 +257,9 @@ class YearZero(commands.Cog):
             return
         if stored.payload != payload:  # a repeated interaction shows the roll the first one stored
             roll, note, private = read_payload(stored)
-            speech = payload_speech(stored)
-            embed, rolled = _first_card(interaction, roll, note, speech), yearzero_rolled(roll, pool_odds(roll))
+            speech, hand = payload_speech(stored), is_by_hand(stored)
+            embed = _first_card(interaction, roll, note, speech, hand)
+            rolled = yearzero_rolled(roll, pool_odds(roll), hand)
         answer = await logbook.deliver_roll(  # with Reveal when private
             interaction, embed, rolled, private=private, speech=speech, entry_id=stored.id, buttons=push_buttons,
             logged=True,
@@ -243,7 +277,8 @@ class YearZero(commands.Cog):
         description=N_("Push your latest Year Zero roll in this channel: reroll every die that shows neither 6 nor 1"),
     )
     @app_commands.guild_only()
-    async def push_latest(self, interaction: discord.Interaction) -> None:
+    @describe(faces=PUSH_FACES)
+    async def push_latest(self, interaction: discord.Interaction, faces: Faces | None = None) -> None:
         """Push your latest Year Zero roll in this channel: reroll every die that shows neither 6 nor 1."""
         guild_id, channel_id = server_channel(interaction)
         stored = await self.bot.db.rolls.latest_pending(
@@ -251,17 +286,24 @@ class YearZero(commands.Cog):
         )
         if stored is None:
             raise PlayerError(NO_ROLL_TO_PUSH)
-        await self.pushes.push(interaction, stored.id, self.dice, edit_in_place=False)
+        await self.pushes.push(interaction, stored.id, self.dice, edit_in_place=False, faces=faces)
 
 
-def _first_card(interaction: discord.Interaction, roll: YzRoll, note: str | None, speech: Speech) -> discord.Embed:
+def _first_card(
+    interaction: discord.Interaction, roll: YzRoll, note: str | None, speech: Speech, hand: bool = False
+) -> discord.Embed:
+    """The card of a first roll; `hand`: it says the dice were rolled by hand."""
     odds = FirstRollOdds(pool_odds(roll), odds_after_first(roll))
-    return render_first(roll, odds, speech=speech, roller=interaction.user, note=note)
+    card = render_first(roll, odds, speech=speech, roller=interaction.user, note=note)
+    return mark_card(card, speech) if hand else card
 
 
-def yearzero_rolled(roll: YzRoll, odds: YzOdds) -> Rolled:
-    """What the log keeps of a Year Zero first roll: its event; no push, no Willpower, no bane taken yet."""
-    return Rolled("yearzero", "roll", yearzero_first_events(roll, odds), {"pushes": 0, "willpower": 0, "banes": 0})
+def yearzero_rolled(roll: YzRoll, odds: YzOdds, hand: bool = False) -> Rolled:
+    """What the log keeps of a Year Zero first roll: its event; no push, no Willpower, no bane taken yet; flagged
+    when its dice were rolled by hand."""
+    extras = {"pushes": 0, "willpower": 0, "banes": 0}
+    rolled = Rolled("yearzero", "roll", yearzero_first_events(roll, odds), extras)
+    return mark_log(rolled) if hand else rolled
 
 
 async def setup(bot: Rollkeeper) -> None:

@@ -22,6 +22,7 @@ from bot.errors import PlayerError
 from bot.interactions.language import player_speech
 from bot.interactions.private_rolls import reveal_on, roll_view, still_to_reveal
 from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
+from bot.render.by_hand import mark_card
 from bot.storage.roll_records import PushRefusal, YearZeroRoll
 from cogs.yearzero.card import EndedRoll, render_ended
 from rules.language import N_, Speech, speak
@@ -58,6 +59,14 @@ REFUSED = {
 }
 """What a player is told when a push (or keep) is refused."""
 
+
+def check_same_push(stored: YearZeroRoll | None, pushes_made: int) -> None:
+    """Refuse a submission whose modal was opened for a push that was made since (by /push, or another modal); a
+    roll no longer stored is the push's to refuse."""
+    if stored is not None and stored.pushes_made != pushes_made:
+        raise PlayerError(REFUSED[PushRefusal.PUSHED_MEANWHILE])
+
+
 _ENDINGS = {
     PushRefusal.SUPERSEDED: Ending.SUPERSEDED,
     PushRefusal.EXPIRED: Ending.EXPIRED,
@@ -67,10 +76,17 @@ _ENDINGS = {
 _PUSHED = {PushRefusal.ALREADY_PUSHED, PushRefusal.NO_PUSHES_LEFT, PushRefusal.PUSHED_MEANWHILE}
 
 
-def stored_payload(roll: YzRoll, note: str | None, private: bool, speech: Speech) -> str:
-    """The JSON stored for a roll: the roll itself, the player's note, whether it was rolled privately, and the
-    language its card speaks (every later card of the roll speaks it too)."""
-    return _COMPACT.encode({"roll": roll.as_dict(), "note": note, "private": private, "language": speech.code})
+def stored_payload(roll: YzRoll, note: str | None, private: bool, speech: Speech, *, by_hand: bool = False) -> str:
+    """The JSON stored for a roll: the roll itself, the player's note, whether it was rolled privately, the
+    language its card speaks (every later card of the roll speaks it too) and, only when true, that its dice were
+    rolled by hand (its pushes then take the player's faces too)."""
+    data = {"roll": roll.as_dict(), "note": note, "private": private, "language": speech.code}
+    return _COMPACT.encode({**data, "by_hand": True} if by_hand else data)
+
+
+def is_by_hand(stored: YearZeroRoll) -> bool:
+    """Whether the roll's dice were rolled by hand (its faces typed with /yz faces:)."""
+    return bool(json.loads(stored.payload).get("by_hand"))
 
 
 def payload_speech(stored: YearZeroRoll) -> Speech:
@@ -110,7 +126,8 @@ def ended_card(stored: YearZeroRoll, ending: Ending, result_url: str | None = No
         roll, note, _ = read_payload(stored)
         speech = payload_speech(stored)
         ended = EndedRoll(roll, ending_line(ending, speech, result_url))
-        return render_ended(ended, pool_odds(roll), speech=speech, note=note)
+        card = render_ended(ended, pool_odds(roll), speech=speech, note=note)
+        return mark_card(card, speech) if is_by_hand(stored) else card
     except (KeyError, TypeError, ValueError, AttributeError) as failure:  # ValueError: json's and the rules'
         _log.warning("Roll %s's stored payload cannot be shown again: %r", stored.id, failure)
         return None

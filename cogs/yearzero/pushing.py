@@ -18,13 +18,16 @@ from bot.interactions.answers import answer, in_time
 from bot.interactions.logbook import Rolled
 from bot.interactions.private_rolls import Buttons, roll_view
 from bot.interactions.rollkeeper import Rollkeeper
+from bot.render.by_hand import mark_card
 from bot.storage.roll_records import PushRefusal, RollState, YearZeroRoll, push_subject, refusal_of
 from bot.storage.rolls import PushClaim
 from bot.storage.willpower import WillpowerChange
+from cogs.yearzero.by_hand import BOT_ROLLED, HAND_ROLLED, push_faces_modal
 from cogs.yearzero.card import PushedRoll, render_pushed
 from cogs.yearzero.endings import (
     REFUSED,
     Ending,
+    is_by_hand,
     is_private,
     mark_ended,
     payload_speech,
@@ -36,7 +39,7 @@ from cogs.yearzero.endings import (
     show_pushed_in_place,
     shown_elsewhere,
 )
-from rules.dice import DiceSource
+from rules.dice import DiceSource, rolled_with
 from rules.yearzero.luck_events import yearzero_push_events
 from rules.yearzero.odds import pool_odds
 from rules.yearzero.roll import YzRoll, push
@@ -56,15 +59,19 @@ class RollPushes:
         self.buttons = buttons
 
     async def push(
-        self, interaction: discord.Interaction, roll_id: int, dice: DiceSource, *, edit_in_place: bool
+        self, interaction: discord.Interaction, roll_id: int, dice: DiceSource, *, edit_in_place: bool,
+        faces: str | None = None,
     ) -> None:
         """Push a stored roll for the interaction's user: claim the next push atomically, then show it in the first
-        callback (a click: its message updated; /push: a new message, the roll's old one then marked as pushed)."""
+        callback (a click: its message updated; /push: a new message, the roll's old one then marked as pushed). With
+        `faces`, the rerolled dice show the faces the player typed (a roll made by hand)."""
         stored = await self._pushable(interaction, roll_id)
         if stored is None:
             return
+        if is_by_hand(stored) != (faces is not None):
+            return await self._ask_faces(interaction, stored, faces)
         latest, note, private = read_payload(stored)
-        pushed = push(latest, dice)
+        pushed = rolled_with(faces, dice, lambda source: push(latest, source))  # wrong faces: refused, nothing stored
         claim = await self._claim(interaction, stored, pushed, private)
         if claim is None or claim.roll is None or claim.willpower is None:
             return
@@ -95,6 +102,16 @@ class RollPushes:
         if claim.refusal is not None:
             return await refuse_or_repair(interaction, claim.refusal, stored)
         await show_ended(interaction, Ending.KEPT, stored)
+
+    async def _ask_faces(self, interaction: discord.Interaction, stored: YearZeroRoll, faces: str | None) -> None:
+        """A roll made by hand is pushed with the faces its player types, and only it: its Push button asks for them
+        in a modal (by_hand.py); /push without them, or faces for a roll the bot rolled, is refused."""
+        if faces is not None:
+            raise PlayerError(BOT_ROLLED)
+        if interaction.type is not discord.InteractionType.component:
+            raise PlayerError(HAND_ROLLED)
+        latest, _, _ = read_payload(stored)
+        await interaction.response.send_modal(push_faces_modal(stored, latest, payload_speech(stored)))
 
     async def _pushable(self, interaction: discord.Interaction, roll_id: int) -> YearZeroRoll | None:
         """The stored roll, if it may still be pushed from this message; else refused (or None once repaired, or
@@ -167,7 +184,10 @@ def pushed_answer(
     """The card of a roll as its latest stored push left it, and whether it still offers a push (its buttons)."""
     latest, note, _ = read_payload(roll)
     result = PushedRoll(latest, change.after, change.lost)
-    embed = render_pushed(result, pool_odds(latest), speech=payload_speech(roll), roller=interaction.user, note=note)
+    speech = payload_speech(roll)
+    embed = render_pushed(result, pool_odds(latest), speech=speech, roller=interaction.user, note=note)
+    if is_by_hand(roll):
+        embed = mark_card(embed, speech)
     return embed, roll.state is RollState.PENDING and latest.can_push
 
 

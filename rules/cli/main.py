@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from rules.cli import heroic, hex, sevenkingdoms, yearzero
 from rules.cli.output import CliOutput
-from rules.dice import DiceSource, FixedDice, SystemDice, parse_faces
+from rules.dice import DiceSource, SystemDice, rolled_with
 from rules.errors import RulesError
 from rules.language import ENGLISH, LANGUAGES, N_, Speech, language_named, speak
 
@@ -83,18 +83,16 @@ def build_parser(speech: Speech) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(speak(_language_asked(argv)))
     args = parser.parse_args(argv)
-    dice: DiceSource = SystemDice()
     speech = speak(args.lang)
+
+    def answer(dice: DiceSource) -> CliOutput:
+        return args.handler(args, dice, speech)
+
     try:
-        if getattr(args, "faces", None):
-            dice = parse_faces(args.faces, count_short=True)
-        output: CliOutput = args.handler(args, dice, speech)
-        if isinstance(dice, FixedDice):
-            dice.finish()
+        output = rolled_with(getattr(args, "faces", None) or None, SystemDice(), answer)
     except RulesError as refusal:
-        shown = dice.shortage() if isinstance(dice, FixedDice) and dice.missing else refusal
         # Translators: the command line's refusal; {reason} says why.
-        print(speech._("error: {reason}", reason=speech.error(shown)), file=sys.stderr)  # made-up 1s: say the shortage
+        print(speech._("error: {reason}", reason=speech.error(refusal)), file=sys.stderr)
         return EXIT_REFUSED
     if args.json:
         print(json.dumps(output.data, indent=2, sort_keys=False))

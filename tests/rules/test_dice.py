@@ -1,6 +1,6 @@
 import pytest
 
-from rules.dice import Die, FixedDice, Role, SeededDice, SystemDice, parse_faces, roll_dice
+from rules.dice import Die, FixedDice, Role, SeededDice, SystemDice, parse_faces, roll_by_hand, roll_dice
 from rules.errors import FacesError
 
 
@@ -84,3 +84,24 @@ def test_system_dice_map_each_byte_to_a_face_without_bias(sides):
 
 def test_system_dice_roll_any_size_of_die():
     assert all(1 <= SystemDice().roll(300) <= 300 for _ in range(50))
+
+
+def test_faces_may_be_parted_by_spaces_commas_or_both():
+    for text in ("6 3 1", "6,3,1", " 6, 3 ,1 ", "6\t3  1"):
+        dice = parse_faces(text)
+        assert [dice.roll(6) for _ in range(3)] == [6, 3, 1]
+    with pytest.raises(FacesError, match="'x'"):
+        parse_faces("6 x 1")
+
+
+def test_roll_by_hand_names_the_first_wrong_face_or_the_count():
+    def three_d6(dice):
+        return roll_dice(dice, 3, 6, Role.BASE)
+
+    assert [die.face for die in roll_by_hand("6 3 1", three_d6)] == [6, 3, 1]
+    with pytest.raises(FacesError, match="Face 7 is impossible on a d6 \\(die 2\\)"):
+        roll_by_hand("6 7 9", three_d6)
+    with pytest.raises(FacesError, match="needs at least 3, 2 given"):
+        roll_by_hand("6 3", three_d6)
+    with pytest.raises(FacesError, match="4 faces given, but the roll used 3"):
+        roll_by_hand("6 3 1 1", three_d6)
