@@ -221,6 +221,8 @@ def test_a_german_table_on_a_phone(browser, playground: Playground, shots: Path)
         yz = german._("Roll Attribute + Skill base dice, gear dice, Artifact Dice and Pride; push or keep")
         expect(page.get_by_role("option", name="/yz")).to_contain_text(yz)  # the synced description_localizations
         page.screenshot(path=shots / f"{next(STEPS):02}-phone-german-command-picker.png")
+        box.fill("/heroic tn dice:")  # a choice's label: its name_localizations
+        expect(page.get_by_role("option", name=german._("{dice} + Skill", dice="2d6"))).to_be_visible()
         box.fill("/yz attribute:3 skill:2 gear:1")
         box.press("Enter")
         card = page.locator(".message").last

@@ -94,6 +94,11 @@ function described(item, locale) {
   return (item.description_localizations || {})[locale] || item.description;
 }
 
+// A choice's label likewise (its value, what the line carries, is the same in every language).
+function named(choice, locale) {
+  return (choice.name_localizations || {})[locale] || choice.name;
+}
+
 function optionHint(option, locale) {
   const bits = [KIND_NAMES[option.type] || "value"];
   if (option.min_value !== undefined || option.max_value !== undefined) bits.push(`${option.min_value ?? "…"}–${option.max_value ?? "…"}`);
@@ -120,8 +125,8 @@ function suggestions(state, commands, people, channels, locale) {
   if (state.typing === "value" && state.focused) {
     const option = state.focused;
     if (option.choices && option.choices.length) {
-      return option.choices.filter(choice => choice.name.toLowerCase().includes(state.partial.toLowerCase()) || String(choice.value).toLowerCase().startsWith(state.partial.toLowerCase()))
-        .map(choice => ({label: choice.name, detail: "", insert: String(choice.value) + " "}));
+      return option.choices.filter(choice => named(choice, locale).toLowerCase().includes(state.partial.toLowerCase()) || String(choice.value).toLowerCase().startsWith(state.partial.toLowerCase()))
+        .map(choice => ({label: named(choice, locale), detail: "", insert: String(choice.value) + " "}));
     }
     if (option.type === BOOLEAN) return ["True", "False"].filter(starts).map(name => ({label: name, detail: "", insert: name + " "}));
     if (option.type === USER) return people.filter(person => starts(person.name)).map(person => ({label: person.display, detail: "@" + person.name, insert: person.name + " "}));
