@@ -35,8 +35,9 @@ def render_log_page(entries: Sequence[LogEntry], speech: Speech) -> discord.Embe
     """A page of the channel's log, newest first."""
     text = "\n".join(log_line(entry, speech) for entry in entries) or speech._(EMPTY_PAGE)
     tone = Tones.PROGRESS
+    title = speech._("Roll log of this channel")
     embed = discord.Embed(
-        title=f"{tone.symbol} {speech._('Roll log of this channel')}", description=clip(text, DESCRIPTION),
+        title=f"{tone.symbol} {title}", description=clip(text, DESCRIPTION),
         colour=tone.colour,
     )
     if entries:
@@ -75,8 +76,8 @@ def render_stats(whose: str, period: str, total: Tally, systems: Sequence[Tally]
     """The /stats card: the total first, then each system, then the evening as a sparkline."""
     tone = Tones.NEUTRAL
     # Translators: {whose} is a player's name or "this channel".
-    embed = discord.Embed(title=f"{tone.symbol} {speech._('Luck of {whose}', whose=whose)}", description=period,
-                          colour=tone.colour)
+    title = speech._("Luck of {whose}", whose=whose)
+    embed = discord.Embed(title=f"{tone.symbol} {title}", description=period, colour=tone.colour)
     embed.add_field(name=speech._(total.name), value=clip(luck_text(total, speech), FIELD_VALUE), inline=False)
     for tally in systems:
         embed.add_field(name=speech._(tally.name), value=clip(luck_text(tally, speech), FIELD_VALUE), inline=False)

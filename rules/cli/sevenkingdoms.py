@@ -11,7 +11,7 @@ import argparse
 from rules.cli.output import CliOutput
 from rules.dice import DiceSource, Die, Fate
 from rules.errors import InvalidInput
-from rules.language import N_, Speech
+from rules.language import N_, NP_, Speech
 from rules.odds import as_odds
 from rules.odds_text import sk_test_line, sk_win_line
 from rules.sevenkingdoms.competition import SkCompetition, parse_participants, roll_competition
@@ -107,8 +107,8 @@ def _show_die(die: Die) -> str:
 
 
 GROUPS = {
-    # Translators: the Seven Kingdoms dice groups on the command line ("base 6 (2) [5] · bonus 4").
-    "base": N_("base"), "bonus": N_("bonus"),
+    # Translators: the Seven Kingdoms dice groups on the command line ("test 6 (2) [5] · bonus 4").
+    "test": NP_("seven kingdoms dice", "test"), "bonus": NP_("seven kingdoms dice", "bonus"),
 }
 
 
@@ -117,7 +117,8 @@ def show_dice(dice: tuple[Die, ...], speech: Speech) -> str:
     groups: dict[str, list[str]] = {}
     for die in dice:
         role = die.role.value
-        groups.setdefault(speech._(GROUPS[role]) if role in GROUPS else role, []).append(_show_die(die))
+        said = speech.pgettext("seven kingdoms dice", GROUPS[role]) if role in GROUPS else role
+        groups.setdefault(said, []).append(_show_die(die))
     return " · ".join(f"{role} {' '.join(faces)}" for role, faces in groups.items()) or speech._("no dice rolled")
 
 

@@ -51,3 +51,13 @@ def test_an_unknown_language_is_refused(capsys):
     with pytest.raises(SystemExit) as refused:
         main([*YZ, "--lang", "tlh"])
     assert refused.value.code == 2 and "'tlh' is none of en, sv_SE, de, fr, es_ES, pt_BR" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_the_seven_kingdoms_dice_groups_are_named_in_the_language_asked(capsys, code):
+    speech = speak(code)
+    _, out, _ = run(capsys, "sk", "test", "--rank", "3", "--bonus", "1", "--difficulty", "Hard", "--faces", "6,3,4,5",
+                    "--lang", code)
+    dice = out.splitlines()[1]
+    test, bonus = (speech.pgettext("seven kingdoms dice", word) for word in ("test", "bonus"))
+    assert f" {test} 6 " in dice and f"· {bonus} " in dice, dice
