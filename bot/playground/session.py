@@ -7,6 +7,7 @@ import asyncio
 import copy
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 
 from bot.playground.backend import Backend
 from bot.playground.commandline import read_line
@@ -16,7 +17,7 @@ from bot.playground.invoke import CannotInvoke, Place, check_access, command_dat
 from bot.playground.protocol import CALLBACK_WINDOW, TOKEN_LIFETIME
 from bot.playground.records import Reply
 from bot.playground.routes import OwnChecks
-from bot.playground.table import BOT_USER, GUILD, PEOPLE, channel, person
+from bot.playground.table import BOT_USER, GUILD, LANGUAGES, PEOPLE, channel, person
 from bot.playground.world import BOT_PERMISSIONS, FakeGuild
 
 Listener = Callable[[dict], None]
@@ -43,6 +44,8 @@ class Table(Interactions):
         self.listeners: list[Listener] = []
         self.backend.store.listeners.append(self._message_changed)
         self._pending: set[asyncio.Task[None]] = set()
+        self.locale = "en-US"
+        """The Discord language of the table: every player's client and the server's locale speak it."""
 
     # -- what every page hears --------------------------------------------------------------------------
 
@@ -62,6 +65,13 @@ class Table(Interactions):
 
     def messages(self) -> list[dict]:
         return sorted(self.backend.store.messages.values(), key=lambda message: int(message["id"]))
+
+    def speak(self, locale: str) -> None:
+        """Set the Discord locale of every player and of the server (a ValueError for one the page does not offer)."""
+        if locale not in LANGUAGES:
+            raise ValueError(f"the playground offers the locales {', '.join(LANGUAGES)}, not {locale!r}")
+        self.locale = locale
+        self.tell({"type": "locale", "locale": locale})
 
     # -- what people do -----------------------------------------------------------------------------------
 
@@ -112,6 +122,11 @@ class Table(Interactions):
         place = self._place_of(stored, person(user_id).user)
         payload = self._payload(COMPONENT, data, place) | {"message": copy.deepcopy(stored)}
         return await self._send(payload)
+
+    def _payload(self, kind: int, data: dict, place: Place) -> dict:
+        """As Discord's client sends it, with the table's language as the player's and the server's locale."""
+        guild = replace(place.guild, locale=self.locale) if place.guild is not None else None
+        return super()._payload(kind, data, Place(replace(place.user, locale=self.locale), guild, place.channel))
 
     async def _send(self, payload: dict) -> Reply:
         """Dispatch; an interaction the bot does not answer in time fails for its user, as in Discord."""

@@ -38,6 +38,11 @@ PEOPLE = (
 )
 GUILD = FakeGuild(name="The Table", channels=(FakeChannel("tavern"), FakeChannel("dungeon")))
 BOT_USER = FakeUser("rollkeeper", bot=True)
+LANGUAGES = {
+    "en-US": "English", "sv-SE": "Svenska", "de": "Deutsch", "fr": "Français", "es-ES": "Español",
+    "pt-BR": "Português (Brasil)",
+}
+"""The Discord locales the page offers (those rollkeeper speaks), each named in its own language."""
 
 
 def person(user_id: str | int) -> Person:

@@ -12,7 +12,7 @@ from aiohttp import WSMsgType, web
 from bot.playground.botprocess import BotProcess
 from bot.playground.invoke import CannotInvoke
 from bot.playground.session import Table
-from bot.playground.table import GUILD, PEOPLE
+from bot.playground.table import GUILD, LANGUAGES, PEOPLE
 
 STATIC = Path(__file__).with_name("static")
 TABLE: web.AppKey[Table] = web.AppKey("table", Table)
@@ -36,6 +36,8 @@ async def state(request: web.Request) -> web.Response:
             "people": [someone.payload() for someone in PEOPLE],
             "bot": {"name": table.backend.bot_user.name, "id": str(table.backend.bot_user.id), "state": bot.state},
             "commands": table.commands(),
+            "languages": [{"locale": locale, "name": name} for locale, name in LANGUAGES.items()],
+            "locale": table.locale,
             "messages": table.messages(),
         }
     )
@@ -109,6 +111,15 @@ async def press(request: web.Request) -> web.Response:
     return web.json_response({"interaction": str(reply.id)})
 
 
+async def language(request: web.Request) -> web.Response:
+    body = await _body(request)
+    try:
+        request.app[TABLE].speak(str(body["locale"]))
+    except (ValueError, KeyError) as refusal:
+        return refused(str(refusal))
+    return web.json_response({"locale": request.app[TABLE].locale})
+
+
 async def restart(request: web.Request) -> web.Response:
     body = await _body(request)
     bot = request.app[BOT]
@@ -141,6 +152,7 @@ def web_app(table: Table, bot: BotProcess) -> web.Application:
             web.post("/api/command", command),
             web.post("/api/autocomplete", autocomplete),
             web.post("/api/press", press),
+            web.post("/api/language", language),
             web.post("/api/restart", restart),
             web.get("/files/{attachment:[0-9]+}/{filename}", attachment),
             web.static("/static", STATIC),

@@ -31,7 +31,8 @@ START = HelpPage(
     N_("I roll and read the dice of four games, and show each result with its exact odds.\n\n"
        "• **HEX** — `/hex`\n• **Year Zero** (Forbidden Lands) — `/yz`, `/push`, `/willpower`\n"
        "• **Heroic Rolls** — `/heroic`\n• **Seven Kingdoms** tests — `/test`\n\n"
-       "Every roll takes `private` (only you see it) and `note` (a few words shown on the roll). "
+       "Every roll takes `private` (only you see it), `note` (a few words shown on the roll) and `faces` (dice you "
+       "rolled by hand, in the card's order: `faces:6 3 1`; a Push then asks for the new faces). "
        "Bad input never rolls: I tell you privately what was wrong, and nothing is stored. I speak your Discord "
        "language to you, and the server's on public cards (a game master sets it with `/settings language`).\n\n"
        "Pick a page below: every command, each game, the dice symbols, the pool notation, and the rulings I follow."),

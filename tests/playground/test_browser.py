@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from rules.language import speak
 from tests.playground.conftest import Playground
 
 try:
@@ -202,3 +203,40 @@ def test_on_a_phone(browser, playground: Playground, shots: Path):
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide on a 390 px phone"
     context.close()
+
+
+def test_a_german_table_on_a_phone(browser, playground: Playground, shots: Path):
+    """The language picker sets the players' and the server's Discord locale: the picker and the card speak it."""
+    german = speak("de")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark", is_mobile=True)
+    page = context.new_page()
+    page.goto(playground.url)
+    page.wait_for_selector("body[data-ready=yes]")
+    language = page.get_by_label("Language")
+    language.select_option(label="Deutsch")
+    try:
+        box = page.get_by_role("combobox", name="Message #tavern")
+        box.click()
+        box.press_sequentially("/y")
+        yz = german._("Roll Attribute + Skill base dice, gear dice, Artifact Dice and Pride; push or keep")
+        expect(page.get_by_role("option", name="/yz")).to_contain_text(yz)  # the synced description_localizations
+        page.screenshot(path=shots / f"{next(STEPS):02}-phone-german-command-picker.png")
+        box.fill("/heroic tn dice:")  # a choice's label: its name_localizations
+        expect(page.get_by_role("option", name=german._("{dice} + Skill", dice="2d6"))).to_be_visible()
+        box.fill("/yz attribute:3 skill:2 gear:1")
+        box.press("Enter")
+        card = page.locator(".message").last
+        push = card.get_by_role("button", name=german._("Push"))
+        expect(push).to_be_visible(timeout=SLOW)
+        expect(card.get_by_role("button", name=german._("Keep"))).to_be_visible()
+        page.screenshot(path=shots / f"{next(STEPS):02}-phone-german-card.png", full_page=True)
+        before = card.locator(".embed").inner_text()
+        push.click()
+        expect(card.locator(".embed")).not_to_have_text(before, timeout=SLOW)
+        expect(push).to_have_count(0)
+        page.screenshot(path=shots / f"{next(STEPS):02}-phone-german-pushed.png", full_page=True)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"the page is {width} px wide on a 390 px phone"
+    finally:
+        language.select_option(label="English")  # the playground is shared by the module's tests
+        context.close()

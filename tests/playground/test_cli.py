@@ -14,7 +14,9 @@ import pytest
 
 from bot.playground.cli import is_loopback
 from bot.playground.commandline import read_line
+from bot.playground.interactions import APPLICATION_COMMAND
 from bot.playground.invoke import CannotInvoke
+from bot.playground.session import Table
 from bot.playground.table import GUILD, PEOPLE
 from tests.playground.conftest import Playground
 
@@ -91,6 +93,21 @@ def test_the_playground_connects_to_loopback_only(tmp_path: Path):
         assert ipaddress.ip_address(host) in ipaddress.ip_network("127.0.0.0/8"), address
     looked_up = {line.split(" ", 1)[1] for line in lines if line.startswith("socket.getaddrinfo ")}
     assert looked_up <= {"'127.0.0.1'", "b'127.0.0.1'", "'localhost'"}, looked_up
+
+
+def test_the_tables_language_is_every_players_and_the_servers_locale():
+    """The page's language picker: what the interactions carry, what the open pages hear, what is refused."""
+    table = Table()
+    heard: list[dict] = []
+    table.listeners.append(heard.append)
+    table.speak("pt-BR")
+    for someone in PEOPLE:
+        payload = table.payload(APPLICATION_COMMAND, {"name": "yz"}, user=someone.user)
+        assert (payload["locale"], payload["guild_locale"], payload["guild"]["locale"]) == ("pt-BR",) * 3
+    assert heard == [{"type": "locale", "locale": "pt-BR"}]
+    with pytest.raises(ValueError, match="not 'pt-PT'"):
+        table.speak("pt-PT")  # a Discord locale, but not one of the page's
+    assert table.locale == "pt-BR"
 
 
 YZ = {

@@ -3,7 +3,7 @@
 const {drawMessage, spokenText, el, names, EPHEMERAL, LOADING} = window.Markup;
 const {readLine, problems, suggestions, optionHint, visibleCommands} = window.CommandBox;
 
-const view = {people: [], channels: [], commands: [], messages: new Map(), bot: {name: "rollkeeper", state: "starting"},
+const view = {people: [], channels: [], commands: [], languages: [], locale: "en-US", messages: new Map(), bot: {name: "rollkeeper", state: "starting"},
   me: null, channel: null, items: [], active: -1, autocompleteFor: ""};
 const $ = id => document.getElementById(id);
 
@@ -89,6 +89,21 @@ function drawPeople() {
   $("me-avatar").textContent = me.display[0];
 }
 
+function drawLanguages() {
+  $("language").replaceChildren(...view.languages.map(language => el("option",
+    {value: language.locale, lang: language.locale, selected: language.locale === view.locale}, language.name)));
+}
+
+async function speak(locale) {
+  // The table's language: every player's Discord client and the server's locale (the bot's cards follow it).
+  try {
+    view.locale = (await api("/api/language", {locale})).locale;
+  } catch (error) {
+    notice(error.message);
+  }
+  drawLanguages(); refresh();
+}
+
 function drawChannels() {
   $("channels").replaceChildren(...view.channels.map(channel => el("li", {},
     el("button", {type: "button", class: "channel-link", "aria-current": channel.id === view.channel ? "page" : null,
@@ -142,9 +157,9 @@ function refresh() {
   if (!line.startsWith("/")) { showSuggestions([]); return; }
   const state = readLine(line, commandsForMe());
   const heading = state.command ? "/" + [state.command.name, ...state.path].join(" ") : "Commands of " + view.bot.name;
-  showSuggestions(suggestions(state, commandsForMe(), view.people, view.channels), heading);
+  showSuggestions(suggestions(state, commandsForMe(), view.people, view.channels, view.locale), heading);
   if (state.typing === "value" && state.focused) {
-    $("hint").textContent = optionHint(state.focused);
+    $("hint").textContent = optionHint(state.focused, view.locale);
     $("hint").hidden = false;
     const trouble = problems({...state, definitions: [state.focused], options: {[state.focused.name]: state.partial}})
       .filter(text => !text.endsWith("required"));
@@ -213,6 +228,9 @@ function listen() {
       const shownNow = !(message.flags & LOADING) && (!before || before.flags & LOADING);
       if (visible(message) && (shownNow || change.change === "update")) announce(`${view.bot.name}${change.change === "update" && !shownNow ? " (edited)" : ""}: ${spokenText(message)}`);
       else if (visible(message) && message.flags & LOADING) announce(`${view.bot.name} is thinking…`);
+    } else if (change.type === "locale") {
+      view.locale = change.locale;
+      drawLanguages();
     } else if (change.type === "bot") {
       view.bot.state = change.state;
       drawBot();
@@ -226,7 +244,8 @@ function listen() {
 
 async function load(first) {
   const state = await api("/api/state");
-  Object.assign(view, {people: state.people, channels: state.channels, commands: state.commands});
+  Object.assign(view, {people: state.people, channels: state.channels, commands: state.commands,
+    languages: state.languages, locale: state.locale});
   view.bot = state.bot;
   for (const someone of state.people) names.set(someone.id, someone.display);
   for (const channel of state.channels) names.set(channel.id, channel.name);
@@ -237,7 +256,7 @@ async function load(first) {
     view.channel = view.channel || state.channels[0].id;
     for (const message of state.messages) if (!view.messages.has(message.id)) view.messages.set(message.id, message);
   }
-  drawPeople(); drawChannels(); drawBot(); if (first) drawAll();
+  drawPeople(); drawLanguages(); drawChannels(); drawBot(); if (first) drawAll();
 }
 
 async function restart(kill) {
@@ -259,6 +278,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("box").addEventListener("blur", () => setTimeout(() => showSuggestions([]), 150));
   $("composer").addEventListener("submit", event => { event.preventDefault(); send(); });
   $("who").addEventListener("change", () => { view.me = $("who").value; drawPeople(); drawAll(); refresh(); });
+  $("language").addEventListener("change", () => speak($("language").value));
   $("restart").addEventListener("click", () => restart(false));
   $("kill").addEventListener("click", () => restart(true));
   $("theme").addEventListener("click", theme);

@@ -89,34 +89,44 @@ function problems(state) {
   return found;
 }
 
-function optionHint(option) {
+// A description as Discord's client shows it: in the player's language when the bot synced a translation.
+function described(item, locale) {
+  return (item.description_localizations || {})[locale] || item.description;
+}
+
+// A choice's label likewise (its value, what the line carries, is the same in every language).
+function named(choice, locale) {
+  return (choice.name_localizations || {})[locale] || choice.name;
+}
+
+function optionHint(option, locale) {
   const bits = [KIND_NAMES[option.type] || "value"];
   if (option.min_value !== undefined || option.max_value !== undefined) bits.push(`${option.min_value ?? "…"}–${option.max_value ?? "…"}`);
   if (option.min_length !== undefined || option.max_length !== undefined) bits.push(`${option.min_length ?? 0}–${option.max_length ?? "…"} characters`);
-  return `${option.name}: ${option.description} (${bits.join(", ")}${option.required ? ", required" : ""})`;
+  return `${option.name}: ${described(option, locale)} (${bits.join(", ")}${option.required ? ", required" : ""})`;
 }
 
 // Suggestions for the state: [{label, detail, insert}] where insert replaces the partial word being typed.
-function suggestions(state, commands, people, channels) {
+function suggestions(state, commands, people, channels, locale) {
   const starts = item => item.toLowerCase().startsWith(state.partial.toLowerCase());
   if (state.typing === "command") {
     return commands.filter(command => starts(command.name)).sort((a, b) => a.name.localeCompare(b.name))
-      .map(command => ({label: "/" + command.name, detail: command.description, insert: command.name + " "}));
+      .map(command => ({label: "/" + command.name, detail: described(command, locale), insert: command.name + " "}));
   }
   if (state.typing === "subcommand") {
     return state.definitions.filter(option => starts(option.name))
-      .map(option => ({label: option.name, detail: option.description, insert: option.name + " "}));
+      .map(option => ({label: option.name, detail: described(option, locale), insert: option.name + " "}));
   }
   if (state.typing === "option") {
     return state.definitions.filter(option => !(option.name in state.options) && starts(option.name))
       .sort((a, b) => Number(!!b.required) - Number(!!a.required))
-      .map(option => ({label: option.name + (option.required ? " *" : ""), detail: option.description + (option.required ? " (required)" : ""), insert: option.name + ":"}));
+      .map(option => ({label: option.name + (option.required ? " *" : ""), detail: described(option, locale) + (option.required ? " (required)" : ""), insert: option.name + ":"}));
   }
   if (state.typing === "value" && state.focused) {
     const option = state.focused;
     if (option.choices && option.choices.length) {
-      return option.choices.filter(choice => choice.name.toLowerCase().includes(state.partial.toLowerCase()) || String(choice.value).toLowerCase().startsWith(state.partial.toLowerCase()))
-        .map(choice => ({label: choice.name, detail: "", insert: String(choice.value) + " "}));
+      return option.choices.filter(choice => named(choice, locale).toLowerCase().includes(state.partial.toLowerCase()) || String(choice.value).toLowerCase().startsWith(state.partial.toLowerCase()))
+        .map(choice => ({label: named(choice, locale), detail: "", insert: String(choice.value) + " "}));
     }
     if (option.type === BOOLEAN) return ["True", "False"].filter(starts).map(name => ({label: name, detail: "", insert: name + " "}));
     if (option.type === USER) return people.filter(person => starts(person.name)).map(person => ({label: person.display, detail: "@" + person.name, insert: person.name + " "}));
