@@ -3,7 +3,7 @@
 A real SQLite file gets `rows` expired rolls (and 1,000 fresh ones), written with plain sqlite3 (not timed); in
 the second shape, `busy_rows` expired rolls of ONE player in one channel, each with its message. Then, in one
 event loop, the purge runs as the bot's chore runs it - the lookup of the rolls about to expire whose messages
-still show buttons (`rolls.expiring`), then `Database.purge_expired` - while two probes run beside it:
+still show buttons (`rolls.expiring`), then `bot.app.chores.purge_store` - while two probes run beside it:
 - a loop-lag probe: `asyncio.sleep(1 ms)` in a loop; a stall is how much later than asked it woke;
 - a player: one `/yz`-sized roll stored every 10 ms; its wait is how long the INSERT took (it queues behind
   whatever statement of the purge holds the database).
@@ -28,6 +28,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bench.figures import percentile, verdict
+from bot.app.chores import purge_store
 from bot.storage.sqlite import Database
 
 STALL_TARGET = 0.050
@@ -104,7 +105,7 @@ async def measure(path: Path) -> dict[str, float]:
     probes = [asyncio.create_task(lag_probe()), asyncio.create_task(player())]
     started = time.perf_counter()
     await db.rolls.expiring(NOW, LIFETIME, EXPIRING_EDITS)
-    purged = await db.purge_expired(NOW, LIFETIME)
+    purged = await purge_store(db, NOW, LIFETIME)
     took = time.perf_counter() - started
     done.set()
     await asyncio.gather(*probes)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from dotenv import dotenv_values
 
@@ -254,3 +254,17 @@ def _database_url(value: str | None) -> str | None:
             "(or be left unset to keep everything in the SQLite file at DATABASE_PATH)"
         )
     return text
+
+
+def database_location(url: str) -> str:
+    """The database a URL names, without its user and password (for a Unix socket: ``postgresql:///name?host=``)."""
+    parts = urlsplit(url)
+    query = parse_qs(parts.query)
+    name = parts.path.lstrip("/")
+    if parts.hostname is None and query.get("host"):
+        return f"postgresql:///{name}?host={query['host'][0]}"
+    try:
+        port = f":{parts.port}" if parts.port else ""
+    except ValueError:
+        port = ""
+    return f"postgresql://{parts.hostname or 'localhost'}{port}/{name}"

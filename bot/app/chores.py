@@ -1,5 +1,6 @@
 """The bot's periodic chores, run behind it while it serves: the purge of expired rolls (at start, then every
-PURGE_INTERVAL) and, for a SQLite file, the watch that notices the file deleted or replaced while the bot idles.
+PURGE_INTERVAL; a SQLite file then gives the space it freed back) and, for a SQLite file, the watch that notices
+the file deleted or replaced while the bot idles.
 
 A feature that must do something before a purge registers a hook with the bot (``add_purge_hook``): the Year Zero
 feature marks the messages of expiring rolls ended. The purge runs the hooks it is given, knowing no feature."""
@@ -17,14 +18,16 @@ import discord
 
 from bot.interactions.rollkeeper import PurgeHook
 from bot.settings import Settings
-from bot.storage.applied import APPLIED_RETENTION
 from bot.storage.database import Storage
 from bot.storage.errors import StorageBusy, StorageUnavailable
-from bot.storage.sqlite import Database
+from bot.storage.sqlite import Database, Store
 
 _log = logging.getLogger(__name__)
 
 PURGE_INTERVAL = timedelta(hours=1)
+APPLIED_RETENTION = timedelta(hours=24)  # how long an applied interaction is remembered: far past any replay
+RECLAIM_STEP_PAGES = 256  # pages given back to the file system per statement after a purge (1 MB at 4 KiB)
+STUCK_STEPS = 3  # steps in a row that give nothing back before the clean-up stops (a file not INCREMENTAL)
 FILE_WATCH_SECONDS = 5.0
 """How often an idle bot checks that its database file is still the one it opened (every statement checks too)."""
 
@@ -39,11 +42,51 @@ async def purge_expired_rolls(
     for hook in before:
         await hook()
     started = time.monotonic()
-    purged = await db.purge_expired(now, settings.push_lifetime, settings.roll_log_retention)
+    purged = await purge_store(db, now, settings.push_lifetime, settings.roll_log_retention)
     level = logging.INFO if purged else logging.DEBUG
     _log.log(level, "Purged %d expired Year Zero rolls in %.1f s", purged, time.monotonic() - started)
     await db.applied.purge(discord.utils.utcnow() - max(APPLIED_RETENTION, settings.push_lifetime))
     return purged
+
+
+async def purge_store(
+    db: Storage, now: datetime, push_lifetime: timedelta, log_retention: timedelta | None = None
+) -> int:
+    """Delete what has outlived its use (Year Zero rolls past their lifetime, and roll log entries past
+    log_retention when given) in small batches, then give a SQLite file's freed space back (PostgreSQL's autovacuum
+    does so by itself); return how many Year Zero rolls were deleted."""
+    purged = await db.rolls.purge_expired(now, push_lifetime)
+    if log_retention is not None:
+        await db.log.purge_older(now, log_retention)
+    if isinstance(db, Database):
+        await use_incremental_vacuum(db.store)
+        await reclaim_space(db.store)
+    return purged
+
+
+async def use_incremental_vacuum(store: Store) -> None:
+    """Make the file one that can shrink (auto_vacuum INCREMENTAL, 2): a new database takes it before its first
+    table; an older one needs one VACUUM, done here once (after a purge, when the file holds least)."""
+    if await store.pragma("auto_vacuum") == 2:
+        return
+    started = time.monotonic()
+    await store.execute("PRAGMA auto_vacuum = INCREMENTAL")
+    if await store.pragma("page_count") > 1:
+        await store.execute("VACUUM")
+    _log.info("The database can now shrink after purges (a one-time VACUUM, %.1f s)", time.monotonic() - started)
+
+
+async def reclaim_space(store: Store, step_pages: int = RECLAIM_STEP_PAGES) -> int:
+    """Give the file's free pages back to the file system, step_pages per statement (a player's roll waits for one
+    step at most), then truncate the WAL; return how many pages were given back."""
+    given_back, stuck = 0, 0
+    while stuck < STUCK_STEPS and (free := await store.pragma("freelist_count")) > 0:
+        await store.write(f"PRAGMA incremental_vacuum({min(free, int(step_pages)):d})")
+        after = await store.pragma("freelist_count")
+        stuck = stuck + 1 if after >= free else 0
+        given_back += max(free - after, 0)
+    await store.fetch_all("PRAGMA wal_checkpoint(TRUNCATE)")
+    return given_back
 
 
 class Chores:

@@ -208,7 +208,7 @@ class RollkeeperBot(commands.AutoShardedBot):
             await self.sync_commands()
         except StorageBusy as error:  # for whoever runs the bot, not the players' "try again": which file, why
             reason = "another program kept it locked past the busy timeout"
-            raise StorageUnavailable(self.db.location, reason) from error
+            raise StorageUnavailable(self.db.store.location, reason) from error
         self._chores.start(self._db, self.first_purge_done)
 
     def _database_lost(self, error: StorageUnavailable) -> None:

@@ -12,8 +12,8 @@ import asyncio
 import sys
 from pathlib import Path
 
+from bot.app.opening import probe_database
 from bot.storage.errors import StorageError
-from bot.storage.files import probe_database
 from bot.storage.sqlite import Database
 
 SQLITE_PREFIX = "sqlite:///"
@@ -38,7 +38,7 @@ NEEDS_ASYNCPG = 'copy-db needs asyncpg: pip install -e ".[postgres]"'
 
 async def copy(source: Path, target: str) -> dict[str, int]:
     try:
-        from bot.storage.copying import copy_database
+        from bot.app.copying import copy_database
         from bot.storage.postgres import PostgresDatabase
     except ImportError as error:
         raise StorageError(NEEDS_ASYNCPG) from error

@@ -91,7 +91,7 @@ class ShardLease:
             _log.info("Taking over the shard lease of a process that is gone: %s", ", ".join(sorted(gone)))
             held = await self.db.leases.take(shard_ids, self.owner, self._clock(), self.ttl, overrule=gone)
         if held:
-            raise LeaseHeld(held, self.db.location)
+            raise LeaseHeld(held, self.db.store.location)
 
     async def _renew_periodically(self) -> None:
         while True:

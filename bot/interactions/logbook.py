@@ -20,7 +20,7 @@ from bot.interactions.private_rolls import Buttons, roll_view
 from bot.interactions.rollkeeper import rollkeeper
 from bot.interactions.tree import server_channel
 from bot.storage.errors import StorageBusy
-from bot.storage.log_records import NewEntry
+from bot.storage.roll_log import NewEntry
 from rules.language import Speech
 from rules.luck import LuckEvent
 
@@ -57,7 +57,7 @@ def card_of(embed: discord.Embed) -> dict[str, Any]:
 
 
 def new_entry(interaction: discord.Interaction, embed: discord.Embed, rolled: Rolled, private: bool) -> NewEntry:
-    """What the log keeps of a roll (a pushable Year Zero roll's is stored with the roll: rolls.create_for)."""
+    """What the log keeps of a roll (a pushable Year Zero roll's is stored with the roll: rolls.create_superseding)."""
     guild_id, channel_id = server_channel(interaction)
     return NewEntry(
         guild_id, channel_id, interaction.user.id, rolled.system, rolled.kind, reading_of(embed),

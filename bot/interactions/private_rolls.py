@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.storage.log_records import LogEntry
+from bot.storage.roll_log import LogEntry
 from rules.language import Speech
 
 Buttons = Callable[[int, Speech], Sequence[discord.ui.Item[Any]]]

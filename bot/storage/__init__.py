@@ -1,2 +1,1 @@
-"""What the bot keeps, in SQLite or PostgreSQL: one class per thing kept, written once against the driver seam
-(driver.py); what the two databases say differently is dialects.py. No SQL lives outside this package."""
+"""What the bot keeps, in SQLite or PostgreSQL, written once on the driver seam. No SQL lives outside this package."""

@@ -1,22 +1,15 @@
-"""The interactions whose change the store applied, with their outcome: an interaction applies once (Discord may
-deliver one twice; docs/reliability.md, "An interaction applies once"). Each change a player asks for is applied
-together with a row here, keyed by the interaction's id, in one transaction (`AppliedIn`): a repeat gets the first
-delivery's outcome (a JSON object kept as text) back instead. Rows are purged after `APPLIED_RETENTION`.
-"""
+"""Interactions whose change the store applied, and their outcome: each applies once (docs/architecture.md)."""
 
 from __future__ import annotations
 
 import json
 import time
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from bot.storage.driver import Row, Session, Statements
 
 Outcome = dict[str, Any]
-
-APPLIED_RETENTION = timedelta(hours=24)
-"""How long an applied interaction is remembered: far longer than any replay Discord makes."""
 
 _RECALL = "SELECT outcome FROM applied_interactions WHERE interaction_id = :id"
 _REMEMBER = """
@@ -49,11 +42,11 @@ def outcome_of(row: Row | None) -> Outcome | None:
     return value
 
 
-class AppliedIn:
-    """The applied interactions inside a change's transaction. ``before_recall``: the dialect's statement on ``:id``
-    that makes a second delivery wait for the first to commit (None where transactions already take turns)."""
+class AppliedInteractions:
+    """The applied interactions, kept in a change's transaction (``before_recall``: a repeat waits for the first)."""
 
-    def __init__(self, before_recall: str | None) -> None:
+    def __init__(self, statements: Statements, before_recall: str | None) -> None:
+        self._db = statements
         self._before_recall = before_recall
 
     async def recalled(self, session: Session, interaction_id: int | None) -> Outcome | None:
@@ -76,17 +69,6 @@ class AppliedIn:
     async def forget(self, session: Session, interaction_id: int) -> bool:
         """Forget interaction_id, its change withdrawn (a repeat may apply it anew); False when not remembered."""
         return bool(await session.fetch_all(_FORGET, {"id": interaction_id}))
-
-
-class AppliedInteractions:
-    """Read and purge the applied interactions (they are written by the changes themselves)."""
-
-    def __init__(self, statements: Statements) -> None:
-        self._db = statements
-
-    async def outcome(self, interaction_id: int) -> Outcome | None:
-        """What the interaction applied, or None when the store never applied it (or forgot it)."""
-        return outcome_of(await self._db.fetch_one(_RECALL, {"id": interaction_id}))
 
     async def latest_for(self, subject: str) -> Outcome | None:
         """The outcome of the latest interaction applied to subject (e.g. 'yz_roll:12'), or None."""

@@ -1,13 +1,4 @@
-"""What SQLite and PostgreSQL say differently, side by side: every other statement is written once, in the class
-of what it keeps. Both read named parameters (``:id``; PostgreSQL's are numbered by bot/storage/postgres.py).
-
-The claim's locking is the one real difference. SQLite's write transactions take turns (BEGIN IMMEDIATE holds the
-write lock from the start), so a claim may read "still pushable" through the view yz_roll_states and read the
-roller's Willpower in the same statement. PostgreSQL runs transactions at once (READ COMMITTED): a claim is one
-UPDATE whose WHERE holds every condition, with a compare-and-set on pushes_made, so a racing claim waits for the
-row lock, re-reads the committed row and matches nothing; the roller's Willpower row is then locked before the
-gain, and a repeated interaction, or a change of the shard leases, first takes an advisory lock.
-"""
+"""What SQLite and PostgreSQL say differently, side by side (why: docs/architecture.md); the rest is said once."""
 
 from __future__ import annotations
 
@@ -16,43 +7,26 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Dialect:
-    """The statements one database says its own way (their named parameters as below)."""
+    """The statements one database says its own way, with their named parameters (docs/architecture.md)."""
 
-    name: str
-    claim: str
-    """Claim push :made + 1 of roll :id by :user if still pushable (newer than :oldest, pending, the player's latest
-    there): store :pushed at :now, end it when :last; RETURNING the roll (and, on SQLite, willpower_before)."""
-    keep: str
-    """Mark roll :id kept if :user may still push it; RETURNING it."""
-    highest_id: str
-    """One row, ``highest``: the highest roll id ever given (0 before the first)."""
-    points_before_change: str
-    """One row, ``points``, for :guild's :user (or none), with no other change before the transaction's end."""
-    claim_reads_points: bool
-    """True when the claim's row holds willpower_before (the write lock is held already)."""
-    refund: str
-    """Give :points back to :guild's :user, at most :most (a spend withdrawn)."""
-    task_named: str
-    """Matches an extended test's name :name whatever its case."""
-    task_key: str
-    """The name column(s) of extended_tests' unique key."""
-    task_order: str
-    """Orders a channel's extended tests by name."""
-    log_push: str
-    """Log push :pushes of entry :id unless one as late is: :reading, :card (kept only when private), :events added
-    to the entry's, :willpower added to extras' and :banes in place of extras'."""
-    set_messages: str
-    """Write :noted (JSON: a list of {id, channel, message}) as the rolls' messages; RETURNING each roll's id."""
-    before_recall: str | None
-    """Run on :id before an applied interaction is looked for, so that a second delivery waits for the first."""
-    lease_turn: str | None
-    """Run first in a transaction that changes the shard leases, so that they change one process at a time."""
+    claim: str  # push :made + 1 of roll :id by :user at :now, if still pushable; RETURNING the roll
+    keep: str  # mark roll :id kept if :user may still push it (newer than :oldest); RETURNING it
+    highest_id: str  # one row, ``highest``: the highest roll id ever given (0 before the first)
+    points_before_change: str  # one row, ``points``, of :guild's :user (or none), unchanged until the commit
+    claim_reads_points: bool  # the claim's row holds willpower_before (the write lock is held already)
+    refund: str  # give :points back to :guild's :user, at most :most (a spend withdrawn)
+    task_named: str  # matches an extended test's name :name whatever its case
+    task_key: str  # the name column(s) of extended_tests' unique key
+    task_order: str  # orders a channel's extended tests by name
+    log_push: str  # log push :pushes of entry :id unless one as late is (docs/architecture.md)
+    set_messages: str  # write :noted (JSON: [{id, channel, message}]) as rolls' messages; RETURNING their ids
+    before_recall: str | None  # run on :id before an applied interaction is read: a second delivery waits
+    lease_turn: str | None  # run first when the shard leases change, so they change one process at a time
 
 
 _SQLITE_PENDING = "created_at >= :oldest AND (SELECT state FROM yz_roll_states WHERE id = :id) = 'pending'"
 
 SQLITE = Dialect(
-    name="SQLite",
     claim=f"""
 UPDATE yz_rolls SET state = CASE WHEN :last THEN 'pushed' ELSE 'pending' END,
     pushed_payload = :pushed, pushed_at = :now, pushes_made = pushes_made + 1
@@ -98,7 +72,6 @@ roll.id = :id AND roll.user_id = :user AND roll.created_at >= :oldest AND roll.s
 """
 
 POSTGRES = Dialect(
-    name="PostgreSQL",
     claim=f"""
 UPDATE yz_rolls AS roll SET state = CASE WHEN :last THEN 'pushed' ELSE 'pending' END,
     pushed_payload = :pushed, pushed_at = :now, pushes_made = roll.pushes_made + 1

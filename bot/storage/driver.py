@@ -1,11 +1,9 @@
-"""The driver seam: what the classes of what is kept need of a database. Statements with named parameters
-(``:guild``), run one at a time (each its own transaction) or inside `transaction()`; sqlite.py offers them as
-sqlite3 binds them, postgres.py numbers them for asyncpg. Times are aware datetimes in the API, Unix seconds in
-the database."""
+"""The driver seam: what the classes of what is kept need of a database (docs/architecture.md, "The driver seam")."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import fields
 from datetime import UTC, datetime
@@ -17,12 +15,10 @@ if TYPE_CHECKING:
 
 Params = Mapping[str, Any]
 NO_PARAMS: Params = MappingProxyType({})
-PURGE_BATCH = 500
-"""Rows deleted per statement by a purge: a few milliseconds of the database each (see bench/purge.py)."""
+PURGE_BATCH = 500  # rows deleted per statement by a purge: a few milliseconds of the database each (bench/purge.py)
 T = TypeVar("T", bound="DataclassInstance")
 R = TypeVar("R")
-LARGEST_ID = 2**63 - 1
-"""The largest id a database column holds (a custom_id from a hostile client may name any number)."""
+LARGEST_ID = 2**63 - 1  # the largest id a column holds (a hostile client's custom_id may name any number)
 
 
 def epoch(moment: datetime) -> float:
@@ -48,54 +44,78 @@ def from_row(kind: type[T], row: Row, **read: Any) -> T:
 
 
 class Row(Protocol):
-    """A row read back: its columns by name (sqlite3.Row, asyncpg.Record)."""
+    """A row read back: its columns by name or position (sqlite3.Row, asyncpg.Record)."""
 
-    def __getitem__(self, key: str, /) -> Any: ...
-
-
-class Session(Protocol):
-    """The statements of one transaction."""
-
-    async def fetch_one(self, sql: str, params: Params = ..., /) -> Row | None: ...
-
-    async def fetch_all(self, sql: str, params: Params = ..., /) -> Sequence[Row]: ...
-
-    async def execute_many(self, sql: str, rows: Iterable[Params], /) -> object: ...
+    def __getitem__(self, key: str | int, /) -> Any: ...
 
 
-class Statements(Protocol):
+class Session(ABC):
+    """Statements on one connection, while it is this task's: a transaction's, or one statement on its own."""
+
+    @abstractmethod
+    async def fetch_all(self, sql: str, params: Params = NO_PARAMS, /) -> Sequence[Row]:
+        """One statement; every row it gives (a write's RETURNING rows)."""
+
+    @abstractmethod
+    async def execute(self, sql: str, params: Params = NO_PARAMS, /) -> int:
+        """One write statement; how many rows it changed."""
+
+    async def fetch_one(self, sql: str, params: Params = NO_PARAMS, /) -> Row | None:
+        rows = await self.fetch_all(sql, params)
+        return rows[0] if rows else None
+
+
+class Statements(ABC):
     """A database: single statements, each a transaction of its own, and transactions of several."""
 
+    location: str
+    """Where the data is, fit for a log line or an error message (never a password)."""
+
     @property
+    @abstractmethod
     def closed(self) -> bool: ...
 
+    @abstractmethod
     async def close(self) -> None: ...
 
-    def transaction(self) -> AbstractAsyncContextManager[Session]: ...
+    @abstractmethod
+    def alone(self) -> AbstractAsyncContextManager[Session]:
+        """A session for statements that each commit on their own (autocommit)."""
+
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Session]:
+        """A session whose statements commit together when the block ends, or roll back on any error."""
 
     async def in_one_trip(self, body: Callable[[Session], Awaitable[R]], /) -> R:
-        """body's statements as one transaction, sent as one call: on SQLite one hop to the connection's thread
-        (body must await nothing but its session's statements), on PostgreSQL a transaction."""
-        ...
+        """body's statements as one transaction, sent as one call where the driver can (SQLite: one hop to its
+        thread, so body may await nothing but its session's statements)."""
+        async with self.transaction() as session:
+            return await body(session)
 
-    async def fetch_one(self, sql: str, params: Params = ..., /) -> Row | None: ...
+    async def fetch_all(self, sql: str, params: Params = NO_PARAMS, /) -> Sequence[Row]:
+        async with self.alone() as session:
+            return await session.fetch_all(sql, params)
 
-    async def fetch_all(self, sql: str, params: Params = ..., /) -> Sequence[Row]: ...
+    write = fetch_all  # one write statement: its RETURNING rows
 
-    async def write(self, sql: str, params: Params = ..., /) -> Sequence[Row]:
-        """One write statement; its RETURNING rows."""
-        ...
+    async def fetch_one(self, sql: str, params: Params = NO_PARAMS, /) -> Row | None:
+        async with self.alone() as session:
+            return await session.fetch_one(sql, params)
 
-    async def execute(self, sql: str, params: Params = ..., /) -> int:
-        """One write statement; how many rows it changed."""
-        ...
+    async def execute(self, sql: str, params: Params = NO_PARAMS, /) -> int:
+        async with self.alone() as session:
+            return await session.execute(sql, params)
+
+    async def purge(self, table: str, oldest: datetime, batch: int = PURGE_BATCH) -> int:
+        """Delete the table's rows created before oldest, a short transaction per batch; return how many."""
+        sql, params = _PURGE_ROUND.format(table=table), {"oldest": epoch(oldest), "batch": batch}
+        purged, deleted = 0, batch
+        while deleted == batch:
+            deleted = await self.execute(sql, params)
+            purged += deleted
+        return purged
 
 
-async def purge(db: Statements, sql: str, oldest: datetime, batch: int = PURGE_BATCH) -> int:
-    """Run a purge's DELETE (of rows created before :oldest, :batch at a time) until it deletes less than a batch;
-    return how many rows it deleted. Each batch is a short transaction of its own: other statements go between."""
-    params, purged, deleted = {"oldest": epoch(oldest), "batch": batch}, 0, batch
-    while deleted == batch:
-        deleted = await db.execute(sql, params)
-        purged += deleted
-    return purged
+_PURGE_ROUND = """
+DELETE FROM {table} WHERE id IN (SELECT id FROM {table} WHERE created_at < :oldest ORDER BY created_at LIMIT :batch)
+"""

@@ -1,5 +1,4 @@
-"""Errors from the storage layer: `StorageUnavailable` is for whoever runs the bot (it names the database); the
-others are `PlayerError`s, fit to show a player as they are."""
+"""Errors from the storage layer: `StorageUnavailable` names the database for its host; the rest are `PlayerError`s."""
 
 from __future__ import annotations
 
@@ -7,6 +6,7 @@ from pathlib import Path
 
 from bot.errors import PlayerError
 from bot.text import inert
+from rules.errors import Term
 from rules.language import N_
 
 
@@ -19,7 +19,6 @@ class StorageUnavailable(StorageError):
 
     def __init__(self, path: Path | str, reason: str) -> None:
         super().__init__(f"Cannot use the database at {path}: {reason}")
-        self.path = path
         self.reason = reason
 
 
@@ -53,7 +52,6 @@ class NoSuchExtendedTest(StorageError, PlayerError):
     def __init__(self, name: str) -> None:
         super().__init__(N_('There is no extended test named "{name}" in this channel; start it first.'),
                          name=inert(name))
-        self.name = name
 
 
 class TaskComplete(StorageError, PlayerError):
@@ -62,4 +60,14 @@ class TaskComplete(StorageError, PlayerError):
     def __init__(self, name: str) -> None:
         super().__init__(N_('The extended test "{name}" is already complete; start it over with restart.'),
                          name=inert(name))
-        self.name = name
+
+
+def check_whole(name: str, value: int, *, low: int, high: int | None = None) -> None:
+    """Refuse anything but a whole number in [low, high] with a message a player can read."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidValue("{name} must be a whole number, not {value!r}", name=Term(name), value=value)
+    if high is not None and not low <= value <= high:
+        raise InvalidValue("{name} must be from {low} to {high}, not {value}", name=Term(name), low=low, high=high,
+                           value=value)
+    if value < low:
+        raise InvalidValue("{name} must be at least {low}, not {value}", name=Term(name), low=low, value=value)

@@ -1,14 +1,9 @@
-"""Leases on shards: one process serves a shard at a time, on one database.
-
-A process takes a lease on each shard it serves, with its owner name and an expiry, and renews it while it lives;
-a second process started with the same token finds the leases held and is refused; a crashed process's leases
-expire. Taking and renewing are one transaction for all the shards (every shard asked for, or none), first
-taking the dialect's `lease_turn` (docs/reliability.md, "One process per shard").
-"""
+"""Leases on shards: one process serves a shard at a time, on one database (docs/architecture.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import AsyncIterator, Collection, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -45,21 +40,21 @@ class ShardLeases:
         self._db = statements
         self._turn = turn
 
-    async def _take_turn(self, transaction: Session) -> None:
-        """Make the leases change one process at a time (the transaction's end releases the turn)."""
-        if self._turn is not None:
-            await transaction.fetch_one(self._turn)
+    @asynccontextmanager
+    async def _changing(self) -> AsyncIterator[Session]:
+        """A transaction that takes the turn first: the leases change one process at a time (the end releases it)."""
+        async with self._db.transaction() as transaction:
+            if self._turn is not None:
+                await transaction.fetch_one(self._turn)
+            yield transaction
 
     async def take(
         self, shard_ids: Sequence[int], owner: str, now: datetime, ttl: timedelta, *, overrule: Collection[str] = ()
     ) -> list[HeldLease]:
-        """Take (or take over, once expired) the lease of every shard for owner until now + ttl; leases held by
-        an owner in `overrule` (known dead) are taken over at once.
-
-        Returns the leases other processes still hold; when there is any, nothing was taken."""
+        """Take (or take over, once expired) the lease of every shard for owner until now + ttl, those of an owner
+        in `overrule` (known dead) at once; return the leases others still hold (when any, nothing was taken)."""
         held: list[HeldLease] = []
-        async with self._db.transaction() as transaction:
-            await self._take_turn(transaction)
+        async with self._changing() as transaction:
             for shard in shard_ids:
                 params = {"shard": shard, "owner": owner, "now": now.timestamp()}
                 row = await transaction.fetch_one(_HELD_BY_OTHERS, params)
@@ -67,15 +62,14 @@ class ShardLeases:
                     held.append(from_row(HeldLease, row, expires_at=moment(row["expires_at"])))
             if held:
                 return held
-            rows = [{"shard": shard, "owner": owner, "until": (now + ttl).timestamp()} for shard in shard_ids]
-            await transaction.execute_many(_TAKE, rows)
+            for shard in shard_ids:
+                await transaction.fetch_all(_TAKE, {"shard": shard, "owner": owner, "until": (now + ttl).timestamp()})
         return held
 
     async def renew(self, shard_ids: Sequence[int], owner: str, now: datetime, ttl: timedelta) -> bool:
         """Extend owner's leases to now + ttl; False (nothing changed) if any was lost (expired or taken)."""
         try:
-            async with self._db.transaction() as transaction:
-                await self._take_turn(transaction)
+            async with self._changing() as transaction:
                 for shard in shard_ids:
                     params = {"shard": shard, "owner": owner, "now": now.timestamp(), "until": (now + ttl).timestamp()}
                     if await transaction.fetch_one(_RENEW, params) is None:
@@ -86,9 +80,9 @@ class ShardLeases:
 
     async def release(self, shard_ids: Sequence[int], owner: str) -> None:
         """Give owner's leases back (at a clean stop), so the next start need not wait for them to expire."""
-        async with self._db.transaction() as transaction:
-            await self._take_turn(transaction)
-            await transaction.execute_many(_RELEASE, [{"shard": shard, "owner": owner} for shard in shard_ids])
+        async with self._changing() as transaction:
+            for shard in shard_ids:
+                await transaction.fetch_all(_RELEASE, {"shard": shard, "owner": owner})
 
 
 class _Lost(Exception):

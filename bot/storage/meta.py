@@ -1,29 +1,54 @@
-"""Small facts the bot keeps about itself (key -> text), such as the hash of the last synced commands."""
+"""Text kept by key, one table each: the bot's small facts (``meta``) and the servers' chosen languages."""
 
 from __future__ import annotations
 
+import time
+
 from bot.storage.driver import Statements
 
-_GET = "SELECT value FROM meta WHERE key = :key"
-_SET = "INSERT INTO meta (key, value) VALUES (:key, :value) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-_DELETE = "DELETE FROM meta WHERE key = :key RETURNING key"
+REMEMBERED_FOR = 60.0  # seconds a server's language is answered from memory (another shard's change shows then)
 
 
-class Meta:
-    """The meta key/value table."""
+class KeyedText:
+    """One table of text by key; setting None forgets the key."""
 
-    def __init__(self, statements: Statements) -> None:
+    def __init__(self, statements: Statements, table: str, key: str, value: str) -> None:
         self._db = statements
+        self._get = f"SELECT {value} AS value FROM {table} WHERE {key} = :key"
+        self._set = f"""
+INSERT INTO {table} ({key}, {value}) VALUES (:key, :value) ON CONFLICT ({key}) DO UPDATE SET {value} = excluded.{value}
+"""
+        self._forget = f"DELETE FROM {table} WHERE {key} = :key"
 
-    async def get(self, key: str) -> str | None:
-        """The value stored under key, or None."""
-        row = await self._db.fetch_one(_GET, {"key": key})
+    async def get(self, key: int | str) -> str | None:
+        """The text kept under key, or None."""
+        row = await self._db.fetch_one(self._get, {"key": key})
         return row["value"] if row else None
 
-    async def set(self, key: str, value: str) -> None:
-        """Store value under key, replacing any earlier one."""
-        await self._db.write(_SET, {"key": key, "value": value})
+    async def set(self, key: int | str, value: str | None) -> None:
+        """Keep value under key, replacing any earlier one; None forgets the key."""
+        if value is None:
+            await self._db.write(self._forget, {"key": key})
+        else:
+            await self._db.write(self._set, {"key": key, "value": value})
 
-    async def delete(self, key: str) -> bool:
-        """Forget key; False if it was not there."""
-        return bool(await self._db.write(_DELETE, {"key": key}))
+
+class RememberedText(KeyedText):
+    """Text by key each process remembers for REMEMBERED_FOR seconds (the servers' languages: one trip a minute)."""
+
+    def __init__(self, statements: Statements, table: str, key: str, value: str) -> None:
+        super().__init__(statements, table, key, value)
+        self._remembered: dict[int | str, tuple[float, str | None]] = {}
+
+    async def get(self, key: int | str) -> str | None:
+        now = time.monotonic()
+        read_at, value = self._remembered.get(key, (-REMEMBERED_FOR, None))
+        if now - read_at < REMEMBERED_FOR:
+            return value
+        value = await super().get(key)
+        self._remembered[key] = (now, value)
+        return value
+
+    async def set(self, key: int | str, value: str | None) -> None:
+        await super().set(key, value)
+        self._remembered[key] = (time.monotonic(), value)

@@ -1,40 +1,29 @@
-"""The bot's database on a PostgreSQL server, chosen by DATABASE_URL (``pip install -e ".[postgres]"``): for several
-bot processes sharing one database. An asyncpg pool (public API only), its migrations, and the statements written
-with named parameters (``:guild``) run with numbered ones (``$1``).
-
-Each call takes a connection from the pool for one statement or one transaction. When the server goes away, the
-statements of that moment fail with `StorageOffline` (a transaction that did not commit is rolled back by the
-server), and the pool opens new connections by itself once the server is back.
-"""
+"""The bot's database on PostgreSQL: an asyncpg pool, its migrations, its statements (docs/architecture.md)."""
 
 from __future__ import annotations
 
 import functools
 import logging
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
-from urllib.parse import parse_qs, urlsplit
+from typing import Any
 
 import asyncpg
 
+from bot.settings import database_location
 from bot.storage.database import Storage
 from bot.storage.dialects import POSTGRES
-from bot.storage.driver import NO_PARAMS, Params
+from bot.storage.driver import NO_PARAMS, Params, Session, Statements
 from bot.storage.errors import StorageOffline, StorageUnavailable
-from bot.storage.schema import Migration, check_not_newer, load_migrations, migrations_of
+from bot.storage.schema import Migration, check_not_newer, load_migrations
 
-R = TypeVar("R")
 _log = logging.getLogger(__name__)
 
-CONNECT_TIMEOUT = 2.0
-"""Seconds to open one connection or wait for a free one: under Discord's 3-second window for an answer."""
-STATEMENT_TIMEOUT = 2.5
-"""Seconds one statement may take before the player is told to try again."""
+CONNECT_TIMEOUT = 2.0  # seconds to open a connection or wait for a free one: under Discord's 3-second window
+STATEMENT_TIMEOUT = 2.5  # seconds one statement may take before the player is told to try again
 MIGRATION_LOCK = 0x726F6C6C6B656570  # 'rollkeep': the advisory lock held while migrating, one process at a time
-MIGRATION_TIMEOUT = 600.0
-"""Seconds a migration statement (or the wait for another process's) may take: it may rewrite a large table."""
+MIGRATION_TIMEOUT = 600.0  # seconds a migration (or the wait for another process's) may take: a large table
 
 OFFLINE = (
     OSError, TimeoutError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncpg.InternalClientError,
@@ -50,8 +39,7 @@ _NAME = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
 
 @functools.cache
 def numbered(sql: str) -> tuple[str, tuple[str, ...]]:
-    """sql with ``$n`` in place of each ``:name`` (the same number each time a name appears), and the names in the
-    order of their numbers (cached: the statements are the storage modules' constants)."""
+    """sql with ``$n`` for each ``:name`` (one number a name) and the names in number order (cached: constants)."""
     names: list[str] = []
 
     def number(match: re.Match[str]) -> str:
@@ -66,20 +54,6 @@ def bound(sql: str, params: Params) -> tuple[str, list[Any]]:
     """The numbered statement and its arguments in number order (KeyError names a parameter not given)."""
     text, names = numbered(sql)
     return text, [params[name] for name in names]
-
-
-def where(url: str) -> str:
-    """The database a URL names, without its user and password (for a Unix socket: ``postgresql:///name?host=``)."""
-    parts = urlsplit(url)
-    query = parse_qs(parts.query)
-    name = parts.path.lstrip("/")
-    if parts.hostname is None and query.get("host"):
-        return f"postgresql:///{name}?host={query['host'][0]}"
-    try:
-        port = f":{parts.port}" if parts.port else ""
-    except ValueError:
-        port = ""
-    return f"postgresql://{parts.hostname or 'localhost'}{port}/{name}"
 
 
 def _reason(error: BaseException) -> str:
@@ -97,28 +71,23 @@ def _reason(error: BaseException) -> str:
     return f"the server refused the connection ({type(error).__name__})"
 
 
-class NamedStatements:
-    """Statements with named parameters on one asyncpg connection: a transaction's, or one on its own."""
-
-    __slots__ = ("connection",)
+class NamedStatements(Session):
+    """Statements with named parameters on one asyncpg connection: a transaction's, or each on its own."""
 
     def __init__(self, connection: asyncpg.Connection) -> None:
         self.connection = connection
-
-    async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> asyncpg.Record | None:
-        text, args = bound(sql, params)
-        return await self.connection.fetchrow(text, *args)
 
     async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> list[asyncpg.Record]:
         text, args = bound(sql, params)
         return list(await self.connection.fetch(text, *args))
 
-    async def execute_many(self, sql: str, rows: Iterable[Params]) -> None:
-        text, names = numbered(sql)
-        await self.connection.executemany(text, [[row[name] for name in names] for row in rows])
+    async def execute(self, sql: str, params: Params = NO_PARAMS) -> int:
+        text, args = bound(sql, params)
+        status = await self.connection.execute(text, *args)
+        return int(status.rsplit(" ", 1)[-1]) if status[-1:].isdigit() else 0
 
 
-class PostgresStore:
+class PostgresStore(Statements):
     """An asyncpg pool and where it leads; its statements take named parameters (`driver.Statements`)."""
 
     def __init__(self, pool: asyncpg.Pool, location: str) -> None:
@@ -128,7 +97,7 @@ class PostgresStore:
     @classmethod
     async def connect(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresStore:
         """Open a pool on url; StorageUnavailable naming the host (not the password) when it cannot."""
-        location = where(url)
+        location = database_location(url)
         try:
             pool = await asyncpg.create_pool(
                 url, min_size=min_size, max_size=max_size, timeout=CONNECT_TIMEOUT, command_timeout=STATEMENT_TIMEOUT
@@ -149,8 +118,7 @@ class PostgresStore:
 
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[asyncpg.Connection]:
-        """A connection of the pool, to this task alone until the block ends; the server unreachable is
-        StorageOffline (the players' "try again"; a broken connection is dropped when it is released)."""
+        """A connection of the pool, this task's until the block ends; the server unreachable is StorageOffline."""
         if self._pool is None:
             raise RuntimeError(f"the database at {self.location} is closed")
         try:
@@ -161,48 +129,28 @@ class PostgresStore:
             raise StorageOffline() from error
 
     @asynccontextmanager
+    async def alone(self) -> AsyncIterator[NamedStatements]:
+        """A connection for statements that each commit on their own (autocommit)."""
+        async with self.connection() as connection:
+            yield NamedStatements(connection)
+
+    @asynccontextmanager
     async def transaction(self) -> AsyncIterator[NamedStatements]:
         """A transaction (READ COMMITTED), committed when the block ends, rolled back on any error."""
         async with self.connection() as connection, connection.transaction():
             yield NamedStatements(connection)
 
-    async def in_one_trip(self, body: Callable[[NamedStatements], Awaitable[R]]) -> R:
-        """body's statements as one transaction (each statement is still a round trip to the server)."""
-        async with self.transaction() as session:
-            return await body(session)
 
-    async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> Sequence[asyncpg.Record]:
-        """One statement on its own (autocommit): every row."""
-        async with self.connection() as connection:
-            return await NamedStatements(connection).fetch_all(sql, params)
-
-    write = fetch_all
-
-    async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> asyncpg.Record | None:
-        async with self.connection() as connection:
-            return await NamedStatements(connection).fetch_one(sql, params)
-
-    async def execute(self, sql: str, params: Params = NO_PARAMS) -> int:
-        """One statement on its own; how many rows it changed."""
-        text, args = bound(sql, params)
-        async with self.connection() as connection:
-            status = await connection.execute(text, *args)
-        return int(status.rsplit(" ", 1)[-1]) if status[-1:].isdigit() else 0
-
-
-class PostgresDatabase(Storage):
+class PostgresDatabase(Storage[PostgresStore]):
     """The open PostgreSQL database: ``await PostgresDatabase.open(url)``; closes with ``await db.close()``."""
 
-    def __init__(self, store: PostgresStore) -> None:
-        super().__init__(store, POSTGRES)
-        self.store = store
+    dialect = POSTGRES
 
     @classmethod
     async def open(
         cls, url: str, *, migrations: list[Migration] | None = None, max_connections: int = 10
     ) -> PostgresDatabase:
-        """Connect to url and migrate; StorageUnavailable naming the host (never the password) when the server
-        cannot be reached, StorageError when its schema is newer than this code."""
+        """Connect to url and migrate: StorageUnavailable naming the host (no password); StorageError if newer."""
         store = await PostgresStore.connect(url, max_size=max_connections)
         try:
             await migrate(store, migrations)
@@ -211,39 +159,22 @@ class PostgresDatabase(Storage):
             raise
         return cls(store)
 
-    @property
-    def location(self) -> str:
-        return self.store.location
 
-    async def schema_version(self) -> int:
-        return await schema_version(self.store)
-
-
-def load_postgres_migrations() -> list[Migration]:
-    return load_migrations(migrations_of("postgres"))
-
-
-async def schema_version(store: PostgresStore) -> int:
+async def applied_version(connection: asyncpg.Connection) -> int:
     """The number of the last migration applied (0 for a new database)."""
-    async with store.connection() as connection:
-        return await _applied(connection)
-
-
-async def _applied(connection: asyncpg.Connection) -> int:
     if not await connection.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL"):
         return 0
     return int(await connection.fetchval("SELECT coalesce(max(version), 0) FROM schema_migrations"))
 
 
 async def migrate(store: PostgresStore, migrations: list[Migration] | None = None) -> int:
-    """Apply every migration newer than the database, each in one transaction with its row in schema_migrations,
-    under a session-level advisory lock (processes starting at once take turns); return the new version."""
-    migrations = load_postgres_migrations() if migrations is None else migrations
+    """Apply every newer migration, each in one transaction, under an advisory lock; return the new version."""
+    migrations = load_migrations("postgres") if migrations is None else migrations
     async with store.connection() as connection:
         await connection.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK, timeout=MIGRATION_TIMEOUT)
         try:
             await connection.execute(_TRACKING)
-            current = await _applied(connection)
+            current = await applied_version(connection)
             check_not_newer(store.location, current, len(migrations))
             for migration in migrations[current:]:
                 async with connection.transaction():

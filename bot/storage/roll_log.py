@@ -1,28 +1,97 @@
-"""The roll log: one row per roll of every system, public and private (what an entry is: log_records.py).
-
-A Year Zero roll's entry takes the id of the stored roll, so Push and Reveal name the same number. A private roll
-keeps its card as sent, so Reveal can post the same dice; the reveal is claimed by one conditional UPDATE (at most
-once, whatever clicks race). Private entries are read only for their roller.
-"""
+"""The roll log: one row per roll of every system, public and private (docs/architecture.md, "What is kept")."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from enum import StrEnum
 from typing import Any
 
 from bot.storage.dialects import Dialect
-from bot.storage.driver import LARGEST_ID, PURGE_BATCH, Session, Statements, epoch, purge, storable_id
-from bot.storage.log_records import (
-    COMPACT,
-    MAX_READING,
-    LogEntry,
-    NewEntry,
-    RevealClaim,
-    RevealRefusal,
-    card_text,
-    entry_from,
-    refusal_for,
-)
+from bot.storage.driver import LARGEST_ID, PURGE_BATCH, Row, Session, Statements, epoch, from_row, moment, storable_id
+
+MAX_READING = 300  # characters of a roll's reading kept in the log (a card's title is at most 256)
+
+COMPACT = json.JSONEncoder(separators=(",", ":"))  # extras and cards as stored: JSON without spaces
+
+
+@dataclass(frozen=True, slots=True)
+class NewEntry:
+    """What the log keeps of a roll as it is made. ``events`` are luck events as text ('p/q:1 p/q:0')."""
+
+    guild_id: int
+    channel_id: int
+    user_id: int
+    system: str
+    kind: str
+    reading: str
+    events: str = ""
+    extras: dict[str, Any] = field(default_factory=dict)
+    private: bool = False
+    card: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One logged roll as read back."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    user_id: int
+    created_at: datetime
+    system: str
+    kind: str
+    reading: str
+    events: tuple[str, ...]
+    extras: dict[str, Any]
+    private: bool
+    card: dict[str, Any] | None
+    revealed_at: datetime | None
+
+
+class RevealRefusal(StrEnum):
+    """Why a Reveal was not claimed (cogs/log/reveal.py says it to the player: `REFUSED`)."""
+
+    UNKNOWN = "unknown"
+    NOT_YOURS = "not_yours"
+    NOT_PRIVATE = "not_private"
+    ALREADY_REVEALED = "already_revealed"
+
+
+@dataclass(frozen=True, slots=True)
+class RevealClaim:
+    """The entry whose reveal this caller won, or why not."""
+
+    entry: LogEntry | None
+    refusal: RevealRefusal | None = None
+
+
+def entry_from(row: Row) -> LogEntry:
+    """An entry as read back from its row."""
+    card = json.loads(row["card"]) if row["card"] else None
+    return from_row(
+        LogEntry, row, created_at=moment(row["created_at"]), revealed_at=moment(row["revealed_at"]),
+        events=tuple(row["events"].split()), extras=json.loads(row["extras"]), private=bool(row["private"]), card=card,
+    )
+
+
+def card_text(card: dict[str, Any] | None) -> str | None:
+    """A private card as stored."""
+    return None if card is None else COMPACT.encode(card)
+
+
+def refusal_for(entry: LogEntry | None, user_id: int) -> RevealRefusal:
+    """Why user_id could not claim the entry's Reveal."""
+    if entry is None:
+        return RevealRefusal.UNKNOWN
+    if entry.user_id != user_id:
+        return RevealRefusal.NOT_YOURS
+    if not entry.private or entry.card is None:
+        return RevealRefusal.NOT_PRIVATE
+    return RevealRefusal.ALREADY_REVEALED
+
 
 _FIELDS = "guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras, private, card"
 _COLUMNS = f"id, {_FIELDS}, revealed_at"
@@ -59,10 +128,6 @@ WHERE guild_id = :guild AND channel_id = :channel AND created_at >= :start AND c
 ORDER BY id
 """
 
-_PURGE_BATCH = """
-DELETE FROM roll_log WHERE id IN (SELECT id FROM roll_log WHERE created_at < :oldest ORDER BY created_at LIMIT :batch)
-"""
-
 
 class RollLog:
     """The roll log of every channel."""
@@ -74,8 +139,7 @@ class RollLog:
     async def write(
         self, entry: NewEntry, now: datetime, *, entry_id: int | None = None, interaction_id: int | None = None
     ) -> int:
-        """Log a roll in one INSERT; return the entry's id (entry_id when given: a Year Zero roll's). A repeat of
-        interaction_id changes nothing and gets the first entry's id back."""
+        """Log a roll in one INSERT; its id (entry_id when given). A repeat of interaction_id gets the first id back."""
         params = _params(entry, now, entry_id, interaction_id)
         rows = await self._db.write(_INSERT if entry_id is None else _INSERT_AS, params)
         if rows:
@@ -88,9 +152,7 @@ class RollLog:
         card: dict[str, Any] | None,
     ) -> bool:
         """Push number `pushes` of a Year Zero roll, logged once (a repeat, or an older push logged late, changes
-        nothing; False then): its reading and (private) card become the pushed ones, the push's luck events are
-        added to the roll's, extras["willpower"] to its Willpower, and extras["banes"] (the banes showing now)
-        replaces the count."""
+        nothing; False then), as the dialect's log_push says: extras["willpower"] and ["banes"] its figures."""
         params = {"id": entry_id, "pushes": pushes, "reading": reading[:MAX_READING], "events": events,
                   "card": card_text(card), "willpower": int(extras.get("willpower", 0)),
                   "banes": int(extras.get("banes", 0))}
@@ -120,8 +182,7 @@ class RollLog:
         self, guild_id: int, channel_id: int, viewer_id: int, *, before: int | None = None,
         after: int | None = None, limit: int = 10,
     ) -> list[LogEntry]:
-        """A page of the channel's rolls, newest first: the latest, those older than entry `before`, or those
-        just newer than entry `after`; private ones only the viewer's own."""
+        """A page of the channel's rolls, newest first: the latest, older than `before` or just newer than `after`."""
         params = {"guild": guild_id, "channel": channel_id, "viewer": viewer_id, "limit": limit}
         if after is not None:
             rows = await self._db.fetch_all(_PAGE_NEWER, params | {"after": after})
@@ -133,8 +194,7 @@ class RollLog:
         self, guild_id: int, channel_id: int, viewer_id: int, since: datetime, *, user_id: int | None = None
     ) -> list[LogEntry]:
         """The channel's rolls since a moment, oldest first, of one player or all; private ones the viewer's own."""
-        params = {"guild": guild_id, "channel": channel_id, "viewer": viewer_id, "since": epoch(since),
-                  "user": user_id}
+        params = {"guild": guild_id, "channel": channel_id, "viewer": viewer_id, "since": epoch(since), "user": user_id}
         return [entry_from(row) for row in await self._db.fetch_all(_STATS, params)]
 
     async def between(
@@ -147,7 +207,7 @@ class RollLog:
 
     async def purge_older(self, now: datetime, keep: timedelta, batch: int = PURGE_BATCH) -> int:
         """Delete every entry older than keep, in batches; return how many."""
-        return await purge(self._db, _PURGE_BATCH, now - keep, batch)
+        return await self._db.purge("roll_log", now - keep, batch)
 
 
 async def log_in(session: Session, entry: NewEntry, now: datetime, *, entry_id: int, interaction_id: int) -> None:

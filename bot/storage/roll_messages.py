@@ -1,6 +1,4 @@
-"""The messages that show Year Zero rolls, noted as they are sent and written a moment later, many rolls in one
-UPDATE (the dialect's set_messages): only the clean-up of a roll's message needs them (taking its buttons off when
-the roll ends), so a roll's answer never waits for this write."""
+"""The messages that show Year Zero rolls, noted as sent and written a moment later, many rolls in one UPDATE."""
 
 from __future__ import annotations
 
@@ -30,12 +28,7 @@ class RollMessages:
         self._flushing: set[asyncio.Task] = set()
 
     def note(self, roll_id: int, channel_id: int, message_id: int) -> None:
-        """Remember the message that shows a roll, without waiting: written a moment later together with the
-        others noted meanwhile, in one statement (one commit for many rolls instead of one each).
-
-        Only /push needs it, to take the Push button off the roll's message; reads here see it at once. A crash
-        before the write loses no roll, only that clean-up for the rolls of the last moment.
-        """
+        """Remember the message that shows a roll, without waiting: written a moment later with the others noted."""
         self._messages[roll_id] = (channel_id, message_id)
         if self._flush_soon is None:
             self._flush_soon = asyncio.get_running_loop().call_later(MESSAGE_FLUSH_DELAY, self._start_flush)
@@ -47,8 +40,7 @@ class RollMessages:
         task.add_done_callback(self._flushing.discard)
 
     async def flush(self) -> int:
-        """Write the noted message ids now, and wait for the writes already under way (the bot calls this
-        before closing); return how many rolls got one here."""
+        """Write the noted message ids now, after the writes under way (before closing); how many rolls got one."""
         if self._flush_soon is not None:
             self._flush_soon.cancel()
             self._flush_soon = None
@@ -57,12 +49,14 @@ class RollMessages:
         return await self._write_noted()
 
     async def _write_noted(self) -> int:
+        """Write the noted message ids in one statement; return how many rolls got one (a roll purged since: none)."""
         noted, self._messages = self._messages, {}
         if not noted or self._store.closed:
             return 0
         self._writing |= noted
+        rows = [{"id": roll, "channel": channel, "message": message} for roll, (channel, message) in noted.items()]
         try:
-            return await self._write(noted)
+            return len(await self._store.write(self._set_messages, {"noted": json.dumps(rows)}))
         except StorageError as error:
             _log.warning("Could not note the messages of %d Year Zero rolls: %s", len(noted), error)
             return 0
@@ -70,14 +64,8 @@ class RollMessages:
             for roll_id in noted:
                 self._writing.pop(roll_id, None)
 
-    async def _write(self, noted: dict[int, tuple[int, int]]) -> int:
-        """Write a batch of noted message ids; return how many rolls got one (a roll purged since gets none)."""
-        rows = [{"id": roll, "channel": channel, "message": message} for roll, (channel, message) in noted.items()]
-        return len(await self._store.write(self._set_messages, {"noted": json.dumps(rows)}))
-
     def seen_in(self, roll: YearZeroRoll) -> YearZeroRoll:
-        """The roll with its message id, when that is noted but not written yet (a note is always newer than what
-        is written: /push moves a roll to the message it sends)."""
+        """The roll with its message id noted but not written yet (a note is newer than what is written)."""
         noted = self._messages.get(roll.id) or self._writing.get(roll.id)
         if noted is None:
             return roll

@@ -7,7 +7,6 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 
 from bot.storage.driver import Row, epoch, from_row, moment
-from rules.language import N_
 
 
 class RollState(StrEnum):
@@ -20,7 +19,7 @@ class RollState(StrEnum):
 
 
 class PushRefusal(StrEnum):
-    """Why a push was not claimed; `message` says it to the player (in English: ``Speech._`` translates it)."""
+    """Why a push was not claimed (cogs/yearzero/endings.py says it to the player: `REFUSED`)."""
 
     UNKNOWN = "unknown"
     NOT_YOURS = "not_yours"
@@ -30,22 +29,6 @@ class PushRefusal(StrEnum):
     NO_PUSHES_LEFT = "no_pushes_left"
     PUSHED_MEANWHILE = "pushed_meanwhile"
     KEPT = "kept"
-
-    @property
-    def message(self) -> str:
-        return _REFUSAL_MESSAGES[self]
-
-
-_REFUSAL_MESSAGES = {
-    PushRefusal.UNKNOWN: N_("I cannot find that roll; it may be too old to push."),
-    PushRefusal.NOT_YOURS: N_("Only the player who rolled can push this roll."),
-    PushRefusal.SUPERSEDED: N_("You rolled again in this channel since; only your latest roll can be pushed."),
-    PushRefusal.EXPIRED: N_("This roll is too old to push now."),
-    PushRefusal.ALREADY_PUSHED: N_("This roll has already been pushed; a roll can be pushed only once."),
-    PushRefusal.NO_PUSHES_LEFT: N_("This roll has been pushed as many times as it allows."),
-    PushRefusal.PUSHED_MEANWHILE: N_("This roll was pushed just now; look at the pushed roll before pushing again."),
-    PushRefusal.KEPT: N_("This roll was kept: it can no longer be pushed."),
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,15 +48,6 @@ class YearZeroRoll:
     pushes_allowed: int = 1
     pushes_made: int = 0
 
-    @property
-    def latest_payload(self) -> str:
-        """The JSON of the roll as it now lies: after its latest push, or the first roll."""
-        return self.pushed_payload or self.payload
-
-    def expires_at(self, lifetime: timedelta) -> datetime:
-        """The moment after which the roll can no longer be pushed."""
-        return self.created_at + lifetime
-
 
 def roll_from(row: Row) -> YearZeroRoll:
     read = {name: moment(row[name]) for name in ("created_at", "pushed_at")}
@@ -87,17 +61,12 @@ def push_subject(roll_id: int) -> str:
 
 def refusal_of(roll: YearZeroRoll, now: datetime, lifetime: timedelta) -> PushRefusal:
     """Why a roll of the user's own, as read, cannot be pushed: ended, too old, or pushed since it was read."""
-    return refusal_for(roll, epoch(now - lifetime))
-
-
-def refusal_for(roll: YearZeroRoll, oldest: float) -> PushRefusal:
-    """The same, given the Unix time before which a roll is too old to push."""
     if roll.state is RollState.PUSHED:
         return PushRefusal.ALREADY_PUSHED if roll.pushes_allowed == 1 else PushRefusal.NO_PUSHES_LEFT
     if roll.state is RollState.KEPT:
         return PushRefusal.KEPT
     if roll.state is RollState.SUPERSEDED:
         return PushRefusal.SUPERSEDED
-    if epoch(roll.created_at) < oldest:
+    if epoch(roll.created_at) < epoch(now - lifetime):
         return PushRefusal.EXPIRED
     return PushRefusal.PUSHED_MEANWHILE

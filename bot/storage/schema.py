@@ -1,7 +1,4 @@
-"""Numbered schema migrations, ``migrations/<database>/V<n>__<what>.sql``: plain statements (no BEGIN or COMMIT),
-applied in order at start, each in one transaction with the record of its number. Numbers start at 1 with no gaps;
-a deployed database records them, so a file once released never changes: a change is a new file.
-"""
+"""Numbered schema migrations, ``migrations/<database>/V<n>__<what>.sql``, read in order (docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -45,14 +42,9 @@ def _has_code(sql: str) -> bool:
     return any(line.strip(" \t;") for line in lines)
 
 
-def migrations_of(database: str) -> Traversable:
-    """The directory of one database's migrations: "sqlite" or "postgres"."""
-    return resources.files("bot.storage").joinpath("migrations", database)
-
-
-def load_migrations(directory: Traversable | None = None) -> list[Migration]:
-    """Read every V<n>__<name>.sql in directory (default: SQLite's), sorted and checked for gaps."""
-    directory = directory or migrations_of("sqlite")
+def load_migrations(database: str = "sqlite", directory: Traversable | None = None) -> list[Migration]:
+    """Every V<n>__<name>.sql of one database ("sqlite", "postgres") or directory, sorted and checked for gaps."""
+    directory = directory or resources.files("bot.storage").joinpath("migrations", database)
     found = []
     for entry in directory.iterdir():
         match = _FILE_NAME.fullmatch(entry.name)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.render.common import DESCRIPTION, FIELD_VALUE, Tones, clip
-from bot.storage.log_records import LogEntry
+from bot.storage.roll_log import LogEntry
 from cogs.log.tallies import SYSTEM_NAMES, Tally
 from rules.language import N_, Speech
 

@@ -21,7 +21,7 @@ from bot.interactions.language import player_speech
 from bot.interactions.roller import from_its_place
 from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
 from bot.interactions.tree import reports_errors, server_channel
-from bot.storage.log_records import LogEntry
+from bot.storage.roll_log import LogEntry
 from cogs.log.cards import log_csv, render_log_page
 from cogs.log.reveal import RevealButton
 from cogs.log.stats import Stats

@@ -20,10 +20,18 @@ from bot.interactions.private_rolls import REVEAL_PATTERN, reveal_button
 from bot.interactions.roller import only_its_roller
 from bot.interactions.rollkeeper import rollkeeper
 from bot.interactions.tree import reports_errors
-from bot.storage.log_records import LogEntry, RevealRefusal
-from rules.language import ENGLISH, Speech, speak
+from bot.storage.roll_log import LogEntry, RevealRefusal
+from rules.language import ENGLISH, N_, Speech, speak
 
 MAX_DESCRIPTION = 4096
+
+REFUSED = {
+    RevealRefusal.UNKNOWN: N_("I cannot find that roll any more; it may be older than the roll log keeps."),
+    RevealRefusal.NOT_YOURS: N_("Only the player who rolled can reveal this roll."),
+    RevealRefusal.NOT_PRIVATE: N_("This roll was not private: everyone saw it already."),
+    RevealRefusal.ALREADY_REVEALED: N_("This roll has already been revealed."),
+}
+"""What a player is told when a Reveal is refused."""
 
 
 def revealed_line(rolled_at: datetime, speech: Speech) -> str:
@@ -62,13 +70,13 @@ class RevealButton(discord.ui.DynamicItem[discord.ui.Button], template=REVEAL_PA
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Refuse anyone but the roller, privately, before anything is claimed."""
         entry_id = self.entry_id
-        return await only_its_roller(interaction, lambda db: db.log.get(entry_id), RevealRefusal.NOT_YOURS.message)
+        return await only_its_roller(interaction, lambda db: db.log.get(entry_id), REFUSED[RevealRefusal.NOT_YOURS])
 
     @reports_errors
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = rollkeeper(interaction)
         claim = await bot.db.log.claim_reveal(self.entry_id, interaction.user.id, bot.now())
         if claim.refusal is not None or claim.entry is None:
-            raise PlayerError((claim.refusal or RevealRefusal.UNKNOWN).message)
+            raise PlayerError(REFUSED[claim.refusal or RevealRefusal.UNKNOWN])
         # the card speaks the language it was rolled in: its roller's, who reveals it
         await interaction.response.send_message(embed=revealed_card(claim.entry, player_speech(interaction)))

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from bot.storage.log_records import LogEntry
+from bot.storage.roll_log import LogEntry
 from rules.language import N_
 from rules.luck import Luck, LuckEvent, luck_of
 

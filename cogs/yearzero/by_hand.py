@@ -15,9 +15,8 @@ from typing import Any
 
 import discord
 
-from bot.errors import PlayerError
 from bot.render.common import clip
-from bot.storage.roll_records import PushRefusal, YearZeroRoll
+from bot.storage.roll_records import YearZeroRoll
 from rules.dice import Die, Role
 from rules.language import N_, Speech
 from rules.yearzero.dice import PRIDE_NAME
@@ -98,9 +97,3 @@ def _typed(components: object) -> str:
             return found
     return ""
 
-
-def check_same_push(stored: YearZeroRoll | None, pushes_made: int) -> None:
-    """Refuse a submission whose modal was opened for a push that was made since (by /push, or another modal); a
-    roll no longer stored is the push's to refuse."""
-    if stored is not None and stored.pushes_made != pushes_made:
-        raise PlayerError(PushRefusal.PUSHED_MEANWHILE.message)

@@ -29,9 +29,17 @@ from bot.interactions.tree import reports_errors, server_channel
 from bot.render.by_hand import mark_card
 from bot.storage.database import Storage
 from bot.storage.roll_records import PushRefusal, RollState, YearZeroRoll
-from cogs.yearzero.by_hand import check_same_push, submitted
+from cogs.yearzero.by_hand import submitted
 from cogs.yearzero.card import FirstRollOdds, render_first
-from cogs.yearzero.endings import is_by_hand, mark_expiring, payload_speech, read_payload, stored_payload
+from cogs.yearzero.endings import (
+    REFUSED,
+    check_same_push,
+    is_by_hand,
+    mark_expiring,
+    payload_speech,
+    read_payload,
+    stored_payload,
+)
 from cogs.yearzero.pushing import CHECKED_ROLL, RollPushes
 from cogs.yearzero.superseding import SupersededCards
 from rules.dice import DiceSource, SystemDice, rolled_with
@@ -82,7 +90,7 @@ async def roller_only(interaction: discord.Interaction, roll_id: int) -> bool:
         interaction.extras[CHECKED_ROLL] = roll = await db.rolls.get(roll_id)
         return roll
 
-    return await only_its_roller(interaction, read, PushRefusal.NOT_YOURS.message)
+    return await only_its_roller(interaction, read, REFUSED[PushRefusal.NOT_YOURS])
 
 
 def _cog(interaction: discord.Interaction) -> YearZero:
@@ -260,7 +268,7 @@ class YearZero(commands.Cog):
             await withdraw(interaction, "/yz", lambda: self.bot.db.rolls.withdraw(stored.id), ephemeral=private)
             return
         # Best effort, written with others a moment later: only the message edits need it.
-        self.bot.db.rolls.note_message(stored.id, channel_id, answer.id)
+        self.bot.db.rolls.messages.note(stored.id, channel_id, answer.id)
         if replaced is not None:
             await self.superseded.mark(replaced)
 

@@ -47,6 +47,26 @@ class Ending(StrEnum):
     KEPT = N_("✋ Kept: the roller accepted this roll as it lies; it can no longer be pushed.")
 
 
+REFUSED = {
+    PushRefusal.UNKNOWN: N_("I cannot find that roll; it may be too old to push."),
+    PushRefusal.NOT_YOURS: N_("Only the player who rolled can push this roll."),
+    PushRefusal.SUPERSEDED: N_("You rolled again in this channel since; only your latest roll can be pushed."),
+    PushRefusal.EXPIRED: N_("This roll is too old to push now."),
+    PushRefusal.ALREADY_PUSHED: N_("This roll has already been pushed; a roll can be pushed only once."),
+    PushRefusal.NO_PUSHES_LEFT: N_("This roll has been pushed as many times as it allows."),
+    PushRefusal.PUSHED_MEANWHILE: N_("This roll was pushed just now; look at the pushed roll before pushing again."),
+    PushRefusal.KEPT: N_("This roll was kept: it can no longer be pushed."),
+}
+"""What a player is told when a push (or keep) is refused."""
+
+
+def check_same_push(stored: YearZeroRoll | None, pushes_made: int) -> None:
+    """Refuse a submission whose modal was opened for a push that was made since (by /push, or another modal); a
+    roll no longer stored is the push's to refuse."""
+    if stored is not None and stored.pushes_made != pushes_made:
+        raise PlayerError(REFUSED[PushRefusal.PUSHED_MEANWHILE])
+
+
 _ENDINGS = {
     PushRefusal.SUPERSEDED: Ending.SUPERSEDED,
     PushRefusal.EXPIRED: Ending.EXPIRED,
@@ -186,7 +206,7 @@ async def refuse_or_repair(interaction: discord.Interaction, refusal: PushRefusa
         ending = Ending.PUSHED
     if ending is not None and await repair(interaction, ending, stored):
         return
-    raise PlayerError(refusal.message)
+    raise PlayerError(REFUSED[refusal])
 
 
 async def repair(interaction: discord.Interaction, ending: Ending, stored: YearZeroRoll | None = None) -> bool:

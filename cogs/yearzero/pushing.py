@@ -25,6 +25,7 @@ from bot.storage.willpower import WillpowerChange
 from cogs.yearzero.by_hand import BOT_ROLLED, HAND_ROLLED, push_faces_modal
 from cogs.yearzero.card import PushedRoll, render_pushed
 from cogs.yearzero.endings import (
+    REFUSED,
     Ending,
     is_by_hand,
     is_private,
@@ -85,7 +86,7 @@ class RollPushes:
             if shown is None:  # shown on the roll's own message instead, or on its roller's next click there
                 await show_pushed_in_place(self.bot, stored, embed, view)
             else:  # the roll now shows in the answer
-                self.bot.db.rolls.note_message(roll_id, stored.channel_id, shown.id)
+                self.bot.db.rolls.messages.note(roll_id, stored.channel_id, shown.id)
                 await mark_ended(self.bot, stored, Ending.PUSHED, shown.id)
         logged = yearzero_push_rolled(latest, pushed, claim.willpower.gained)
         await logbook.record_push(interaction, roll_id, claim.roll.pushes_made, embed, logged, private)  # once answered
@@ -122,7 +123,7 @@ class RollPushes:
             await refuse_or_repair(interaction, PushRefusal.PUSHED_MEANWHILE, stored)
             return None
         lifetime = self.bot.settings.push_lifetime
-        if stored.state is not RollState.PENDING or self.bot.now() > stored.expires_at(lifetime):  # ended: say why
+        if stored.state is not RollState.PENDING or self.bot.now() > stored.created_at + lifetime:  # ended: say why
             if stored.state is RollState.PUSHED and await self._show_stored_push(interaction, stored):
                 return None
             await refuse_or_repair(interaction, refusal_of(stored, self.bot.now(), lifetime), stored)
@@ -174,7 +175,7 @@ class RollPushes:
         refusal = await rolls.refusal_for_missing(roll_id)
         if refusal is PushRefusal.EXPIRED and await repair(interaction, Ending.EXPIRED):
             return None
-        raise PlayerError(refusal.message)
+        raise PlayerError(REFUSED[refusal])
 
 
 def pushed_answer(

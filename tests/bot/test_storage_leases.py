@@ -17,6 +17,7 @@ from bot.storage.schema import load_migrations
 from bot.storage.sqlite import Database
 from tests.conftest import TOKEN
 from tests.fakediscord import GUILD_READY_TIMEOUT
+from tests.storage.reading import create_for, outcome, schema_version
 
 NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 TTL = timedelta(seconds=30)
@@ -29,7 +30,7 @@ async def db(tmp_path: Path):
 
 
 async def test_the_schema_has_every_migration(db):
-    assert await db.schema_version() == len(load_migrations())
+    assert await schema_version(db) == len(load_migrations())
 
 
 async def test_a_second_owner_is_refused_until_the_lease_expires(db):
@@ -109,12 +110,12 @@ async def test_an_interaction_is_applied_once(db):
     with pytest.raises(AlreadyApplied) as repeat:
         await db.extended.record(1, 3, "Siege", 10, 2, fresh=True, interaction_id=102)
     assert repeat.value.outcome["task"]["progress"] == 2 and (await db.extended.get(1, 3, "Siege")).progress == 2
-    first = await db.rolls.create_for(103, 1, 3, 2, '{"roll": 1}', NOW)
-    again_roll = await db.rolls.create_for(103, 1, 3, 2, '{"roll": 2}', NOW)
+    first = await create_for(db, 103, 1, 3, 2, '{"roll": 1}', NOW)
+    again_roll = await create_for(db, 103, 1, 3, 2, '{"roll": 2}', NOW)
     assert again_roll.id == first.id and again_roll.payload == '{"roll": 1}'
-    assert await db.applied.outcome(101) == {"before": 5, "after": 3, "lost": 0}
+    assert await outcome(db, 101) == {"before": 5, "after": 3, "lost": 0}
     assert await db.applied.purge(datetime.now(UTC) + timedelta(seconds=1)) == 4
-    assert await db.applied.outcome(101) is None
+    assert await outcome(db, 101) is None
 
 
 async def test_the_bot_purges_applied_interactions_with_the_rolls(start_bot, db_path):
@@ -124,14 +125,14 @@ async def test_the_bot_purges_applied_interactions_with_the_rolls(start_bot, db_
         connection.execute("UPDATE applied_interactions SET applied_at = applied_at - 2 * 86400")
     await bot.db.willpower.set(1, 2, 6, interaction_id=8)  # applied now: kept
     await bot.purge_expired_rolls()
-    assert await bot.db.applied.outcome(7) is None and await bot.db.applied.outcome(8) is not None
+    assert await outcome(bot.db, 7) is None and await outcome(bot.db, 8) is not None
 
 
 async def test_only_a_roll_never_shown_nor_pushed_is_withdrawn(db):
-    older = await db.rolls.create_for(200, 1, 3, 2, '{"roll": 1}', NOW)
-    unshown = await db.rolls.create_for(201, 1, 3, 2, '{"roll": 2}', NOW)
+    older = await create_for(db, 200, 1, 3, 2, '{"roll": 1}', NOW)
+    unshown = await create_for(db, 201, 1, 3, 2, '{"roll": 2}', NOW)
     assert (await db.rolls.get(older.id)).state.value == "superseded"
     assert await db.rolls.withdraw(unshown.id)
     assert (await db.rolls.get(older.id)).state.value == "pending"  # the shown roll is the latest again
-    db.rolls.note_message(older.id, 3, 999)  # shown
+    db.rolls.messages.note(older.id, 3, 999)  # shown
     assert not await db.rolls.withdraw(older.id) and await db.rolls.get(older.id) is not None

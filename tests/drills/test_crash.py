@@ -27,6 +27,7 @@ from collections import defaultdict
 
 from bot.storage.roll_records import PushRefusal
 from cogs.yearzero.cog import NO_ROLL_TO_PUSH
+from cogs.yearzero.endings import REFUSED
 from rules.yearzero.roll import YzRoll
 from rules.yearzero.willpower import MAX_WILLPOWER
 from tests.bot.payloads import slash_payload
@@ -48,7 +49,7 @@ STORMED = 0.6
 """The share of the rolls whose bursts are sent before the kill."""
 KILL_AT = 0.05
 """The share of the sent interactions answered when the first bot is killed: early, while most are in hand."""
-ALREADY_PUSHED = PushRefusal.ALREADY_PUSHED.message
+ALREADY_PUSHED = REFUSED[PushRefusal.ALREADY_PUSHED]
 
 
 def settings(tmp_path) -> dict[str, str]:

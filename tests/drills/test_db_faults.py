@@ -113,7 +113,7 @@ async def test_a_lock_held_past_busy_timeout_gets_try_again_in_time_and_writes_n
 ):
     bot = await start_bot(extensions=YZ, busy_timeout_ms=busy_ms)
     messages = await first_rolls(fake_discord)
-    await bot.db.rolls.flush_messages()  # message ids are written a moment later: settle them before comparing
+    await bot.db.rolls.messages.flush()  # message ids are written a moment later: settle them before comparing
     before = dump_database(db_path)
     locker = await Locker.lock(db_path)
     try:

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.storage.roll_records import PushRefusal
+from cogs.yearzero.endings import REFUSED
 from tests.drills.conftest import PLAYERS, SCALE, LogWatch, click_payload, dump_database, scaled, table_of
 from tests.drills.crafted import crafted_click, crafted_command, unknown_command
 from tests.drills.reading import PUSH_PREFIX, answered_once, is_pushed_roll, private_text, push_button_roll
@@ -72,7 +73,7 @@ async def arena(start_bot, fake_discord, db_path, log_watch) -> Arena:
     pending = await fake.slash("yz", {"attribute": 4, "skill": 4}, user=OWNER, channel=TABLE)
     assert push_button_roll(pending.message) is not None
     await fake.slash("test extended", {"task": "the wall", "needed": 50, "rank": 3, "difficulty": "3"}, user=OWNER)
-    await bot.db.rolls.flush_messages()  # message ids are written a moment later: settle them before comparing
+    await bot.db.rolls.messages.flush()  # message ids are written a moment later: settle them before comparing
     return Arena(fake, db_path, log_watch, copy.deepcopy(pending.message), first)
 
 
@@ -98,7 +99,7 @@ async def test_crafted_clicks_are_refused_privately_and_change_nothing(arena, da
     payload, deliverable = data.draw(crafted_click(arena.fake, owners, HOSTILE), label="click")
     reply = await arena.send(payload, answered=deliverable)
     if deliverable and payload["data"]["custom_id"] in {f"{PUSH_PREFIX}{push_button_roll(m)}" for m in owners}:
-        assert private_text(reply) == PushRefusal.NOT_YOURS.message
+        assert private_text(reply) == REFUSED[PushRefusal.NOT_YOURS]
 
 
 async def test_a_click_on_ones_own_roll_without_its_message_pushes_nothing(arena):

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from bot.storage.roll_records import PushRefusal
 from cogs.yearzero.cog import NO_ROLL_TO_PUSH
+from cogs.yearzero.endings import REFUSED
 from rules.yearzero.roll import YzRoll
 from rules.yearzero.willpower import MAX_WILLPOWER
 from tests.drills.conftest import PLAYERS, query, scaled, table_of
@@ -38,8 +39,8 @@ from tests.drills.reading import (
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser, Reply
 
 WAVES = scaled(4)
-ALREADY_PUSHED = PushRefusal.ALREADY_PUSHED.message
-NOT_YOURS = PushRefusal.NOT_YOURS.message
+ALREADY_PUSHED = REFUSED[PushRefusal.ALREADY_PUSHED]
+NOT_YOURS = REFUSED[PushRefusal.NOT_YOURS]
 SPENT = re.compile(r"spends \*\*(?P<points>\d+)\*\* Willpower: (?P<before>\d+) → \*\*(?P<after>\d+)\*\*\.$")
 CANNOT_SPEND = re.compile(r"^You have (?P<have>\d+) Willpower; you cannot spend (?P<points>\d+)\.$")
 SHOWN = re.compile(r"^You have \*\*(?P<points>\d+)\*\* Willpower")

@@ -19,6 +19,7 @@ from bot.storage.sqlite import Database
 from tests.bot.payloads import slash_payload
 from tests.drills.conftest import PLAYERS, scaled, table_of
 from tests.drills.process import BotProcess, answer_of
+from tests.storage.reading import trace
 
 TOKEN = "drill-token.purge-drill.never-log-me"
 EXPIRED = scaled(60_000)
@@ -89,7 +90,7 @@ async def test_the_lookup_before_the_purge_holds_the_store_no_longer_than_a_purg
     await fill_one_player(path, BUSY_PLAYER_ROLLS)
     async with await Database.open(path) as db:
         starts: list[tuple[float, str]] = []
-        await db.store.set_trace_callback(lambda sql: starts.append((time.thread_time(), sql)))
+        await trace(db, lambda sql: starts.append((time.thread_time(), sql)))
         gc.disable()
         try:
             expiring = await db.rolls.expiring(NOW, LIFETIME, EXPIRING_EDITS)

@@ -25,6 +25,7 @@ from bot.shards import ShardPlan
 from bot.storage.database import Storage
 from bot.storage.roll_records import PushRefusal, RollState
 from cogs.yearzero.cog import NO_ROLL_TO_PUSH
+from cogs.yearzero.endings import REFUSED
 from rules.yearzero.roll import YzRoll
 from rules.yearzero.willpower import MAX_WILLPOWER
 from tests.bot.payloads import slash_payload
@@ -44,7 +45,7 @@ from tests.fakediscord import FakeDiscord, FakeUser, Reply
 TOKEN = "drill-token.shard-drill.never-log-me"
 CLICKS = 50
 ROLLS = scaled(6)
-ALREADY_PUSHED = PushRefusal.ALREADY_PUSHED.message
+ALREADY_PUSHED = REFUSED[PushRefusal.ALREADY_PUSHED]
 ANSWER_TIMEOUT = 60.0
 PUT_GLOBAL = "/applications/{application_id}/commands"
 HOME_SHARD = (TABLES.id >> 22) % 2

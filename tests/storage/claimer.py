@@ -30,7 +30,7 @@ async def claim_all(url: str, go: Path, rolls: dict[int, int]) -> list[int]:
         claims = await asyncio.gather(
             *(db.rolls.claim_push(roll, user, "{}", 1, NOW, timedelta(hours=1)) for roll, user in rolls.items())
         )
-    return [roll for roll, claim in zip(rolls, claims, strict=True) if claim.claimed]
+    return [roll for roll, claim in zip(rolls, claims, strict=True) if claim.refusal is None]
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from bot.storage.database import Storage
-from bot.storage.postgres import PostgresDatabase, load_postgres_migrations
+from bot.storage.postgres import PostgresDatabase
 from bot.storage.schema import load_migrations
 from bot.storage.sqlite import Database
 
@@ -32,7 +32,7 @@ def open_db(kind, tmp_path, request) -> Opener:
 
 @pytest.fixture
 def migrations(kind):
-    return load_migrations() if kind == "sqlite" else load_postgres_migrations()
+    return load_migrations(kind)
 
 
 @pytest.fixture

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from bot.storage.applied import AlreadyApplied
 from bot.storage.database import Storage
+from tests.storage.reading import create_for, outcome
 
 G, C, U = 1111, 2222, 3333
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
@@ -19,31 +21,31 @@ INTERACTION = 1_500_000_000_000_000_001
 
 
 async def test_a_repeated_interaction_gets_the_first_ones_answer_and_changes_nothing(db: Storage):
-    roll = await db.rolls.create_for(INTERACTION, G, C, U, json.dumps({"n": 1}), NOW)
-    again = await db.rolls.create_for(INTERACTION, G, C, U, json.dumps({"n": 2}), NOW)
+    roll = await create_for(db, INTERACTION, G, C, U, json.dumps({"n": 1}), NOW)
+    again = await create_for(db, INTERACTION, G, C, U, json.dumps({"n": 2}), NOW)
     assert again.id == roll.id and again.payload == json.dumps({"n": 1})
     claim = await db.rolls.claim_push(roll.id, U, "{}", 2, NOW, LIFETIME, interaction_id=INTERACTION + 1)
     repeat = await db.rolls.claim_push(roll.id, U, "{}", 2, NOW, LIFETIME, interaction_id=INTERACTION + 1)
-    assert claim.claimed and repeat.claimed and repeat.willpower == claim.willpower
+    assert claim.refusal is None and repeat.refusal is None and repeat.willpower == claim.willpower
     assert await db.willpower.get(G, U) == 2
     spent = [await db.willpower.spend(G, U, 1, interaction_id=INTERACTION + 2) for _ in range(2)]
     assert spent[0] == spent[1] and await db.willpower.get(G, U) == 1
-    assert await db.applied.latest_for(f"yz_roll:{roll.id}") == {"willpower": claim.willpower.as_dict()}
+    assert await db.applied.latest_for(f"yz_roll:{roll.id}") == {"willpower": asdict(claim.willpower)}
 
 
 async def test_a_repeated_set_or_extended_roll_changes_nothing_and_the_purge_forgets_them(db: Storage):
     await db.willpower.set(G, U, 5, interaction_id=INTERACTION)
     again = await db.willpower.set(G, U, 9, interaction_id=INTERACTION)  # a repeat: the first outcome, nothing set
-    assert again.as_dict() == {"before": 0, "after": 5, "lost": 0} and await db.willpower.get(G, U) == 5
+    assert asdict(again) == {"before": 0, "after": 5, "lost": 0} and await db.willpower.get(G, U) == 5
     await db.extended.record(G, C, "Siege", 10, 2, fresh=True, interaction_id=INTERACTION + 1)
     with pytest.raises(AlreadyApplied) as repeat:
         await db.extended.record(G, C, "Siege", 10, 3, fresh=True, interaction_id=INTERACTION + 1)
     assert repeat.value.outcome["task"]["progress"] == 2 and (await db.extended.get(G, C, "siege")).progress == 2
-    assert await db.applied.outcome(INTERACTION) == {"before": 0, "after": 5, "lost": 0}
-    assert await db.applied.outcome(INTERACTION + 2) is None
+    assert await outcome(db, INTERACTION) == {"before": 0, "after": 5, "lost": 0}
+    assert await outcome(db, INTERACTION + 2) is None
     assert await db.applied.purge(datetime.now(UTC) - timedelta(hours=1)) == 0
     assert await db.applied.purge(datetime.now(UTC) + timedelta(seconds=1)) == 2
-    assert await db.applied.outcome(INTERACTION) is None
+    assert await outcome(db, INTERACTION) is None
 
 
 async def test_one_interaction_delivered_at_once_through_two_stores_applies_once(db: Storage, open_db):

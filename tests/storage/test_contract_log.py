@@ -7,8 +7,10 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
+from bot.app.chores import purge_store
 from bot.storage.database import Storage
-from bot.storage.log_records import NewEntry, RevealRefusal
+from bot.storage.roll_log import NewEntry, RevealRefusal
+from tests.storage.reading import create_for
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
@@ -79,7 +81,7 @@ async def test_entries_older_than_the_retention_are_purged_in_batches(db: Storag
     assert await db.log.purge_older(NOW, timedelta(days=90), batch=2) == 5
     assert [await db.log.get(entry_id) for entry_id in old] == [None] * 5 and await db.log.get(new) is not None
     await db.log.write(entry(), NOW - timedelta(days=100))
-    await db.purge_expired(NOW, timedelta(hours=12), timedelta(days=90))  # the round's purge takes the log too
+    await purge_store(db, NOW, timedelta(hours=12), timedelta(days=90))  # the round's purge takes the log too
     assert [e.id for e in await db.log.page(G, C, U)] == [new]
 
 
@@ -90,8 +92,8 @@ async def test_an_interaction_is_logged_once_and_a_repeat_gets_its_entry(db: Sto
 
 
 async def test_a_pushable_roll_is_stored_with_its_entry_and_withdrawn_with_it(db: Storage):
-    roll = await db.rolls.create_for(78, G, C, U, "{}", NOW, log=entry(events="1/2:1"))
-    again = await db.rolls.create_for(78, G, C, U, '{"n": 2}', NOW, log=entry(events="1/2:0"))
+    roll = await create_for(db, 78, G, C, U, "{}", NOW, log=entry(events="1/2:1"))
+    again = await create_for(db, 78, G, C, U, '{"n": 2}', NOW, log=entry(events="1/2:0"))
     logged = await db.log.get(roll.id)
     assert again.id == roll.id and logged is not None and logged.events == ("1/2:1",)
     assert len(await db.log.page(G, C, U)) == 1

@@ -10,9 +10,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.app.chores import purge_store
 from bot.storage.database import Storage
 from bot.storage.driver import PURGE_BATCH
 from bot.storage.roll_records import PushRefusal, RollState
+from tests.storage.reading import superseded_by
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
 BIG = 2**63 - 1  # the largest snowflake-sized id both stores must keep exactly
@@ -57,11 +59,11 @@ async def test_supersede_without_a_new_roll_leaves_nothing_pushable(db: Storage)
 async def test_a_claim_pushes_once_and_gains_willpower_in_the_same_step(db: Storage):
     roll_id = await db.rolls.create(G, C, U, FIRST, NOW)
     first = await claim(db, roll_id, gain=2, now=NOW + timedelta(minutes=1))
-    assert first.claimed and first.roll.state is RollState.PUSHED and first.roll.pushed_payload == PUSHED
+    assert first.refusal is None and first.roll.state is RollState.PUSHED and first.roll.pushed_payload == PUSHED
     assert first.roll.pushed_at == NOW + timedelta(minutes=1)
     assert (first.willpower.before, first.willpower.after, first.willpower.lost) == (0, 2, 0)
     again = await claim(db, roll_id, gain=2)
-    assert (again.claimed, again.refusal) == (False, PushRefusal.ALREADY_PUSHED)
+    assert again.refusal is PushRefusal.ALREADY_PUSHED
     assert await db.willpower.get(G, U) == 2
     assert await db.rolls.latest_pending(G, C, U, NOW, LIFETIME) is None
 
@@ -79,7 +81,7 @@ async def test_only_the_roller_may_push_and_a_refusal_changes_nothing(db: Storag
     assert refused.refusal is PushRefusal.NOT_YOURS
     assert (await db.rolls.get(roll_id)).state is RollState.PENDING
     assert await db.willpower.get(G, OTHER) == 0
-    assert (await claim(db, roll_id)).claimed
+    assert (await claim(db, roll_id)).refusal is None
 
 
 async def test_a_roll_past_its_lifetime_cannot_be_pushed_and_the_purge_deletes_it(db: Storage):
@@ -106,10 +108,10 @@ async def test_an_id_never_given_is_unknown_and_ids_are_not_reused_after_a_purge
 
 async def test_message_ids_are_seen_at_once_and_written_by_the_flush(db: Storage, open_db):
     roll_id = await db.rolls.create(G, C, U, FIRST, NOW)
-    db.rolls.note_message(roll_id, C, BIG)
-    db.rolls.note_message(roll_id + 100, C, 1)  # no such roll: nothing to write for it
+    db.rolls.messages.note(roll_id, C, BIG)
+    db.rolls.messages.note(roll_id + 100, C, 1)  # no such roll: nothing to write for it
     assert (await db.rolls.get(roll_id)).message_id == BIG
-    assert await db.rolls.flush_messages() == 1
+    assert await db.rolls.messages.flush() == 1
     other = await open_db()  # another process reads what was written, not what this one noted
     try:
         assert (await other.rolls.get(roll_id)).message_id == BIG
@@ -126,9 +128,9 @@ async def test_fifty_clicks_and_a_push_through_two_stores_push_the_roll_once(db:
         results = await asyncio.gather(*(claim(store, roll_id, gain=1) for store in stores))
     finally:
         await second.close()
-    claimed = [result for result in results if result.claimed]
+    claimed = [result for result in results if result.refusal is None]
     assert len(claimed) == 1
-    assert {result.refusal for result in results if not result.claimed} == {PushRefusal.ALREADY_PUSHED}
+    assert {result.refusal for result in results if result.refusal is not None} == {PushRefusal.ALREADY_PUSHED}
     assert await db.willpower.get(G, U) == 1
 
 
@@ -140,7 +142,7 @@ async def test_racing_pushes_of_distinct_rolls_all_land_and_their_willpower_adds
         results = await asyncio.gather(*(claim(store, i, gain=1) for store, i in zip(stores, ids, strict=True)))
     finally:
         await second.close()
-    assert all(result.claimed for result in results)
+    assert all(result.refusal is None for result in results)
     assert sorted(result.willpower.after for result in results) == [1, 2, 3, 4, 5, 6, 7, 8]
     assert await db.willpower.get(G, U) == 8
 
@@ -163,11 +165,11 @@ async def test_a_naive_time_is_refused(db: Storage):
 async def test_a_roll_allowing_two_pushes_claims_each_once_then_has_none_left(db: Storage):
     roll_id = await db.rolls.create(G, C, U, FIRST, NOW, pushes_allowed=2)
     first = await db.rolls.claim_push(roll_id, U, PUSHED, 1, NOW, LIFETIME, pushes_made=0, last=False)
-    assert first.claimed and (first.roll.state, first.roll.pushes_made) == (RollState.PENDING, 1)
+    assert first.refusal is None and (first.roll.state, first.roll.pushes_made) == (RollState.PENDING, 1)
     again = await db.rolls.claim_push(roll_id, U, PUSHED, 1, NOW, LIFETIME, pushes_made=0, last=False)
     assert again.refusal is PushRefusal.PUSHED_MEANWHILE  # the first push, claimed twice: once only
     second = await db.rolls.claim_push(roll_id, U, PUSHED, 2, NOW, LIFETIME, pushes_made=1, last=True)
-    assert second.claimed and (second.roll.state, second.roll.pushes_made) == (RollState.PUSHED, 2)
+    assert second.refusal is None and (second.roll.state, second.roll.pushes_made) == (RollState.PUSHED, 2)
     third = await db.rolls.claim_push(roll_id, U, PUSHED, 1, NOW, LIFETIME, pushes_made=2)
     assert third.refusal is PushRefusal.NO_PUSHES_LEFT
     assert await db.willpower.get(G, U) == 3
@@ -177,10 +179,10 @@ async def test_a_kept_roll_can_no_longer_be_pushed_and_a_pushed_one_no_longer_ke
     kept = await db.rolls.create(G, C, U, FIRST, NOW)
     assert (await db.rolls.keep(kept, OTHER, NOW, LIFETIME)).refusal is PushRefusal.NOT_YOURS
     keep = await db.rolls.keep(kept, U, NOW, LIFETIME)
-    assert keep.claimed and keep.roll.state is RollState.KEPT and keep.willpower is None
+    assert keep.refusal is None and keep.roll.state is RollState.KEPT and keep.willpower is None
     assert (await claim(db, kept)).refusal is PushRefusal.KEPT
     pushed = await db.rolls.create(G, C + 1, U, FIRST, NOW)
-    assert (await claim(db, pushed)).claimed
+    assert (await claim(db, pushed)).refusal is None
     assert (await db.rolls.keep(pushed, U, NOW, LIFETIME)).refusal is PushRefusal.ALREADY_PUSHED
     assert await db.willpower.get(G, U) == 1
 
@@ -194,7 +196,7 @@ async def test_keep_racing_pushes_through_two_stores_ends_the_roll_one_way_only(
             stores = [db, second] * 5
             keeps = (store.rolls.keep(roll_id, U, NOW, LIFETIME) for store in stores)
             answers = await asyncio.gather(*(claim(store, roll_id) for store in stores), *keeps)
-            [won] = [answer for answer in answers if answer.claimed]
+            [won] = [answer for answer in answers if answer.refusal is None]
             stored = await db.rolls.get(roll_id)
             assert stored.state is (RollState.PUSHED if won.willpower else RollState.KEPT)
             pushed += stored.state is RollState.PUSHED
@@ -207,12 +209,12 @@ async def test_the_roll_just_before_a_new_one_and_the_rolls_expiring_with_a_mess
     older = await db.rolls.create(G, C, U, FIRST, NOW - LIFETIME * 2)
     previous = await db.rolls.create(G, C, U, FIRST, NOW)
     newest = await db.rolls.create(G, C, U, FIRST, NOW)
-    assert (await db.rolls.superseded_by(newest, G, C, U)).id == previous
-    assert await db.rolls.superseded_by(previous, G, C + 1, U) is None
+    assert (await superseded_by(db, newest, G, C, U)).id == previous
+    assert await superseded_by(db, previous, G, C + 1, U) is None
     lonely = await db.rolls.create(G, C + 1, OTHER, FIRST, NOW - LIFETIME * 2)
-    db.rolls.note_message(older, C, 11)
-    db.rolls.note_message(lonely, C + 1, 12)
-    await db.rolls.flush_messages()
+    db.rolls.messages.note(older, C, 11)
+    db.rolls.messages.note(lonely, C + 1, 12)
+    await db.rolls.messages.flush()
     # `older` was superseded by being older; `lonely` expired pending with its buttons still showing
     assert [roll.id for roll in await db.rolls.expiring(NOW, LIFETIME, 10)] == [lonely]
 
@@ -223,9 +225,9 @@ async def test_the_expiring_lookup_walks_past_a_busy_players_rolls_a_round_at_a_
     busy = [await db.rolls.create(G, C, U, FIRST, NOW - LIFETIME * 2) for _ in range(PURGE_BATCH + 20)]
     lonely = await db.rolls.create(G, C + 1, OTHER, FIRST, NOW - LIFETIME * 2)
     for roll_id in busy:
-        db.rolls.note_message(roll_id, C, 10_000 + roll_id)
-    db.rolls.note_message(lonely, C + 1, 9)
-    await db.rolls.flush_messages()
+        db.rolls.messages.note(roll_id, C, 10_000 + roll_id)
+    db.rolls.messages.note(lonely, C + 1, 9)
+    await db.rolls.messages.flush()
     assert [roll.id for roll in await db.rolls.expiring(NOW, LIFETIME, 10)] == [busy[-1], lonely]
     assert [roll.id for roll in await db.rolls.expiring(NOW, LIFETIME, 1)] == [busy[-1]]
 
@@ -235,7 +237,7 @@ async def test_the_purge_deletes_in_batches_until_nothing_expired_is_left(db: St
     fresh = await db.rolls.create(G, C, OTHER, FIRST, NOW)
     assert await db.rolls.purge_expired(NOW, LIFETIME, batch=3) == 7  # 3 + 3 + 1
     assert [await db.rolls.get(roll) for roll in expired] == [None] * 7
-    assert await db.purge_expired(NOW, LIFETIME) == 0 and await db.rolls.get(fresh) is not None
+    assert await purge_store(db, NOW, LIFETIME) == 0 and await db.rolls.get(fresh) is not None
 
 
 # --- told = stored: repeats, withdrawals, refusals of rolls gone ------------------------------------
@@ -252,13 +254,13 @@ async def test_a_repeated_supersede_supersedes_nothing_newer(db: Storage):
 
 async def test_only_a_roll_never_shown_nor_pushed_is_withdrawn_and_the_one_before_is_latest_again(db: Storage):
     shown = await db.rolls.create(G, C, U, FIRST, NOW)
-    db.rolls.note_message(shown, C, 11)
+    db.rolls.messages.note(shown, C, 11)
     unshown = await db.rolls.create(G, C, U, FIRST, NOW)
     assert await db.rolls.withdraw(unshown) and await db.rolls.get(unshown) is None
     assert (await db.rolls.latest_pending(G, C, U, NOW, LIFETIME)).id == shown
     assert not await db.rolls.withdraw(shown) and await db.rolls.get(shown) is not None
     pushed = await db.rolls.create(G, C + 1, U, FIRST, NOW)
-    assert (await claim(db, pushed)).claimed
+    assert (await claim(db, pushed)).refusal is None
     assert not await db.rolls.withdraw(pushed) and not await db.rolls.withdraw(unshown)
 
 
@@ -268,13 +270,13 @@ async def test_a_keep_of_a_roll_gone_or_never_given_is_refused_by_why(db: Storag
     await db.rolls.purge_expired(NOW, LIFETIME)
     for roll_id, why in ((old, PushRefusal.EXPIRED), (old + 1, PushRefusal.UNKNOWN), (2**70, PushRefusal.UNKNOWN)):
         answer = await db.rolls.keep(roll_id, U, NOW, LIFETIME)
-        assert (answer.claimed, answer.roll, answer.refusal) == (False, None, why)
+        assert (answer.roll, answer.refusal) == (None, why)
 
 
 async def test_a_repeated_push_of_a_roll_purged_since_is_told_it_expired(db: Storage):
     roll_id = await db.rolls.create(G, C, U, FIRST, NOW - LIFETIME + timedelta(seconds=1))
     first = await db.rolls.claim_push(roll_id, U, PUSHED, 1, NOW, LIFETIME, interaction_id=78)
-    assert first.claimed
+    assert first.refusal is None
     await db.rolls.purge_expired(NOW + timedelta(seconds=2), LIFETIME)
     repeat = await db.rolls.claim_push(roll_id, U, PUSHED, 1, NOW, LIFETIME, interaction_id=78)
     assert (repeat.roll, repeat.refusal) == (None, PushRefusal.EXPIRED)

@@ -4,12 +4,16 @@ PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import asdict
+from functools import partial
 
 import pytest
 
-from bot.storage import languages
+from bot.storage import meta
 from bot.storage.database import Storage
 from bot.storage.errors import InvalidValue, NoSuchExtendedTest, NotEnoughWillpower, TaskComplete
+from rules.sevenkingdoms.extended import still_needed
+from tests.storage.reading import add_degrees, add_willpower, delete_meta, schema_version, start_task
 
 G, C, U = 1111, 2222, 3333
 
@@ -19,10 +23,10 @@ G, C, U = 1111, 2222, 3333
 
 async def test_willpower_starts_at_zero_and_each_change_reports_before_and_after(db: Storage):
     assert await db.willpower.get(G, U) == 0
-    assert (await db.willpower.add(G, U, 4)).as_dict() == {"before": 0, "after": 4, "lost": 0}
-    assert (await db.willpower.spend(G, U, 3)).as_dict() == {"before": 4, "after": 1, "lost": 0}
-    assert (await db.willpower.set(G, U, 7)).as_dict() == {"before": 1, "after": 7, "lost": 0}
-    assert (await db.willpower.add(G, U, 5)).as_dict() == {"before": 7, "after": 10, "lost": 2}
+    assert asdict(await add_willpower(db, G, U, 4)) == {"before": 0, "after": 4, "lost": 0}
+    assert asdict(await db.willpower.spend(G, U, 3)) == {"before": 4, "after": 1, "lost": 0}
+    assert asdict(await db.willpower.set(G, U, 7)) == {"before": 1, "after": 7, "lost": 0}
+    assert asdict(await add_willpower(db, G, U, 5)) == {"before": 7, "after": 10, "lost": 2}
     assert await db.willpower.get(G, U) == 10
     assert await db.willpower.get(G + 1, U) == 0  # kept per server
 
@@ -41,8 +45,9 @@ async def test_a_spend_beyond_what_the_player_has_changes_nothing(db: Storage):
 )
 async def test_willpower_outside_its_bounds_is_refused_before_storing(db: Storage, change, points):
     await db.willpower.set(G, U, 5)
+    changes = {"set": db.willpower.set, "spend": db.willpower.spend, "add": partial(add_willpower, db)}
     with pytest.raises(InvalidValue):
-        await getattr(db.willpower, change)(G, U, points)
+        await changes[change](G, U, points)
     assert await db.willpower.get(G, U) == 5
 
 
@@ -62,7 +67,7 @@ async def test_racing_spends_through_two_stores_never_go_below_zero(db: Storage,
 async def test_racing_gains_through_two_stores_add_up_and_stop_at_ten(db: Storage, open_db):
     second = await open_db()
     try:
-        results = await asyncio.gather(*(store.willpower.add(G, U, 1) for store in [db, second] * 6))
+        results = await asyncio.gather(*(add_willpower(store, G, U, 1) for store in [db, second] * 6))
     finally:
         await second.close()
     assert sorted(result.after for result in results) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10]
@@ -74,41 +79,41 @@ async def test_racing_gains_through_two_stores_add_up_and_stop_at_ten(db: Storag
 
 
 async def test_an_extended_test_counts_degrees_until_complete_and_names_match_whatever_their_case(db: Storage):
-    started = await db.extended.start(G, C, "  Climb   the Wall ", 5)
+    started = await start_task(db, G, C, "  Climb   the Wall ", 5)
     assert (started.name, started.needed, started.progress, started.complete) == ("Climb the Wall", 5, 0, False)
-    assert (await db.extended.add(G, C, "climb the wall", 2)).progress == 2
+    assert (await add_degrees(db, G, C, "climb the wall", 2)).progress == 2
     done = await db.extended.record(G, C, "CLIMB THE WALL", 5, 3, fresh=False)
-    assert (done.progress, done.complete, done.remaining) == (5, True, 0)
+    assert (done.progress, done.complete, still_needed(done.needed, done.progress)) == (5, True, 0)
     with pytest.raises(TaskComplete):
         await db.extended.record(G, C, "Climb the wall", 5, 1, fresh=False)
     assert (await db.extended.get(G, C, "climb THE wall")).progress == 5
 
 
 async def test_restarting_an_extended_test_resets_it_and_keeps_the_name_as_last_typed(db: Storage):
-    await db.extended.start(G, C, "wall", 5)
-    await db.extended.add(G, C, "wall", 4)
+    await start_task(db, G, C, "wall", 5)
+    await add_degrees(db, G, C, "wall", 4)
     restarted = await db.extended.record(G, C, "WALL", 3, 1, fresh=True)
     assert (restarted.name, restarted.needed, restarted.progress) == ("WALL", 3, 1)
     assert [task.name for task in await db.extended.in_channel(G, C)] == ["WALL"]
 
 
 async def test_an_extended_test_keeps_who_first_started_it_through_restarts(db: Storage):
-    assert (await db.extended.start(G, C, "wall", 5, started_by=U)).started_by == U
-    assert (await db.extended.start(G, C, "WALL", 3, started_by=U + 1)).started_by == U  # a restart keeps them
+    assert (await start_task(db, G, C, "wall", 5, started_by=U)).started_by == U
+    assert (await start_task(db, G, C, "WALL", 3, started_by=U + 1)).started_by == U  # a restart keeps them
     assert (await db.extended.record(G, C, "wall", 3, 1, fresh=True, started_by=U + 2)).started_by == U
     assert (await db.extended.record(G, C, "gate", 3, 1, fresh=True, started_by=U + 1)).started_by == U + 1
-    assert (await db.extended.start(G, C, "old", 2)).started_by is None
+    assert (await start_task(db, G, C, "old", 2)).started_by is None
     assert [task.started_by for task in await db.extended.in_channel(G, C)] == [U + 1, None, U]
 
 
 async def test_a_missing_extended_test_is_refused_and_clear_forgets_one(db: Storage):
     with pytest.raises(NoSuchExtendedTest):
-        await db.extended.add(G, C, "nothing", 1)
+        await add_degrees(db, G, C, "nothing", 1)
     with pytest.raises(NoSuchExtendedTest):
         await db.extended.record(G, C, "nothing", 3, 1, fresh=False)
-    await db.extended.start(G, C, "b task", 2)
-    await db.extended.start(G, C, "A task", 2)
-    await db.extended.start(G, C + 1, "elsewhere", 2)
+    await start_task(db, G, C, "b task", 2)
+    await start_task(db, G, C, "A task", 2)
+    await start_task(db, G, C + 1, "elsewhere", 2)
     assert [task.name for task in await db.extended.in_channel(G, C)] == ["A task", "b task"]
     assert await db.extended.clear(G, C, "a TASK") is True
     assert await db.extended.clear(G, C, "a task") is False
@@ -118,13 +123,13 @@ async def test_a_missing_extended_test_is_refused_and_clear_forgets_one(db: Stor
 @pytest.mark.parametrize(("name", "needed"), [("", 3), ("x" * 101, 3), ("ok", 0), ("ok", 2**31)])
 async def test_a_bad_extended_test_is_refused_before_storing(db: Storage, name, needed):
     with pytest.raises(InvalidValue):
-        await db.extended.start(G, C, name, needed)
+        await start_task(db, G, C, name, needed)
     assert await db.extended.in_channel(G, C) == []
 
 
 async def test_two_rolls_racing_for_the_last_degrees_through_two_stores_count_once(db: Storage, open_db):
-    await db.extended.start(G, C, "gate", 3)
-    await db.extended.add(G, C, "gate", 2)
+    await start_task(db, G, C, "gate", 3)
+    await add_degrees(db, G, C, "gate", 2)
     second = await open_db()
     try:
         rolls = [store.extended.record(G, C, "gate", 3, 2, fresh=False) for store in [db, second] * 4]
@@ -137,11 +142,11 @@ async def test_two_rolls_racing_for_the_last_degrees_through_two_stores_count_on
 
 
 async def test_racing_adds_through_two_stores_all_count_and_a_refused_roll_starts_nothing(db: Storage, open_db):
-    await db.extended.start(G, C, "siege", 100)
+    await start_task(db, G, C, "siege", 100)
     second = await open_db()
     try:
         stores = [db, second] * 5
-        adds = [store.extended.add(G, C, "SIEGE", degrees) for store, degrees in zip(stores, range(1, 11), strict=True)]
+        adds = [add_degrees(store, G, C, "SIEGE", degrees) for store, degrees in zip(stores, range(1, 11), strict=True)]
         await asyncio.gather(*adds)
     finally:
         await second.close()
@@ -176,7 +181,7 @@ async def test_a_servers_language_is_read_once_a_minute_and_another_process_sees
         assert await db.languages.get(G) is None
         await other.languages.set(G, "de")
         assert await db.languages.get(G) is None  # remembered: a roll asks the store no more than once a minute
-        monkeypatch.setattr(languages, "REMEMBERED_FOR", 0.0)
+        monkeypatch.setattr(meta, "REMEMBERED_FOR", 0.0)
         assert await db.languages.get(G) == "de"  # the minute has passed
     finally:
         await other.close()
@@ -190,16 +195,16 @@ async def test_meta_keeps_one_value_per_key(db: Storage):
     await db.meta.set("commands_hash:1", "abc")
     await db.meta.set("commands_hash:1", "déf")
     assert await db.meta.get("commands_hash:1") == "déf"
-    assert await db.meta.delete("commands_hash:1") is True
-    assert await db.meta.delete("commands_hash:1") is False
+    assert await delete_meta(db, "commands_hash:1") is True
+    assert await delete_meta(db, "commands_hash:1") is False
 
 
 async def test_the_schema_is_at_the_last_migration_and_reopening_applies_nothing_twice(db, open_db, migrations):
-    assert await db.schema_version() == len(migrations)
+    assert await schema_version(db) == len(migrations)
     await db.willpower.set(G, U, 3)
     again = await open_db()
     try:
-        assert await again.schema_version() == len(migrations)
+        assert await schema_version(again) == len(migrations)
         assert await again.willpower.get(G, U) == 3
     finally:
         await again.close()
@@ -208,7 +213,7 @@ async def test_the_schema_is_at_the_last_migration_and_reopening_applies_nothing
 async def test_stores_opened_at_once_migrate_the_database_once(open_db, migrations):
     stores = await asyncio.gather(*(open_db() for _ in range(4)))
     try:
-        assert [await store.schema_version() for store in stores] == [len(migrations)] * 4
+        assert [await schema_version(store) for store in stores] == [len(migrations)] * 4
     finally:
         for store in stores:
             await store.close()
@@ -226,4 +231,4 @@ async def test_a_database_newer_than_the_code_is_refused_by_name(db, kind, tmp_p
             await Database.open(tmp_path / "contract.sqlite3", migrations=older)
         else:
             await PostgresDatabase.open(request.getfixturevalue("postgres_url"), migrations=older)
-    assert await db.schema_version() == len(migrations)
+    assert await schema_version(db) == len(migrations)

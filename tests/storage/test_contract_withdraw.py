@@ -9,7 +9,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot.storage.database import Storage
-from bot.storage.log_records import NewEntry
+from bot.storage.roll_log import NewEntry
+from tests.storage.reading import add_willpower, outcome
 
 G, C, U = 1111, 2222, 3333
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
@@ -21,7 +22,7 @@ async def test_a_withdrawn_spend_is_refunded_once_and_a_repeat_may_spend_again(d
     await db.willpower.spend(G, U, 2, interaction_id=INTERACTION)
     assert await db.willpower.withdraw_spend(G, U, 2, interaction_id=INTERACTION) is True
     assert await db.willpower.withdraw_spend(G, U, 2, interaction_id=INTERACTION) is False  # refunded once
-    assert await db.willpower.get(G, U) == 5 and await db.applied.outcome(INTERACTION) is None
+    assert await db.willpower.get(G, U) == 5 and await outcome(db, INTERACTION) is None
     again = await db.willpower.spend(G, U, 2, interaction_id=INTERACTION)  # a repeat delivery, applied anew
     assert (again.before, again.after) == (5, 3) and await db.willpower.get(G, U) == 3
 
@@ -38,7 +39,7 @@ async def test_two_lost_spends_are_each_refunded_whatever_their_order(db: Storag
 async def test_a_refund_stops_at_ten(db: Storage):
     await db.willpower.set(G, U, 5)
     await db.willpower.spend(G, U, 2, interaction_id=INTERACTION)
-    await db.willpower.add(G, U, 7)  # a push gained meanwhile: 3 + 7 = 10
+    await add_willpower(db, G, U, 7)  # a push gained meanwhile: 3 + 7 = 10
     assert await db.willpower.withdraw_spend(G, U, 2, interaction_id=INTERACTION) is True
     assert await db.willpower.get(G, U) == 10
 
@@ -54,7 +55,7 @@ async def test_a_withdrawn_set_restores_what_the_player_had(db: Storage):
     await db.willpower.set(G, U, 2)
     change = await db.willpower.set(G, U, 9, interaction_id=INTERACTION)
     assert await db.willpower.withdraw_set(G, U, change, interaction_id=INTERACTION) is True
-    assert await db.willpower.get(G, U) == 2 and await db.applied.outcome(INTERACTION) is None
+    assert await db.willpower.get(G, U) == 2 and await outcome(db, INTERACTION) is None
 
 
 async def test_a_set_that_a_later_change_built_on_stays(db: Storage):
@@ -62,7 +63,7 @@ async def test_a_set_that_a_later_change_built_on_stays(db: Storage):
     change = await db.willpower.set(G, U, 9, interaction_id=INTERACTION)
     await db.willpower.spend(G, U, 1, interaction_id=INTERACTION + 1)  # shown as 9 → 8: it counts the set
     assert await db.willpower.withdraw_set(G, U, change, interaction_id=INTERACTION) is False
-    assert await db.willpower.get(G, U) == 8 and await db.applied.outcome(INTERACTION) is not None
+    assert await db.willpower.get(G, U) == 8 and await outcome(db, INTERACTION) is not None
 
 
 async def test_a_withdrawn_extended_roll_takes_its_degrees_back(db: Storage):
@@ -71,7 +72,7 @@ async def test_a_withdrawn_extended_roll_takes_its_degrees_back(db: Storage):
     assert await db.extended.withdraw(INTERACTION + 1) is True
     task = await db.extended.get(G, C, "Siege")
     assert task is not None and (task.progress, task.needed) == (3, 10)
-    assert await db.applied.outcome(INTERACTION + 1) is None and await db.applied.outcome(INTERACTION) is not None
+    assert await outcome(db, INTERACTION + 1) is None and await outcome(db, INTERACTION) is not None
 
 
 async def test_a_withdrawn_roll_that_started_a_task_takes_the_task_away(db: Storage):

@@ -9,10 +9,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.storage.copying import copy_database
+from bot.app.copying import copy_database
 from bot.storage.postgres import PostgresDatabase
 from bot.storage.roll_records import PushRefusal, RollState
 from bot.storage.sqlite import Database
+from tests.storage.reading import add_degrees, outcome, start_task
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
@@ -28,10 +29,10 @@ async def a_game_night(path) -> dict[str, int]:
         await db.rolls.claim_push(pushed, OTHER, '{"n": 2}', 2, NOW, LIFETIME)
         superseded = await db.rolls.create(G, C, U, '{"n": 3}', NOW)
         pending = await db.rolls.create(G, C, U, '{"n": 4}', NOW)
-        db.rolls.note_message(pending, C, 987654321)
+        db.rolls.messages.note(pending, C, 987654321)
         await db.willpower.set(G, U, 7, interaction_id=1_500_000_000_000_000_007)
-        await db.extended.start(G, C, "Climb the Wall", 5, started_by=OTHER)
-        await db.extended.add(G, C, "climb the wall", 2)
+        await start_task(db, G, C, "Climb the Wall", 5, started_by=OTHER)
+        await add_degrees(db, G, C, "climb the wall", 2)
         await db.meta.set("commands_hash:1", "abc")
     return {"pushed": pushed, "superseded": superseded, "pending": pending}
 
@@ -54,7 +55,7 @@ async def test_copying_keeps_ids_states_and_every_table_and_a_second_copy_change
         task = await db.extended.get(G, C, "CLIMB THE WALL")
         assert (task.progress, task.started_by) == (2, OTHER)
         assert await db.meta.get("commands_hash:1") == "abc"
-        assert await db.applied.outcome(1_500_000_000_000_000_007) == {"before": 0, "after": 7, "lost": 0}
+        assert await outcome(db, 1_500_000_000_000_000_007) == {"before": 0, "after": 7, "lost": 0}
         assert await db.rolls.refusal_for_missing(1) is PushRefusal.EXPIRED  # the purged roll's id stays spent
         assert await db.rolls.create(G, C, U, "{}", NOW) == ids["pending"] + 1
         claim = await db.rolls.claim_push(ids["pending"], U, "{}", 1, NOW, LIFETIME)

@@ -36,7 +36,7 @@ def test_each_thing_kept_is_one_class_on_both_stores():
     sqlite = Database(Store.__new__(Store))
     pool = PostgresStore.__new__(PostgresStore)
     postgres = PostgresDatabase(pool)
-    assert postgres._statements is pool  # the pool takes named statements itself
+    assert postgres.store is pool  # the pool takes named statements itself
     for attribute in KEPT:
         assert type(getattr(sqlite, attribute)) is type(getattr(postgres, attribute)), attribute
         assert type(getattr(sqlite, attribute)).__module__.startswith("bot.storage."), attribute

@@ -13,10 +13,13 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from bot.settings import database_location
 from bot.storage.errors import StorageOffline, StorageUnavailable
-from bot.storage.postgres import PostgresDatabase, load_postgres_migrations, where
+from bot.storage.postgres import PostgresDatabase
 from bot.storage.roll_records import RollState
+from bot.storage.schema import load_migrations
 from tests.postgres import PostgresServer
+from tests.storage.reading import add_willpower
 
 G, C, U = 1111, 2222, 3333
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
@@ -33,9 +36,9 @@ def own_server():
 
 
 def test_where_names_host_port_and_database_but_never_the_password():
-    assert where(f"postgresql://bot:{PASSWORD}@db.example:5433/rolls") == "postgresql://db.example:5433/rolls"
-    assert where(f"postgres://bot:{PASSWORD}@db.example/rolls?sslmode=require") == "postgresql://db.example/rolls"
-    assert where("postgresql://postgres@/rolls?host=/run/pg") == "postgresql:///rolls?host=/run/pg"
+    assert database_location(f"postgresql://bot:{PASSWORD}@db.example:5433/rolls") == "postgresql://db.example:5433/rolls"
+    assert database_location(f"postgres://bot:{PASSWORD}@db.example/rolls?sslmode=require") == "postgresql://db.example/rolls"
+    assert database_location("postgresql://postgres@/rolls?host=/run/pg") == "postgresql:///rolls?host=/run/pg"
 
 
 async def test_an_unreachable_server_is_named_without_the_password():
@@ -55,7 +58,7 @@ async def test_a_missing_database_is_named(postgres_server):
 async def test_migrations_are_recorded_by_number_and_name(postgres_url):
     async with await PostgresDatabase.open(postgres_url) as db, db.store.connection() as connection:
         rows = await connection.fetch("SELECT version, name FROM schema_migrations ORDER BY version")
-    expected = [(migration.version, migration.name) for migration in load_postgres_migrations()]
+    expected = [(migration.version, migration.name) for migration in load_migrations("postgres")]
     assert [(row["version"], row["name"]) for row in rows] == expected
 
 
@@ -67,10 +70,10 @@ async def test_while_the_server_is_away_players_are_told_to_try_again_and_it_rec
         with pytest.raises(StorageOffline, match="try again"):
             await db.rolls.claim_push(roll_id, U, "{}", 2, NOW, LIFETIME)
         with pytest.raises(StorageOffline):
-            await db.willpower.add(G, U, 1)
+            await add_willpower(db, G, U, 1)
         await asyncio.to_thread(own_server.resume)
         claim = await _when_back(lambda: db.rolls.claim_push(roll_id, U, "{}", 2, NOW, LIFETIME))
-        assert claim.claimed and claim.willpower.after == 2  # nothing was half-written while it was away
+        assert claim.refusal is None and claim.willpower.after == 2  # nothing was half-written while it was away
         assert await db.willpower.get(G, U) == 2
     finally:
         await db.close()

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 STORAGE = Path(__file__).resolve().parents[2] / "bot" / "storage"
-DRIVER_MODULES = ("sqlite.py", "files.py", "postgres.py", "copying.py", "schema.py")
+DRIVER_MODULES = ("sqlite.py", "files.py", "postgres.py", "schema.py")
 """The drivers' own modules, the only ones that may reach aiosqlite, sqlite3 or asyncpg (schema.py splits the
 migration files where sqlite3 says a statement is complete)."""
 SHARED = [path for path in sorted(STORAGE.glob("*.py")) if path.name not in DRIVER_MODULES]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.app.opening import probe_database
 from bot.errors import PlayerError
 from bot.storage.errors import (
     InvalidValue,
@@ -20,9 +21,11 @@ from bot.storage.errors import (
     StorageUnavailable,
     TaskComplete,
 )
-from bot.storage.files import check_database_path, probe_database
+from bot.storage.files import check_database_path
 from bot.storage.schema import Migration, load_migrations
 from bot.storage.sqlite import Database, Store, migrate
+from rules.sevenkingdoms.extended import still_needed
+from tests.storage.reading import add_degrees, add_willpower, delete_meta, schema_version, start_task
 
 G, C, U = 1111, 2222, 3333
 
@@ -54,7 +57,7 @@ async def test_pragmas_are_set(db: Database):
 async def test_a_lock_held_elsewhere_is_waited_for_without_blocking_the_event_loop(db: Database):
     """While another program holds the write lock, the write waits (busy_timeout is 200 ms here) and the
     event loop keeps running other work; the write succeeds once the lock is released."""
-    other = sqlite3.connect(db.path, isolation_level=None)
+    other = sqlite3.connect(db.store.path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
     ticks = 0
 
@@ -66,7 +69,7 @@ async def test_a_lock_held_elsewhere_is_waited_for_without_blocking_the_event_lo
 
     ticker = asyncio.create_task(tick())
     asyncio.get_running_loop().call_later(0.1, other.rollback)
-    change = await db.willpower.add(G, U, 3)
+    change = await add_willpower(db, G, U, 3)
     ticker.cancel()
     other.close()
     assert change.after == 3
@@ -128,7 +131,7 @@ async def test_use_after_close_is_a_clear_error(tmp_path: Path):
 async def test_fresh_database_gets_every_migration(tmp_path: Path):
     path = tmp_path / "db.sqlite3"
     async with await Database.open(path) as database:
-        assert await database.schema_version() == len(load_migrations()) >= 1
+        assert await schema_version(database) == len(load_migrations()) >= 1
     assert {"yz_rolls", "willpower", "extended_tests", "meta"} <= tables(path)
 
 
@@ -138,7 +141,7 @@ async def test_reopening_is_idempotent_and_keeps_data(tmp_path: Path):
         await database.willpower.set(G, U, 7)
     before = tables(path)
     async with await Database.open(path) as database:
-        assert await database.schema_version() == len(load_migrations())
+        assert await schema_version(database) == len(load_migrations())
         assert await database.willpower.get(G, U) == 7
     assert tables(path) == before
 
@@ -151,7 +154,7 @@ async def test_a_later_migration_applies_on_top(tmp_path: Path):
         Migration(len(load_migrations()) + 1, "notes", "CREATE TABLE notes (x TEXT);"),
     ]
     async with await Database.open(path, migrations=later) as database:
-        assert await database.schema_version() == len(later)
+        assert await schema_version(database) == len(later)
     assert "notes" in tables(path)
 
 
@@ -163,7 +166,7 @@ async def test_a_failing_migration_leaves_the_previous_version(tmp_path: Path):
     with pytest.raises(sqlite3.OperationalError, match="no_such_table"):
         await Database.open(path, migrations=broken)
     async with await Database.open(path) as database:
-        assert await database.schema_version() == len(load_migrations())
+        assert await schema_version(database) == len(load_migrations())
     assert "half" not in tables(path)
 
 
@@ -179,7 +182,7 @@ def test_migration_numbers_must_not_have_gaps(tmp_path: Path):
     (tmp_path / "V1__a.sql").write_text("CREATE TABLE a (x);")
     (tmp_path / "V3__c.sql").write_text("CREATE TABLE c (x);")
     with pytest.raises(StorageError, match="no gaps"):
-        load_migrations(tmp_path)
+        load_migrations(directory=tmp_path)
 
 
 def test_statements_split_where_sqlite_says():
@@ -210,7 +213,7 @@ async def test_two_processes_migrating_at_once_apply_each_migration_once(tmp_pat
 @pytest.fixture
 def held_lock(db: Database):
     """Another connection holding the write lock on db's file until the test ends (or releases it)."""
-    other = sqlite3.connect(db.path, isolation_level=None)
+    other = sqlite3.connect(db.store.path, isolation_level=None)
     other.execute("BEGIN EXCLUSIVE")
     yield other
     if other.in_transaction:
@@ -221,15 +224,15 @@ def held_lock(db: Database):
 async def test_locked_database_is_busy_and_nothing_is_written(db: Database, held_lock: sqlite3.Connection):
     started = time.monotonic()
     with pytest.raises(StorageBusy) as caught:
-        await db.willpower.add(G, U, 3)
+        await add_willpower(db, G, U, 3)
     assert time.monotonic() - started >= 0.15  # waited for busy_timeout (200 ms) first
     assert isinstance(caught.value, PlayerError) and "try again" in caught.value.message
     with pytest.raises(StorageBusy):
-        await db.extended.start(G, C, "Climb", 5)
+        await start_task(db, G, C, "Climb", 5)
     held_lock.rollback()
     assert await db.willpower.get(G, U) == 0
     assert await db.extended.get(G, C, "Climb") is None
-    assert (await db.willpower.add(G, U, 3)).after == 3  # and the connection works again
+    assert (await add_willpower(db, G, U, 3)).after == 3  # and the connection works again
 
 
 async def test_a_database_locked_at_start_up_is_named(tmp_path: Path):
@@ -248,10 +251,10 @@ async def test_a_database_locked_at_start_up_is_named(tmp_path: Path):
 
 async def test_a_short_lock_is_waited_out(tmp_path: Path):
     async with await Database.open(tmp_path / "db.sqlite3", busy_timeout_ms=3000) as database:
-        other = sqlite3.connect(database.path, isolation_level=None)
+        other = sqlite3.connect(database.store.path, isolation_level=None)
         other.execute("BEGIN EXCLUSIVE")
         asyncio.get_running_loop().call_later(0.1, other.rollback)
-        assert (await database.willpower.add(G, U, 2)).after == 2
+        assert (await add_willpower(database, G, U, 2)).after == 2
         other.close()
 
 
@@ -259,29 +262,29 @@ async def test_a_short_lock_is_waited_out(tmp_path: Path):
 
 
 async def test_extended_progress(db: Database):
-    started = await db.extended.start(G, C, "  Climb   the Wall ", 5)
+    started = await start_task(db, G, C, "  Climb   the Wall ", 5)
     assert (started.name, started.needed, started.progress) == ("Climb the Wall", 5, 0)
     assert not started.complete
-    assert (await db.extended.add(G, C, "climb the wall", 2)).progress == 2
-    done = await db.extended.add(G, C, "CLIMB THE WALL", 4)
-    assert (done.progress, done.complete, done.remaining) == (6, True, 0)
+    assert (await add_degrees(db, G, C, "climb the wall", 2)).progress == 2
+    done = await add_degrees(db, G, C, "CLIMB THE WALL", 4)
+    assert (done.progress, done.complete, still_needed(done.needed, done.progress)) == (6, True, 0)
     assert await db.extended.get(G, C, "Climb the wall") == done
     assert await db.extended.get(G, C + 1, "Climb the wall") is None
 
 
 async def test_extended_concurrent_adds_all_count(db: Database):
-    await db.extended.start(G, C, "Siege", 100)
-    await asyncio.gather(*(db.extended.add(G, C, "Siege", degrees) for degrees in range(1, 11)))
+    await start_task(db, G, C, "Siege", 100)
+    await asyncio.gather(*(add_degrees(db, G, C, "Siege", degrees) for degrees in range(1, 11)))
     assert (await db.extended.get(G, C, "Siege")).progress == 55
 
 
 async def test_extended_listing_restart_and_clear(db: Database):
-    await db.extended.start(G, C, "Siege", 10)
-    await db.extended.start(G, C, "Ambush", 3)
-    await db.extended.start(G, C + 1, "Elsewhere", 3)
-    await db.extended.add(G, C, "Siege", 4)
+    await start_task(db, G, C, "Siege", 10)
+    await start_task(db, G, C, "Ambush", 3)
+    await start_task(db, G, C + 1, "Elsewhere", 3)
+    await add_degrees(db, G, C, "Siege", 4)
     assert [task.name for task in await db.extended.in_channel(G, C)] == ["Ambush", "Siege"]
-    restarted = await db.extended.start(G, C, "siege", 8)
+    restarted = await start_task(db, G, C, "siege", 8)
     assert (restarted.name, restarted.needed, restarted.progress) == ("siege", 8, 0)
     assert await db.extended.clear(G, C, "SIEGE") is True
     assert await db.extended.clear(G, C, "Siege") is False
@@ -290,13 +293,13 @@ async def test_extended_listing_restart_and_clear(db: Database):
 
 async def test_extended_refusals(db: Database):
     with pytest.raises(NoSuchExtendedTest, match='"Nothing"'):
-        await db.extended.add(G, C, "Nothing", 1)
+        await add_degrees(db, G, C, "Nothing", 1)
     for name, needed in (("", 3), ("x" * 101, 3), ("Fine", 0)):
         with pytest.raises(InvalidValue):
-            await db.extended.start(G, C, name, needed)
-    await db.extended.start(G, C, "Fine", 3)
+            await start_task(db, G, C, name, needed)
+    await start_task(db, G, C, "Fine", 3)
     with pytest.raises(InvalidValue):
-        await db.extended.add(G, C, "Fine", -1)
+        await add_degrees(db, G, C, "Fine", -1)
     assert (await db.extended.get(G, C, "Fine")).progress == 0
 
 
@@ -311,7 +314,7 @@ async def test_extended_record_starts_and_counts_in_one_transaction(db: Database
 
 async def test_extended_record_counts_no_roll_after_completion(db: Database):
     """Rolls racing for a nearly finished task: once it is complete, later ones are refused, not counted."""
-    await db.extended.start(G, C, "Siege", 3)
+    await start_task(db, G, C, "Siege", 3)
     outcomes = await asyncio.gather(
         *(db.extended.record(G, C, "Siege", 3, 2, fresh=False) for _ in range(5)), return_exceptions=True
     )
@@ -335,7 +338,7 @@ async def test_meta_keeps_values(db: Database):
     await db.meta.set("commands_hash", "abc")
     await db.meta.set("commands_hash", "def")
     assert await db.meta.get("commands_hash") == "def"
-    assert await db.meta.delete("commands_hash") is True
+    assert await delete_meta(db, "commands_hash") is True
     assert await db.meta.get("commands_hash") is None
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage.sqlite import Database
+from tests.storage.reading import start_task
 
 G, C, ALICE, BOB = 1111, 2222, 3333, 4444
 
@@ -27,8 +28,8 @@ async def test_the_first_roll_names_the_starter_and_a_restart_keeps_them(db):
 
 
 async def test_a_task_without_a_starter_takes_the_one_who_restarts_it(db):
-    old = await db.extended.start(G, C, "Old task", 3)  # as a task from before V4 reads
+    old = await start_task(db, G, C, "Old task", 3)  # as a task from before V4 reads
     assert old.started_by is None
-    restarted = await db.extended.start(G, C, "Old task", 3, started_by=BOB)
+    restarted = await start_task(db, G, C, "Old task", 3, started_by=BOB)
     assert restarted.started_by == BOB
     assert [task.started_by for task in await db.extended.in_channel(G, C)] == [BOB]

@@ -1,4 +1,4 @@
-"""bot/storage/files.py and the store's file watch: quick_check bounded in time, a lost file stays lost."""
+"""bot/app/opening.py quick_check and the store's file watch: quick_check bounded in time, a lost file stays lost."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.app.chores import purge_store
+from bot.app.opening import quick_check
 from bot.storage.errors import StorageUnavailable
-from bot.storage.files import quick_check
 from bot.storage.sqlite import Database
 
 
@@ -64,7 +65,7 @@ async def test_an_older_file_becomes_one_that_shrinks_at_its_first_purge(tmp_pat
         assert (await db.store.fetch_one("PRAGMA auto_vacuum"))[0] == 0
         for user in range(300):
             await db.rolls.create(1, 2, user, "x" * 2000, now - timedelta(days=2))
-        assert await db.purge_expired(now, timedelta(hours=24)) == 300
+        assert await purge_store(db, now, timedelta(hours=24)) == 300
         assert (await db.store.fetch_one("PRAGMA auto_vacuum"))[0] == 2
         assert (await db.store.fetch_one("PRAGMA freelist_count"))[0] == 0
     assert path.stat().st_size < 100_000

@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.app.chores import purge_store
 from bot.settings import DEFAULT_ROLL_LOG_DAYS, SettingsError, load_settings
-from bot.storage.log_records import NewEntry, RevealRefusal
+from bot.storage.roll_log import NewEntry, RevealRefusal
 from bot.storage.schema import load_migrations
 from bot.storage.sqlite import Database
+from tests.storage.reading import trace
 
 G, C, ALICE, BOB = 1111, 2222, 7, 8
 NOW = datetime(2026, 11, 29, 20, 0, tzinfo=UTC)
@@ -34,13 +36,13 @@ def entry(user: int = ALICE, *, private: bool = False, events: str = "1/2:1", sy
 async def test_a_year_zero_roll_is_logged_under_its_own_id_in_one_statement_once(db: Database):
     roll_id = await db.rolls.create(G, C, ALICE, '{"roll": 1}', NOW, 2)
     seen: list[str] = []
-    await db.store.set_trace_callback(seen.append)
+    await trace(db, seen.append)
     assert await db.log.write(entry(system="yearzero"), NOW, entry_id=roll_id) == roll_id
     # SQLite's trace calls back once per step of a statement (the trigger's step too): one statement all the same.
     assert len(set(seen)) == 1 and seen[0].split()[0].upper() == "INSERT"
     assert await db.log.write(entry(system="yearzero"), NOW, entry_id=roll_id) == roll_id  # a repeat: no change
     claim = await db.rolls.claim_push(roll_id, ALICE, "{}", 1, NOW, LIFETIME)
-    assert claim.claimed
+    assert claim.refusal is None
     assert await db.log.record_push(roll_id, 1, "Pushed", "1/6:0", {"willpower": 2, "banes": 2}, None)
     assert not await db.log.record_push(roll_id, 1, "Pushed", "1/6:0", {"willpower": 2, "banes": 2}, None)  # repeat
     assert await db.log.record_push(roll_id, 2, "Pushed again", "", {"willpower": 1, "banes": 3}, None)
@@ -121,7 +123,7 @@ async def test_the_log_purge_deletes_in_batches(db: Database):
         await db.log.write(entry(), NOW - timedelta(days=100))
     kept = await db.log.write(entry(), NOW)
     seen: list[str] = []
-    await db.store.set_trace_callback(seen.append)
+    await trace(db, seen.append)
     assert await db.log.purge_older(NOW, timedelta(days=DEFAULT_ROLL_LOG_DAYS), batch=3) == 7
     deletes = [sql for sql in seen if sql.split()[0].upper() == "DELETE"]
     assert len(deletes) == 3 and all("LIMIT" in sql for sql in deletes)  # 3 + 3 + 1 rows, never all at once
@@ -131,7 +133,7 @@ async def test_the_log_purge_deletes_in_batches(db: Database):
 async def test_the_database_purge_takes_the_log_past_its_retention_too(db: Database):
     await db.log.write(entry(), NOW - timedelta(days=100))
     kept = await db.log.write(entry(), NOW - timedelta(days=1))
-    await db.purge_expired(NOW, LIFETIME, timedelta(days=DEFAULT_ROLL_LOG_DAYS))
+    await purge_store(db, NOW, LIFETIME, timedelta(days=DEFAULT_ROLL_LOG_DAYS))
     assert [e.id for e in await db.log.page(G, C, ALICE)] == [kept]
 
 

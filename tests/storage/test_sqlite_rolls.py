@@ -6,6 +6,7 @@ import asyncio
 import json
 import sqlite3
 import sys
+from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -16,6 +17,8 @@ from bot.storage.roll_messages import MESSAGE_FLUSH_DELAY
 from bot.storage.roll_records import PushRefusal, RollState
 from bot.storage.schema import load_migrations
 from bot.storage.sqlite import Database
+from cogs.yearzero.endings import REFUSED
+from tests.storage.reading import add_willpower, schema_version
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
@@ -47,24 +50,24 @@ async def test_create_stores_a_pending_roll(db: Database):
     assert (roll.guild_id, roll.channel_id, roll.user_id, roll.payload) == (G, C, U, FIRST)
     assert (roll.state, roll.message_id, roll.pushed_payload) == (RollState.PENDING, None, None)
     assert roll.created_at == NOW
-    assert roll.expires_at(LIFETIME) == NOW + LIFETIME
-    db.rolls.note_message(roll_id, C, 98765)
-    db.rolls.note_message(roll_id + 100, C, 1)  # no such roll: nothing to write for it
-    assert await db.rolls.flush_messages() == 1
+    assert roll.created_at + LIFETIME == NOW + LIFETIME
+    db.rolls.messages.note(roll_id, C, 98765)
+    db.rolls.messages.note(roll_id + 100, C, 1)  # no such roll: nothing to write for it
+    assert await db.rolls.messages.flush() == 1
     assert (await db.rolls.get(roll_id)).message_id == 98765
     assert await db.rolls.get(roll_id + 100) is None
 
 
 async def message_ids_on_disk(db: Database) -> dict[int, int | None]:
-    with sqlite3.connect(db.path) as connection:
+    with sqlite3.connect(db.store.path) as connection:
         return dict(connection.execute("SELECT id, message_id FROM yz_rolls").fetchall())
 
 
 async def test_noted_messages_are_seen_at_once_and_written_together_a_moment_later(db: Database):
     first = await db.rolls.create(G, C, U, FIRST, NOW)
     second = await db.rolls.create(G, C, U + 1, FIRST, NOW)
-    db.rolls.note_message(first, C, 111)
-    db.rolls.note_message(second, C, 222)
+    db.rolls.messages.note(first, C, 111)
+    db.rolls.messages.note(second, C, 222)
     assert (await db.rolls.get(first)).message_id == 111
     assert (await db.rolls.latest_pending(G, C, U + 1, NOW, LIFETIME)).message_id == 222
     assert await message_ids_on_disk(db) == {first: None, second: None}
@@ -75,7 +78,7 @@ async def test_noted_messages_are_seen_at_once_and_written_together_a_moment_lat
 async def test_noted_messages_are_written_before_the_database_closes(tmp_path: Path):
     database = await Database.open(tmp_path / "closing.sqlite3")
     roll_id = await database.rolls.create(G, C, U, FIRST, NOW)
-    database.rolls.note_message(roll_id, C, 333)
+    database.rolls.messages.note(roll_id, C, 333)
     await database.close()
     async with await Database.open(tmp_path / "closing.sqlite3") as again:
         assert (await again.rolls.get(roll_id)).message_id == 333
@@ -103,7 +106,7 @@ async def test_supersede_without_a_new_roll(db: Database):
 async def test_latest_pending_ignores_pushed_and_expired_rolls(db: Database):
     roll_id = await db.rolls.create(G, C, U, FIRST, NOW)
     assert await db.rolls.latest_pending(G, C, U, NOW + LIFETIME + timedelta(seconds=1), LIFETIME) is None
-    assert (await claim(db, roll_id)).claimed
+    assert (await claim(db, roll_id)).refusal is None
     assert await db.rolls.latest_pending(G, C, U, NOW, LIFETIME) is None
 
 
@@ -121,20 +124,20 @@ async def test_claim_pushes_and_adds_willpower_together(db: Database):
     await db.willpower.set(G, U, 8)
     roll_id = await db.rolls.create(G, C, U, FIRST, NOW)
     result = await claim(db, roll_id, gain=3, now=NOW + timedelta(minutes=5))
-    assert result.claimed and result.refusal is None
+    assert result.refusal is None
     assert (result.willpower.before, result.willpower.after, result.willpower.lost) == (8, 10, 1)
     assert (result.roll.state, result.roll.pushed_payload) == (RollState.PUSHED, PUSHED)
     assert result.roll.pushed_at == NOW + timedelta(minutes=5)
     assert await db.rolls.get(roll_id) == result.roll
     assert await db.willpower.get(G, U) == 10
-    assert result.as_dict()["willpower"] == {"before": 8, "after": 10, "lost": 1}
+    assert asdict(result.willpower) == {"before": 8, "after": 10, "lost": 1}
 
 
 async def test_refusals_say_why_and_change_nothing(db: Database):
     old = await db.rolls.create(G, C, U, FIRST, NOW - LIFETIME - timedelta(seconds=1))
     superseded = await db.rolls.create(G, C + 1, U, FIRST, NOW)
     pushed = await db.rolls.create(G, C + 1, U, FIRST, NOW)
-    assert (await claim(db, pushed, gain=2)).claimed
+    assert (await claim(db, pushed, gain=2)).refusal is None
     before = await states(db)
     cases = {
         pushed: (U, PushRefusal.ALREADY_PUSHED),
@@ -144,8 +147,8 @@ async def test_refusals_say_why_and_change_nothing(db: Database):
     }
     for roll_id, (user_id, reason) in cases.items():
         result = await claim(db, roll_id, user_id, gain=5)
-        assert (result.claimed, result.refusal, result.willpower) == (False, reason, None)
-        assert result.refusal.message
+        assert (result.refusal, result.willpower) == (reason, None)
+        assert REFUSED[result.refusal]
     not_yours = await claim(db, pushed, OTHER, gain=5)
     assert not_yours.refusal is PushRefusal.NOT_YOURS and not_yours.roll.user_id == U
     assert await states(db) == before
@@ -157,21 +160,21 @@ async def test_a_bad_gain_rolls_the_claim_back(db: Database):
     with pytest.raises(InvalidValue):
         await claim(db, roll_id, gain=-1)
     assert (await db.rolls.get(roll_id)).state is RollState.PENDING
-    assert (await claim(db, roll_id, gain=1)).claimed
+    assert (await claim(db, roll_id, gain=1)).refusal is None
 
 
 async def test_someone_else_is_refused_even_before_the_roller_pushes(db: Database):
     roll_id = await db.rolls.create(G, C, U, FIRST, NOW)
     assert (await claim(db, roll_id, OTHER)).refusal is PushRefusal.NOT_YOURS
     assert (await db.rolls.get(roll_id)).state is RollState.PENDING
-    assert (await claim(db, roll_id, U)).claimed
+    assert (await claim(db, roll_id, U)).refusal is None
 
 
 async def test_lifetime_boundary(db: Database):
     roll_id = await db.rolls.create(G, C, U, FIRST, NOW)
     late = await claim(db, roll_id, now=NOW + LIFETIME + timedelta(milliseconds=10))
     assert late.refusal is PushRefusal.EXPIRED
-    assert (await claim(db, roll_id, now=NOW + LIFETIME)).claimed
+    assert (await claim(db, roll_id, now=NOW + LIFETIME)).refusal is None
 
 
 @pytest.mark.parametrize("roll_id", [0, -1, 2**63, 2**80, True])
@@ -183,8 +186,8 @@ async def test_hostile_roll_ids_are_unknown(db: Database, roll_id: int):
 async def test_exactly_one_of_fifty_concurrent_claims_wins(db: Database):
     roll_id = await db.rolls.create(G, C, U, FIRST, NOW)
     results = await asyncio.gather(*(claim(db, roll_id, gain=3) for _ in range(50)))
-    assert sum(result.claimed for result in results) == 1
-    assert {result.refusal for result in results if not result.claimed} == {PushRefusal.ALREADY_PUSHED}
+    assert sum(result.refusal is None for result in results) == 1
+    assert {result.refusal for result in results if result.refusal is not None} == {PushRefusal.ALREADY_PUSHED}
     assert await db.willpower.get(G, U) == 3
 
 
@@ -194,10 +197,10 @@ async def test_two_connections_on_one_file_claim_once(tmp_path: Path):
         rolls = [await one.rolls.create(G, C + n, U, FIRST, NOW) for n in range(20)]
         claims = [claim(database, roll_id, gain=1) for roll_id in rolls for database in (one, two) * 5]
         results = await asyncio.gather(*claims)
-        winners = [result.roll.id for result in results if result.claimed]
+        winners = [result.roll.id for result in results if result.refusal is None]
         assert sorted(winners) == rolls
         assert await two.willpower.get(G, U) == 10
-        assert sum(result.willpower.lost for result in results if result.claimed) == 10
+        assert sum(result.willpower.lost for result in results if result.refusal is None) == 10
 
 
 _CHILD = """
@@ -213,7 +216,7 @@ async def main(path, user_ids):
         won = []
         for roll_id, user_id in reversed(user_ids):
             result = await db.rolls.claim_push(roll_id, user_id, '{"by": "child"}', 1, now, lifetime)
-            if result.claimed:
+            if result.refusal is None:
                 won.append(roll_id)
             await asyncio.sleep(0.001)  # let the other process in: SQLite's busy wait is not fair
         print(json.dumps(won), flush=True)
@@ -235,7 +238,7 @@ async def test_two_processes_claim_each_roll_once(tmp_path: Path):
         await child.stdin.drain()
         ours = []
         for roll_id, user_id in rolls:  # the child goes the other way: the two meet somewhere in between
-            if (await claim(db, roll_id, user_id)).claimed:
+            if (await claim(db, roll_id, user_id)).refusal is None:
                 ours.append(roll_id)
             await asyncio.sleep(0.001)
         theirs = json.loads(await child.stdout.readline())
@@ -255,12 +258,12 @@ async def test_a_cancelled_write_leaves_no_transaction_open(db: Database):
         await asyncio.gather(task, return_exceptions=True)
         pending = await db.store.fetch_all("SELECT id FROM yz_roll_states WHERE state = 'pending'")
         assert len(pending) <= 1
-    assert (await db.willpower.add(G, U, 1)).after == 1
+    assert (await add_willpower(db, G, U, 1)).after == 1
 
 
 async def test_a_locked_database_refuses_the_claim_and_keeps_the_roll(db: Database):
     roll_id = await db.rolls.create(G, C, U, FIRST, NOW)
-    other = sqlite3.connect(db.path, isolation_level=None)
+    other = sqlite3.connect(db.store.path, isolation_level=None)
     other.execute("BEGIN EXCLUSIVE")
     try:
         with pytest.raises(StorageBusy):
@@ -281,7 +284,7 @@ async def test_a_locked_database_refuses_the_claim_and_keeps_the_roll(db: Databa
 async def test_purge_deletes_only_rolls_past_their_lifetime(db: Database):
     old_pending = await db.rolls.create(G, C, U, FIRST, NOW - timedelta(hours=30))
     old_pushed = await db.rolls.create(G, C + 1, U, FIRST, NOW - timedelta(hours=25))
-    assert (await claim(db, old_pushed, now=NOW - timedelta(hours=25))).claimed
+    assert (await claim(db, old_pushed, now=NOW - timedelta(hours=25))).refusal is None
     recent = await db.rolls.create(G, C + 2, U, FIRST, NOW - timedelta(hours=23))
     assert await db.rolls.purge_expired(NOW, LIFETIME) == 2
     assert await states(db) == {recent: "pending"}
@@ -307,7 +310,7 @@ async def test_rolls_stored_before_v3_keep_their_states_after_it(tmp_path: Path)
         first, second, other = [await store_at_v2(old, user) for user in (U, U, OTHER)]
         assert (await old.store.fetch_one("SELECT state FROM yz_rolls WHERE id = ?", (first,)))[0] == "superseded"
     async with await Database.open(path) as db:
-        assert await db.schema_version() >= 3
+        assert await schema_version(db) >= 3
         triggers = await db.store.fetch_all("SELECT name FROM sqlite_master WHERE type = 'trigger'")
         assert "yz_rolls_supersede" not in [row["name"] for row in triggers]
         assert await states(db) == {first: "superseded", second: "pending", other: "pending"}
@@ -317,5 +320,5 @@ async def test_rolls_stored_before_v3_keep_their_states_after_it(tmp_path: Path)
         assert await states(db) == {first: "superseded", second: "superseded", other: "pending", third: "pending"}
         assert (await claim(db, second)).refusal is PushRefusal.SUPERSEDED
         assert (await db.rolls.latest_pending(G, C, U, NOW + timedelta(minutes=2), LIFETIME)).id == third
-        assert (await claim(db, third)).claimed
+        assert (await claim(db, third)).refusal is None
         assert await db.rolls.latest_pending(G, C, U, NOW + timedelta(minutes=2), LIFETIME) is None

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from bot.storage.errors import StorageBusy
-from bot.storage.log_records import NewEntry
+from bot.storage.roll_log import NewEntry
 from bot.storage.sqlite import Database
+from tests.storage.reading import create_for, trace
 
 G, C = 1111, 2222
 NOW = datetime(2026, 11, 29, 20, 0, tzinfo=UTC)
@@ -33,7 +34,7 @@ async def db(tmp_path: Path):
 async def statements(db: Database) -> list[str]:
     """Every statement the connection runs from now on (SQLite's trace callback, on the worker thread)."""
     seen: list[str] = []
-    await db.store.set_trace_callback(seen.append)
+    await trace(db, seen.append)
     return seen
 
 
@@ -56,21 +57,21 @@ async def test_a_roll_is_one_statement(db: Database):
 async def test_a_pushable_roll_is_stored_with_its_log_entry_in_one_transaction(db: Database):
     entry = NewEntry(G, C, 7, "yearzero", "roll", "Success", "1/2:1", {"pushes": 0, "willpower": 0, "banes": 0})
     seen = await statements(db)
-    roll = await db.rolls.create_for(900, G, C, 7, "{}", NOW, 2, log=entry)
+    roll = await create_for(db, 900, G, C, 7, "{}", NOW, 2, log=entry)
     # The applied interaction's recall, the roll, the interaction, the log entry: no second trip after it.
     assert verbs(list(dict.fromkeys(seen))) == ["BEGIN", "SELECT", "INSERT", "INSERT", "INSERT", "COMMIT"]
     logged = await db.log.get(roll.id)
     assert logged is not None and logged.events == ("1/2:1",) and logged.user_id == 7
     seen.clear()
-    assert (await db.rolls.create_for(900, G, C, 7, '{"other": 1}', NOW, 2, log=entry)).id == roll.id  # a repeat
-    assert "INSERT" not in verbs(seen) and count_rows(db.path, "SELECT count(*) FROM roll_log") == 1
+    assert (await create_for(db, 900, G, C, 7, '{"other": 1}', NOW, 2, log=entry)).id == roll.id  # a repeat
+    assert "INSERT" not in verbs(seen) and count_rows(db.store.path, "SELECT count(*) FROM roll_log") == 1
 
 
 async def test_a_withdrawn_roll_takes_its_log_entry_with_it(db: Database):
     entry = NewEntry(G, C, 7, "yearzero", "roll", "Success")
-    roll = await db.rolls.create_for(901, G, C, 7, "{}", NOW, log=entry)
+    roll = await create_for(db, 901, G, C, 7, "{}", NOW, log=entry)
     assert await db.rolls.withdraw(roll.id)
-    assert await db.log.get(roll.id) is None and count_rows(db.path) == 0
+    assert await db.log.get(roll.id) is None and count_rows(db.store.path) == 0
 
 
 async def test_a_spend_is_one_statement_and_a_refused_one_reads_once_more(db: Database):
@@ -90,14 +91,14 @@ async def test_a_push_claim_is_one_transaction_of_four_statements_in_one_trip(db
     seen = await statements(db)
     hops = count_hops(monkeypatch, db)
     claim = await db.rolls.claim_push(roll_id, 7, "{}", 3, NOW, LIFETIME)
-    assert claim.claimed and (claim.willpower.before, claim.willpower.after, claim.willpower.lost) == (9, 10, 2)
+    assert claim.refusal is None and (claim.willpower.before, claim.willpower.after, claim.willpower.lost) == (9, 10, 2)
     assert verbs(seen) == ["BEGIN", "UPDATE", "INSERT", "COMMIT"] and len(hops) == 1
     assert await db.willpower.get(G, 7) == 10
 
 
 async def test_rolls_stored_at_once_each_get_their_own_id(db: Database):
     ids = await asyncio.gather(*(db.rolls.create(G, C, user, "{}", NOW) for user in range(40)))
-    assert len(set(ids)) == 40 and count_rows(db.path) == 40
+    assert len(set(ids)) == 40 and count_rows(db.store.path) == 40
     for user, roll_id in enumerate(ids):
         latest = await db.rolls.latest_pending(G, C, user, NOW, LIFETIME)
         assert latest is not None and latest.id == roll_id
@@ -106,7 +107,7 @@ async def test_rolls_stored_at_once_each_get_their_own_id(db: Database):
 async def test_a_lock_held_past_the_busy_timeout_fails_the_waiting_writes_at_once(db: Database):
     """The first write waits out the busy timeout (200 ms); those queued behind it give up with it, instead of
     each waiting 200 ms more in turn."""
-    other = sqlite3.connect(db.path, isolation_level=None)
+    other = sqlite3.connect(db.store.path, isolation_level=None)
     other.execute("BEGIN EXCLUSIVE")
     try:
         started = time.monotonic()
@@ -119,17 +120,17 @@ async def test_a_lock_held_past_the_busy_timeout_fails_the_waiting_writes_at_onc
         other.close()
     assert all(isinstance(result, StorageBusy) for result in results)
     assert 0.15 <= waited < 0.6
-    assert count_rows(db.path) == 0
+    assert count_rows(db.store.path) == 0
     assert await db.rolls.create(G, C, 1, "{}", NOW) >= 1  # and writing works again
 
 
 async def test_a_short_lock_is_waited_out(db: Database):
-    other = sqlite3.connect(db.path, isolation_level=None)
+    other = sqlite3.connect(db.store.path, isolation_level=None)
     other.execute("BEGIN EXCLUSIVE")
     asyncio.get_running_loop().call_later(0.05, other.rollback)
     ids = await asyncio.gather(*(db.rolls.create(G, C, user, "{}", NOW) for user in range(5)))
     other.close()
-    assert len(set(ids)) == 5 and count_rows(db.path) == 5
+    assert len(set(ids)) == 5 and count_rows(db.store.path) == 5
 
 
 async def test_a_failed_transaction_writes_nothing(db: Database):
@@ -189,7 +190,7 @@ async def test_a_roll_its_entry_and_the_roll_it_supersedes_are_one_trip(db: Data
     newer, replaced = await db.rolls.create_superseding(911, G, C, 7, '{"n": 2}', NOW, log=entry)
     assert len(hops) == 1 and replaced is not None and replaced.id == older.id and newer.id > older.id
     assert verbs(list(dict.fromkeys(seen))) == ["BEGIN", "SELECT", "INSERT", "INSERT", "INSERT", "SELECT", "COMMIT"]
-    assert count_rows(db.path, "SELECT count(*) FROM roll_log") == 2
+    assert count_rows(db.store.path, "SELECT count(*) FROM roll_log") == 2
 
 
 async def test_a_body_that_fails_in_its_one_trip_writes_nothing(db: Database):
@@ -200,7 +201,7 @@ async def test_a_body_that_fails_in_its_one_trip_writes_nothing(db: Database):
 
     with pytest.raises(ValueError, match="changed its mind"):
         await db.store.in_one_trip(half)
-    assert count_rows(db.path) == 0
+    assert count_rows(db.store.path) == 0
     assert await db.rolls.create(G, C, 7, "{}", NOW)  # the connection is usable: no transaction left open
 
 
@@ -212,4 +213,4 @@ async def test_a_body_that_awaits_anything_else_is_refused_and_rolled_back(db: D
 
     with pytest.raises(RuntimeError, match="one trip"):
         await db.store.in_one_trip(strays)
-    assert count_rows(db.path) == 0
+    assert count_rows(db.store.path) == 0

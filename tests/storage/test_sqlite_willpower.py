@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from bot.errors import PlayerError
 from bot.storage.errors import InvalidValue, NotEnoughWillpower
 from bot.storage.sqlite import Database
+from tests.storage.reading import add_willpower
 
 G, U = 1111, 3333
 
@@ -26,8 +28,8 @@ async def db(tmp_path: Path):
 
 async def test_willpower_starts_at_zero_and_clamps_at_ten(db: Database):
     assert await db.willpower.get(G, U) == 0
-    first = await db.willpower.add(G, U, 7)
-    second = await db.willpower.add(G, U, 7)
+    first = await add_willpower(db, G, U, 7)
+    second = await add_willpower(db, G, U, 7)
     assert (first.before, first.after, first.lost) == (0, 7, 0)
     assert (second.before, second.after, second.lost, second.gained) == (7, 10, 4, 3)
     assert await db.willpower.get(G, U) == 10
@@ -50,14 +52,15 @@ async def test_spend_refusal_changes_nothing(db: Database):
     ("call", "amount"), [("set", 11), ("set", -1), ("spend", 0), ("add", -2), ("set", 2.5)]
 )
 async def test_bad_amounts_are_refused_before_sql(db: Database, call: str, amount):
+    changes = {"set": db.willpower.set, "spend": db.willpower.spend, "add": partial(add_willpower, db)}
     with pytest.raises(InvalidValue):
-        await getattr(db.willpower, call)(G, U, amount)
+        await changes[call](G, U, amount)
     assert await db.willpower.get(G, U) == 0
 
 
 async def test_the_table_itself_refuses_values_outside_zero_to_ten(db: Database):
     await db.willpower.set(G, U, 10)
-    with sqlite3.connect(db.path) as other, pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+    with sqlite3.connect(db.store.path) as other, pytest.raises(sqlite3.IntegrityError, match="CHECK"):
         other.execute("UPDATE willpower SET points = 11")
     assert await db.willpower.get(G, U) == 10
 
@@ -66,7 +69,7 @@ async def test_concurrent_changes_are_all_counted(db: Database):
     await db.willpower.set(G, U, 10)
     spends = await asyncio.gather(*(db.willpower.spend(G, U, 1) for _ in range(10)), return_exceptions=False)
     assert sorted(change.after for change in spends) == list(range(10))
-    gains = await asyncio.gather(*(db.willpower.add(G, U, 1) for _ in range(15)))
+    gains = await asyncio.gather(*(add_willpower(db, G, U, 1) for _ in range(15)))
     assert sum(change.gained for change in gains) == 10 and sum(change.lost for change in gains) == 5
 
 
@@ -87,7 +90,7 @@ def test_willpower_follows_a_clamped_model(tmp_path: Path, steps):
 async def _step(database: Database, model: int, call: str, amount: int) -> int:
     """Apply one step to the database and return what the model says the total now is."""
     if call == "add":
-        change = await database.willpower.add(G, U, amount)
+        change = await add_willpower(database, G, U, amount)
         assert change.lost == max(0, model + amount - 10)
         return min(10, model + amount)
     if call == "spend" and 1 <= amount <= model:

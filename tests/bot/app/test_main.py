@@ -27,7 +27,7 @@ from bot.app.logs import configure_logging
 from bot.app.serving import serve
 from bot.app.sync import CommandSync, command_definitions_hash
 from bot.settings import Settings
-from bot.storage.log_records import NewEntry
+from bot.storage.roll_log import NewEntry
 from bot.storage.sqlite import Database
 
 SECRET = "MTIzNDU2.secret-token-for-tests.do-not-log"

@@ -39,7 +39,7 @@ def stored_hashes(db_path) -> list[str]:
 
 async def test_start_up_opens_and_migrates_the_database_and_close_closes_it(start_bot, fake_discord, db_path):
     bot = await start_bot(extensions=YZ)
-    assert bot.db.path == db_path and pragma(db_path, "user_version") >= 1
+    assert bot.db.store.path == db_path and pragma(db_path, "user_version") >= 1
     assert pragma(db_path, "journal_mode") == "wal"
     await fake_discord.stop()
     assert bot.is_closed()

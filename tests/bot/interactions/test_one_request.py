@@ -14,6 +14,7 @@ import pytest
 
 from bot.interactions.answers import DEFER_BUDGET
 from bot.storage.roll_records import PushRefusal
+from cogs.yearzero.endings import REFUSED
 from cogs.yearzero.superseding import WAITING
 from tests.bot.embeds import give_faces
 from tests.bot.test_faults import GUILD, YZ, idle, query, willpower
@@ -58,7 +59,7 @@ async def test_a_roll_is_one_trip_to_the_database_on_its_answer_path(start_bot, 
     bot = await start_bot(extensions=YZ)
     give_faces(bot, "YearZero", 6, 3, 2)
     await fake_discord.slash("yz", {"attribute": 2, "skill": 1})
-    await bot.db.rolls.flush_messages()
+    await bot.db.rolls.messages.flush()
     hops = count_hops(monkeypatch, bot.db)
     give_faces(bot, "YearZero", 5, 4, 3)
     reply, sent = await sent_for(fake_discord, bot, fake_discord.slash("yz", {"attribute": 2, "skill": 1}))
@@ -94,7 +95,7 @@ async def test_a_push_click_reads_its_roll_once_and_claims_in_one_trip(start_bot
     bot = await start_bot(extensions=YZ)
     give_faces(bot, "YearZero", 6, 3, 2)
     rolled = await fake_discord.slash("yz", {"attribute": 2, "skill": 1})
-    await bot.db.rolls.flush_messages()
+    await bot.db.rolls.messages.flush()
     give_faces(bot, "YearZero", 1, 1)
     hops = count_hops(monkeypatch, bot.db)
     await sent_for(fake_discord, bot, fake_discord.click(rolled, label="Push"))
@@ -117,7 +118,7 @@ async def test_a_refused_click_is_one_private_message(start_bot, fake_discord, d
     rolled = await fake_discord.slash("yz", {"attribute": 2, "skill": 1})
     refused, sent = await sent_for(fake_discord, bot, fake_discord.click(rolled, label="Push", user=BOB))
     assert sent == [("POST", CALLBACK)] and callback_type(refused) == 4 and refused.flags & EPHEMERAL
-    assert refused.content == PushRefusal.NOT_YOURS.message
+    assert refused.content == REFUSED[PushRefusal.NOT_YOURS]
     assert query(db_path, "SELECT state FROM yz_roll_states") == [("pending",)]
 
 
@@ -153,7 +154,7 @@ async def test_a_burst_of_rolls_in_one_channel_does_not_queue_a_burst_of_card_ed
     bot.get_cog("YearZero").dice = Constant(3)  # every die a blank: pushable
     players = [FakeUser(f"burst-{number}") for number in range(9)]
     firsts = [await fake_discord.slash("yz", {"attribute": 2}, user=player) for player in players]
-    await bot.db.rolls.flush_messages()
+    await bot.db.rolls.messages.flush()
     before = len(fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE))
     fake_discord.inject("PATCH", EDIT_CHANNEL_MESSAGE, delay=0.5)  # the first edit is slow
     await asyncio.gather(*(fake_discord.slash("yz", {"attribute": 2}, user=player) for player in players))

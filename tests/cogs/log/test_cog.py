@@ -12,8 +12,9 @@ from fractions import Fraction
 
 import pytest
 
-from bot.storage.log_records import RevealRefusal
+from bot.storage.roll_log import RevealRefusal
 from cogs.log.cog import NEEDS_MANAGE_SERVER
+from cogs.log.reveal import REFUSED
 from cogs.log.stats import GM_ONLY
 from cogs.yearzero.card import PUSHED_DICE
 from rules.heroic.odds import odds_for_heroic
@@ -71,7 +72,7 @@ async def test_a_private_roll_is_revealed_by_its_roller_once_with_the_same_dice(
     secret = await heroic(fake_discord, bot, [5, 4], private=True)
     assert secret.flags & EPHEMERAL and labels(secret.message) == ["Reveal"]
 
-    assert private_text(await fake_discord.click(secret, label="Reveal", user=BOB)) == RevealRefusal.NOT_YOURS.message
+    assert private_text(await fake_discord.click(secret, label="Reveal", user=BOB)) == REFUSED[RevealRefusal.NOT_YOURS]
     shown = await fake_discord.click(secret, label="Reveal")
     assert shown.type == 4 and not shown.flags & EPHEMERAL
     card, original = shown.embed, secret.embed
@@ -82,7 +83,7 @@ async def test_a_private_roll_is_revealed_by_its_roller_once_with_the_same_dice(
     assert rest == original["description"] and "timestamp" in card
 
     again = await fake_discord.click(secret, label="Reveal")
-    assert private_text(again) == RevealRefusal.ALREADY_REVEALED.message
+    assert private_text(again) == REFUSED[RevealRefusal.ALREADY_REVEALED]
 
 
 async def test_reveal_works_after_a_restart_and_once_under_simultaneous_clicks(start_bot, fake_discord, db_path):
@@ -92,7 +93,7 @@ async def test_reveal_works_after_a_restart_and_once_under_simultaneous_clicks(s
     clicks = await asyncio.gather(*(fake_discord.click(secret, label="Reveal") for _ in range(20)))
     public = [click for click in clicks if click.embeds]
     assert len(public) == 1 and not public[0].flags & EPHEMERAL
-    assert [private_text(c) for c in clicks if not c.embeds] == [RevealRefusal.ALREADY_REVEALED.message] * 19
+    assert [private_text(c) for c in clicks if not c.embeds] == [REFUSED[RevealRefusal.ALREADY_REVEALED]] * 19
     assert log_rows(db_path)[0]["revealed_at"] is not None
 
 
@@ -127,9 +128,9 @@ async def test_a_public_roll_has_no_reveal_and_a_crafted_reveal_is_refused(start
     assert labels(public.message) == [] and not public.flags & EPHEMERAL
     entry = log_rows(db_path)[0]["id"]
     crafted = await fake_discord.send_interaction(click_payload(fake_discord, public, f"rk:reveal:{entry}"))
-    assert private_text(crafted) == RevealRefusal.NOT_PRIVATE.message
+    assert private_text(crafted) == REFUSED[RevealRefusal.NOT_PRIVATE]
     unknown = await fake_discord.send_interaction(click_payload(fake_discord, public, f"rk:reveal:{entry + 99}"))
-    assert private_text(unknown) == RevealRefusal.UNKNOWN.message
+    assert private_text(unknown) == REFUSED[RevealRefusal.UNKNOWN]
     assert all(row["revealed_at"] is None for row in log_rows(db_path))
 
 

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from bot.storage.log_records import LogEntry
+from bot.storage.roll_log import LogEntry
 from cogs.log.cards import CSV_HEADERS, log_csv, spreadsheet_safe
 from cogs.log.tallies import per_system, sparkline, tally
 from rules.hex.odds import odds_for_test

@@ -6,13 +6,14 @@ from bot.storage.schema import load_migrations
 from tests.bot.embeds import give_faces
 from tests.cogs.sevenkingdoms.test_cog import GENERAL, TAVERN
 from tests.fakediscord import ALICE, BOB, GM, MEMBER_PERMISSIONS, FakeUser
+from tests.storage import reading
 
 
 async def start_task(fake_discord, bot, name: str, needed: int = 5, *, by=ALICE, channel=GENERAL, progress=0):
     guild_id = fake_discord.guild.id
-    await bot.db.extended.start(guild_id, channel.id, name, needed, started_by=by.id)
+    await reading.start_task(bot.db, guild_id, channel.id, name, needed, started_by=by.id)
     if progress:
-        await bot.db.extended.add(guild_id, channel.id, name, progress)
+        await reading.add_degrees(bot.db, guild_id, channel.id, name, progress)
 
 
 async def task_names(bot, channel=GENERAL) -> list[str]:
@@ -104,7 +105,7 @@ async def test_a_task_started_by_slash_command_remembers_its_starter_across_a_re
 
 async def test_a_task_from_before_the_starter_was_kept_is_cleared_by_manage_server_only(fake_discord, bot):
     assert len(load_migrations()) >= 4
-    await bot.db.extended.start(fake_discord.guild.id, GENERAL.id, "Old task", 3)  # no starter known
+    await reading.start_task(bot.db, fake_discord.guild.id, GENERAL.id, "Old task", 3)  # no starter known
     refused = await fake_discord.slash("test clear", {"task": "Old task"})
     assert "Only whoever started it or a member with the Manage Server permission" in refused.content
     asked = await fake_discord.slash("test clear", {"task": "Old task"}, user=GM)

@@ -11,6 +11,7 @@ from bot.render.by_hand import BY_HAND
 from bot.storage.roll_records import PushRefusal
 from cogs.yearzero.by_hand import BOT_ROLLED, FACES_INPUT, HAND_ROLLED
 from cogs.yearzero.card import PUSHED_DICE
+from cogs.yearzero.endings import REFUSED
 from tests.bot.embeds import field, give_faces
 from tests.cogs.test_by_hand import logged
 from tests.cogs.yearzero.test_cog import GUILD, YZ, private_answer, rows, willpower
@@ -58,7 +59,7 @@ async def test_the_push_button_opens_a_modal_for_the_new_faces_and_its_submissio
     assert pushed.embed["footer"]["text"].endswith(f"\n{BY_HAND}") and pushed.message is reply.message
     assert rows(db_path)[0]["pushes_made"] == 1 and willpower(db_path) == 1
     again = await fake_discord.submit(opened, {FACES_INPUT: NEW})  # each push once
-    assert PushRefusal.PUSHED_MEANWHILE.message in private_answer(again)
+    assert REFUSED[PushRefusal.PUSHED_MEANWHILE] in private_answer(again)
     assert rows(db_path)[0]["pushes_made"] == 1 and willpower(db_path) == 1
 
 
@@ -88,7 +89,7 @@ async def test_a_refused_modal_stores_nothing_and_only_the_roller_may_submit_it(
                         ("6 7", "Face 7 is impossible on a d6 (die 2)"), ("6 x", "Face 'x' is not a number")):
         assert said in private_answer(await fake_discord.submit(opened, {FACES_INPUT: typed}))
     not_yours = await fake_discord.submit(opened, {FACES_INPUT: NEW}, user=BOB)
-    assert PushRefusal.NOT_YOURS.message in private_answer(not_yours)
+    assert REFUSED[PushRefusal.NOT_YOURS] in private_answer(not_yours)
     assert rows(db_path)[0]["pushes_made"] == 0 and willpower(db_path) is None and willpower(db_path, BOB) is None
     pushed = await fake_discord.submit(opened, {FACES_INPUT: "6,1"})  # the roller may still push it
     assert pushed.type == UPDATE and willpower(db_path) == 1
@@ -158,7 +159,8 @@ async def test_a_roll_by_hand_on_postgresql_is_pushed_through_its_modal(postgres
     assert field(pushed.embed, PUSHED_DICE) == "Base: `6`⚔ `1`☠ ↻ `6`⚔\nGear: ↻ `1`☠"
     stored = await bot.db.rolls.get(int(opened.modal["custom_id"].split(":")[3]))
     assert stored.pushes_made == 1 and '"by_hand":true' in stored.payload
-    assert PushRefusal.PUSHED_MEANWHILE.message in private_answer(await fake_discord.submit(opened, {FACES_INPUT: NEW}))
+    submitted_again = await fake_discord.submit(opened, {FACES_INPUT: NEW})
+    assert REFUSED[PushRefusal.PUSHED_MEANWHILE] in private_answer(submitted_again)
 
 
 async def test_a_crafted_submission_without_faces_is_refused_privately(start_bot, fake_discord, db_path):

@@ -22,7 +22,7 @@ from bot.storage.roll_records import PushRefusal
 from bot.storage.sqlite import Database
 from cogs.yearzero.card import PUSHED_DICE
 from cogs.yearzero.cog import NO_ROLL_TO_PUSH, KeepButton, PushButton, push_view
-from cogs.yearzero.endings import Ending, read_payload
+from cogs.yearzero.endings import REFUSED, Ending, read_payload
 from rules.dice import FixedDice
 from rules.language import speak
 from rules.yearzero.roll import push
@@ -38,8 +38,8 @@ EPHEMERAL = 64
 MESSAGE, UPDATE = 4, 7
 """A change is stored, then answered in Discord's first callback (bot/interactions/answers.py): a message for a
 command, an update of the clicked message for a click."""
-NOT_YOURS = PushRefusal.NOT_YOURS.message
-ALREADY_PUSHED = PushRefusal.ALREADY_PUSHED.message
+NOT_YOURS = REFUSED[PushRefusal.NOT_YOURS]
+ALREADY_PUSHED = REFUSED[PushRefusal.ALREADY_PUSHED]
 
 
 class Constant:
@@ -134,7 +134,7 @@ async def test_roll_shows_the_dice_the_outcome_and_a_push_button(start_bot, fake
     assert field(embed, "Dice") == "Base: `6`⚔ `1`☠ `3` `4` `2`\nGear: `5`"
     assert odds(embed).startswith("Odds: success ")
     [button, keep] = buttons(reply.message)
-    await bot.db.rolls.flush_messages()  # the message id is written with others a moment later
+    await bot.db.rolls.messages.flush()  # the message id is written with others a moment later
     [stored] = rows(db_path)
     assert button["label"] == "Push" and button["custom_id"] == f"rk:yz:push:{stored['id']}"
     assert keep["label"] == "Keep" and keep["custom_id"] == f"rk:yz:keep:{stored['id']}"
@@ -271,7 +271,7 @@ async def test_willpower_gained_is_clamped_at_ten_and_the_loss_is_shown(start_bo
 async def test_someone_else_is_refused_privately_and_the_roll_stays_pushable(start_bot, fake_discord, db_path):
     bot = await start_bot(extensions=YZ)
     reply = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
-    await bot.db.rolls.flush_messages()
+    await bot.db.rolls.messages.flush()
     before, shown = snapshot(db_path), json.dumps(reply.message)
     use_faces(bot, 1, 1)
     refused = await fake_discord.click(reply, label="Push", user=BOB)
@@ -337,8 +337,8 @@ async def test_a_second_database_connection_racing_the_bot_claims_once(start_bot
             clicks, claims = results[:10], results[10:]
             # A click that lost to the other connection is shown the push that won, or told it was pushed: the store
             # says who won, and that it was exactly one.
-            assert len([c for c in claims if c.claimed]) <= 1
-            assert all(c.refusal is PushRefusal.ALREADY_PUSHED for c in claims if not c.claimed)
+            assert len([c for c in claims if c.refusal is None]) <= 1
+            assert all(c.refusal is PushRefusal.ALREADY_PUSHED for c in claims if c.refusal is not None)
             assert all(c.type == UPDATE or private_answer(c) == ALREADY_PUSHED for c in clicks)
             assert [row["pushes_made"] for row in rows(db_path)][-1] == 1
             assert willpower(db_path) == 2 * round_number  # one push's two banes a round, never two pushes'
@@ -370,7 +370,7 @@ async def test_push_command_with_nothing_pending_is_a_clear_private_error(start_
     assert private_answer(await fake_discord.slash("push")) == NO_ROLL_TO_PUSH
     await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, user=BOB)
     await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, channel=TAVERN)
-    await bot.db.rolls.flush_messages()
+    await bot.db.rolls.messages.flush()
     before = snapshot(db_path)
     assert private_answer(await fake_discord.slash("push")) == NO_ROLL_TO_PUSH  # BOB's, and in another channel
     assert snapshot(db_path) == before
@@ -393,7 +393,7 @@ async def test_a_newer_roll_in_the_same_channel_supersedes(start_bot, fake_disco
     second = await roll(fake_discord, bot, [4, 5], attribute=2, skill=0)
     elsewhere = await roll(fake_discord, bot, [4, 5], attribute=2, skill=0, channel=TAVERN)
     bobs = await roll(fake_discord, bot, [4, 5], attribute=2, skill=0, user=BOB)
-    await bot.db.rolls.flush_messages()
+    await bot.db.rolls.messages.flush()
     before = snapshot(db_path)
     assert_ended_as(first.message, Ending.SUPERSEDED)  # edited at once
     any_faces(bot)
@@ -423,7 +423,7 @@ async def test_an_expired_roll_is_refused_then_purged_at_start_up(start_bot, fak
     now[0] += timedelta(minutes=29)
     fresh = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, channel=TAVERN)
     now[0] += timedelta(minutes=2)  # old is 31 minutes old, fresh 2
-    await bot.db.rolls.flush_messages()
+    await bot.db.rolls.messages.flush()
     before, old_id = snapshot(db_path), rows(db_path)[0]["id"]
     any_faces(bot)
     repaired = await fake_discord.click(old, label="Push")  # not purged yet: the click repairs the message
@@ -445,14 +445,14 @@ async def test_an_expired_roll_is_refused_then_purged_at_start_up(start_bot, fak
 async def test_hostile_and_stale_clicks_get_a_private_answer_and_change_nothing(start_bot, fake_discord, db_path):
     bot = await start_bot(extensions=YZ)
     reply = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
-    await bot.db.rolls.flush_messages()
+    await bot.db.rolls.messages.flush()
     [stored] = rows(db_path)
-    await bot.db.rolls.flush_messages()
+    await bot.db.rolls.messages.flush()
     before, shown = snapshot(db_path), json.dumps(reply.message)
     answers = {
-        "rk:yz:push:999999": PushRefusal.UNKNOWN.message,
-        "rk:yz:push:0": PushRefusal.UNKNOWN.message,
-        f"rk:yz:push:{2**63}": PushRefusal.UNKNOWN.message,  # 19 digits, past SQLite's integers
+        "rk:yz:push:999999": REFUSED[PushRefusal.UNKNOWN],
+        "rk:yz:push:0": REFUSED[PushRefusal.UNKNOWN],
+        f"rk:yz:push:{2**63}": REFUSED[PushRefusal.UNKNOWN],  # 19 digits, past SQLite's integers
         "rk:yz:push:" + "9" * 25: STALE_BUTTON,
         "rk:yz:push:abc": STALE_BUTTON,
         "rk:yz:push:": STALE_BUTTON,

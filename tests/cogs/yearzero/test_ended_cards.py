@@ -110,7 +110,7 @@ async def test_an_expired_pushed_card_shows_what_its_push_cost_and_no_more(start
     footer = odds(reply.embed)
     use_faces(bot, 1, 4)  # one bane: a point of Attribute damage and of Willpower
     await fake_discord.click(reply, label="Push")
-    await bot.db.rolls.flush_messages()
+    await bot.db.rolls.messages.flush()
     now[0] += timedelta(minutes=31)
     assert await bot.purge_expired_rolls() == 1
     assert reply.embed["title"] == "❌ Pushed: still no success"
@@ -123,12 +123,12 @@ async def test_a_repaired_card_is_redrawn_too_and_links_to_the_pushed_roll(start
     bot = await start_bot(extensions=YZ)
     first = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, pushes=2)
     footer = odds(first.embed)
-    await bot.db.rolls.flush_messages()
+    await bot.db.rolls.messages.flush()
     refuse_channel_edits(fake_discord, monkeypatch)
     use_faces(bot, 4, 5)
     pushed = await fake_discord.slash("push")  # the first message's edit fails: it still offers a push
     assert [b["label"] for b in buttons(first.message)] == ["Push", "Keep"]
-    await bot.db.rolls.flush_messages()
+    await bot.db.rolls.messages.flush()
     any_faces(bot)
     assert (await fake_discord.click(first, label="Push")).type == 7
     assert_ended(first, f"⏹ Pushed with /push: see [the pushed roll]({jump_url(pushed.message)}) below.", footer)

@@ -14,7 +14,7 @@ from bot.playground.protocol import error
 from bot.storage.roll_records import PushRefusal
 from cogs.yearzero.card import PUSHED_DICE
 from cogs.yearzero.cog import NO_ROLL_TO_PUSH
-from cogs.yearzero.endings import EXPIRING_EDITS, Ending
+from cogs.yearzero.endings import EXPIRING_EDITS, REFUSED, Ending
 from tests.bot.embeds import assert_ended_as, field
 from tests.bot.payloads import click_payload
 from tests.cogs.yearzero.test_cog import (
@@ -62,7 +62,7 @@ async def test_keep_ends_the_roll_and_the_card_says_so(start_bot, fake_discord, 
     bot = await start_bot(extensions=YZ)
     reply = await roll(fake_discord, bot, [6, 3], attribute=2, skill=0)
     refused = await fake_discord.click(reply, label="Keep", user=BOB)
-    assert private_answer(refused) == PushRefusal.NOT_YOURS.message and labels(reply) == ["Push", "Keep"]
+    assert private_answer(refused) == REFUSED[PushRefusal.NOT_YOURS] and labels(reply) == ["Push", "Keep"]
     kept = await fake_discord.click(reply, label="Keep")
     assert kept.type == 7
     assert_ended_as(reply.message, Ending.KEPT)
@@ -129,7 +129,7 @@ async def test_expired_rolls_are_edited_by_the_purge(start_bot, fake_discord, db
     pushed = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, channel=TAVERN)
     use_faces(bot, 4, 5)
     await fake_discord.click(pushed, label="Push")
-    await bot.db.rolls.flush_messages()
+    await bot.db.rolls.messages.flush()
     now[0] += timedelta(minutes=31)
     assert await bot.purge_expired_rolls() == 2
     assert_ended_as(old.message, Ending.EXPIRED)
@@ -143,8 +143,8 @@ async def test_the_purge_edits_a_bounded_number_of_messages(start_bot, fake_disc
     bot = await start_bot(extensions=YZ, clock=lambda: now[0], PUSH_LIFETIME_HOURS="0.5")
     for n in range(EXPIRING_EDITS + 2):
         await bot.db.rolls.create(GUILD.id, 9000 + n, n + 1, '{"roll": {}}', now[0])
-        bot.db.rolls.note_message(n + 1, 9000 + n, 1_000_000 + n)  # no such messages: each edit fails
-    await bot.db.rolls.flush_messages()
+        bot.db.rolls.messages.note(n + 1, 9000 + n, 1_000_000 + n)  # no such messages: each edit fails
+    await bot.db.rolls.messages.flush()
     now[0] += timedelta(hours=1)
     assert await bot.purge_expired_rolls() == EXPIRING_EDITS + 2
     tried = fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE)
@@ -159,7 +159,7 @@ async def test_when_the_edit_failed_the_next_click_repairs_the_message(start_bot
     superseded = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, pushes=2)
     refuse_channel_edits(fake_discord, monkeypatch)
     latest = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, pushes=2)
-    await bot.db.rolls.flush_messages()  # latest's first message id is written; /push's is only noted below
+    await bot.db.rolls.messages.flush()  # latest's first message id is written; /push's is only noted below
     use_faces(bot, 4, 5)
     await fake_discord.slash("push")  # pushes latest; its message's edit fails too
     assert labels(superseded) == ["Push", "Keep"] and labels(latest) == ["Push", "Keep"]
@@ -201,7 +201,7 @@ async def test_keep_racing_push_clicks_ends_the_roll_one_way_only(start_bot, fak
         else:
             assert reply.embed["title"].startswith("❌ Pushed")
         refusals = {private_answer(answer) for answer in answers if answer.type == 4}
-        assert refusals <= {PushRefusal.ALREADY_PUSHED.message, PushRefusal.KEPT.message}
+        assert refusals <= {REFUSED[PushRefusal.ALREADY_PUSHED], REFUSED[PushRefusal.KEPT]}
     pushed = sum(row["state"] == "pushed" for row in rows(db_path))
     assert (willpower(db_path) or 0) == 2 * pushed
 
@@ -243,7 +243,7 @@ async def test_the_purge_leaves_private_messages_alone(start_bot, fake_discord, 
     bot = await start_bot(extensions=YZ, clock=lambda: now[0], PUSH_LIFETIME_HOURS="0.5")
     private = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, private=True)
     public = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0, channel=TAVERN)
-    await bot.db.rolls.flush_messages()
+    await bot.db.rolls.messages.flush()
     now[0] += timedelta(hours=1)
     assert await bot.purge_expired_rolls() == 2
     [edit] = fake_discord.requests_to("PATCH", EDIT_CHANNEL_MESSAGE)  # an ephemeral message has no such route

@@ -14,7 +14,7 @@ from bot.storage.postgres import PostgresDatabase
 from bot.storage.roll_records import PushRefusal, RollState
 from cogs.yearzero.card import PUSHED_DICE
 from cogs.yearzero.cog import NO_ROLL_TO_PUSH
-from cogs.yearzero.endings import read_payload
+from cogs.yearzero.endings import REFUSED, read_payload
 from rules.yearzero.roll import push
 from tests.bot.embeds import field
 from tests.cogs.yearzero.test_cog import (
@@ -53,7 +53,7 @@ async def test_the_bot_on_postgresql_stores_the_roll_and_the_roller_pushes_it(po
     reply = await roll(fake_discord, bot, [6, 1, 3, 4, 2, 5], attribute=3, skill=2, gear=1)
     [button] = [item for row in reply.message["components"] for item in row["components"] if item["label"] == "Push"]
     roll_id = int(button["custom_id"].rsplit(":", 1)[1])
-    await bot.db.rolls.flush_messages()
+    await bot.db.rolls.messages.flush()
     stored = await bot.db.rolls.get(roll_id)
     assert (stored.state, stored.user_id, stored.message_id) == (RollState.PENDING, ALICE.id, int(reply.message["id"]))
     use_faces(bot, 1)
@@ -103,7 +103,7 @@ async def test_another_pool_racing_the_bot_claims_once(postgres_url, start_bot, 
             ]
             results = await asyncio.gather(*(fake_discord.click(reply, label="Push") for _ in range(10)), *claims)
             clicks, claimed = results[:10], results[10:]
-            assert len([c for c in claimed if c.claimed]) <= 1 and all(c.type in (4, UPDATE) for c in clicks)
+            assert len([c for c in claimed if c.refusal is None]) <= 1 and all(c.type in (4, UPDATE) for c in clicks)
             assert await bot.db.willpower.get(GUILD.id, ALICE.id) == 2 * round_number  # one push a round
             assert (await other.rolls.get(stored.id)).state is RollState.PUSHED
     finally:
@@ -136,7 +136,7 @@ async def test_while_postgresql_is_away_players_are_told_to_try_again_and_the_bo
 ):
     bot = await start_bot(extensions=YZ, DATABASE_URL=own_server.fresh_url())
     reply = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
-    await bot.db.rolls.flush_messages()
+    await bot.db.rolls.messages.flush()
     await asyncio.to_thread(own_server.stop)
     use_faces(bot, 1, 6)
     assert "try again" in told_privately(await fake_discord.click(reply, label="Push"))
@@ -162,7 +162,7 @@ async def test_two_pushes_and_keep_racing_push_clicks_on_postgresql(postgres_url
     assert "Willpower +2 (now 2)" in reply.embed["description"]
     use_faces(bot, 10)
     assert (await fake_discord.click(reply, label="Push")).type == UPDATE and reply.components == []
-    ended = {PushRefusal.ALREADY_PUSHED.message, PushRefusal.NO_PUSHES_LEFT.message, PushRefusal.KEPT.message}
+    ended = {REFUSED[PushRefusal.ALREADY_PUSHED], REFUSED[PushRefusal.NO_PUSHES_LEFT], REFUSED[PushRefusal.KEPT]}
     pushes_won = 0
     for _ in range(3):
         racing = await roll(fake_discord, bot, [2, 3], attribute=2, skill=0)
