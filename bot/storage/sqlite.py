@@ -189,8 +189,8 @@ class Store(Statements):
     async def in_one_trip(self, body: Callable[[Session], Awaitable[R]], /) -> R:
         """body's statements as one BEGIN IMMEDIATE transaction, run whole in one hop to aiosqlite's thread."""
         async with self._turn() as connection:
-            # DEP: aiosqlite has no public call to run a function on its thread; Connection._execute does it (and
-            # Connection._conn is its sqlite3 connection). Pinned by tests/storage/test_sqlite_trips.py.
+            # DEP: aiosqlite has no public call to run a function on its worker thread; Connection._execute does.
+            # DEP: Connection._conn is its sqlite3 connection. Both pinned by tests/storage/test_sqlite_trips.py.
             return await connection._execute(_transact, connection._conn, body)  # noqa: SLF001
 
     async def pragma(self, name: str) -> int:
