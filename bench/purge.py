@@ -5,8 +5,8 @@ the second shape, `busy_rows` expired rolls of ONE player in one channel, each w
 event loop, the purge runs as the bot's chore runs it - the lookup of the rolls about to expire whose messages
 still show buttons (`rolls.expiring`), then `bot.app.chores.purge_store` - while two probes run beside it:
 - a loop-lag probe: `asyncio.sleep(1 ms)` in a loop; a stall is how much later than asked it woke;
-- a player: one `/yz`-sized roll stored every 10 ms; its wait is how long the INSERT took (it queues behind
-  whatever statement of the purge holds the database).
+- a player: one `/yz`-sized roll stored every 10 ms as the bot stores one (`rolls.create_superseding`, one
+  trip); its wait is how long that took (it queues behind whatever statement of the purge holds the database).
 Printed: the purge's duration, the longest loop stall, the player's p99 and longest wait (a /yz behind the
 purge), and the file and WAL sizes before, at their peak and after. Targets: no loop stall over 50 ms; in the
 one-player shape, no /yz waits over 50 ms behind the purge.
@@ -96,7 +96,7 @@ async def measure(path: Path) -> dict[str, float]:
         n = 0
         while not done.is_set():
             started = time.perf_counter()
-            await db.rolls.create(2, n % 20, n % 50, PAYLOAD, NOW)
+            await db.rolls.create_superseding(None, 2, n % 20, n % 50, PAYLOAD, NOW)
             waits.append(time.perf_counter() - started)
             peak[:] = [max(a, b) for a, b in zip(peak, sizes(path), strict=True)]
             n += 1

@@ -21,7 +21,7 @@ SELECT outcome FROM applied_interactions WHERE subject = :subject
 ORDER BY applied_at DESC, interaction_id DESC LIMIT 1
 """
 _FORGET = "DELETE FROM applied_interactions WHERE interaction_id = :id RETURNING interaction_id"
-_PURGE = "DELETE FROM applied_interactions WHERE applied_at < :before"
+_PURGE = "DELETE FROM applied_interactions WHERE applied_at < :before RETURNING interaction_id"
 
 
 class AlreadyApplied(Exception):  # noqa: N818 - it is an answer, not an error: the change was made before
@@ -76,4 +76,4 @@ class AppliedInteractions:
 
     async def purge(self, before: datetime) -> int:
         """Forget the interactions applied before `before`; return how many."""
-        return await self._db.execute(_PURGE, {"before": before.timestamp()})
+        return len(await self._db.write(_PURGE, {"before": before.timestamp()}))

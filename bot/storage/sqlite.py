@@ -40,10 +40,6 @@ class SqliteSession(Session):
     async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         return list(await self.connection.execute_fetchall(sql, params or ()))  # sqlite3 takes no empty proxy
 
-    async def execute(self, sql: str, params: Params = ()) -> int:
-        async with self.connection.execute(sql, params or ()) as cursor:
-            return cursor.rowcount
-
 
 class ThreadSession(Session):
     """A transaction's statements on aiosqlite's worker thread (`Store.in_one_trip`): plain sqlite3 calls, so the
@@ -54,9 +50,6 @@ class ThreadSession(Session):
 
     async def fetch_all(self, sql: str, params: Mapping[str, Any] = NO_PARAMS) -> list[sqlite3.Row]:
         return self.connection.execute(sql, params or {}).fetchall()
-
-    async def execute(self, sql: str, params: Mapping[str, Any] = NO_PARAMS) -> int:
-        return self.connection.execute(sql, params or {}).rowcount
 
 
 def _transact(connection: sqlite3.Connection, body: Callable[[Session], Coroutine[Any, Any, R]]) -> R:

@@ -13,6 +13,7 @@ from bot.app.chores import purge_store
 from bot.app.opening import quick_check
 from bot.storage.errors import StorageUnavailable
 from bot.storage.sqlite import Database
+from tests.storage.reading import new_roll
 
 
 def big_file(path) -> None:
@@ -64,7 +65,7 @@ async def test_an_older_file_becomes_one_that_shrinks_at_its_first_purge(tmp_pat
     async with await Database.open(path) as db:
         assert (await db.store.fetch_one("PRAGMA auto_vacuum"))[0] == 0
         for user in range(300):
-            await db.rolls.create(1, 2, user, "x" * 2000, now - timedelta(days=2))
+            await new_roll(db, 1, 2, user, "x" * 2000, now - timedelta(days=2))
         assert await purge_store(db, now, timedelta(hours=24)) == 300
         assert (await db.store.fetch_one("PRAGMA auto_vacuum"))[0] == 2
         assert (await db.store.fetch_one("PRAGMA freelist_count"))[0] == 0
