@@ -69,7 +69,8 @@ class Statements(ABC):
 
     @property
     @abstractmethod
-    def closed(self) -> bool: ...
+    def closed(self) -> bool:
+        """True once nothing more can be written: closed (or, for a SQLite file, lost)."""
 
     @abstractmethod
     async def close(self) -> None: ...

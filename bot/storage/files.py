@@ -15,13 +15,8 @@ RESTORE = "stop the bot, restore a backup (see the README's 'Backing up the data
 
 def is_busy(error: BaseException) -> bool:
     """True when a sqlite3 error means another connection holds the lock (SQLITE_BUSY / SQLITE_LOCKED)."""
-    if not isinstance(error, sqlite3.OperationalError):
-        return False
-    code = getattr(error, "sqlite_errorcode", None)
-    if code is not None:
-        return code & 0xFF in _BUSY_CODES
-    text = str(error)
-    return "database is locked" in text or "database is busy" in text
+    code = getattr(error, "sqlite_errorcode", None)  # Python 3.11+ gives it to every error SQLite raised
+    return isinstance(error, sqlite3.OperationalError) and code is not None and code & 0xFF in _BUSY_CODES
 
 
 def is_corrupt(error: BaseException) -> bool:

@@ -117,7 +117,7 @@ class Store(Statements):
 
     @property
     def closed(self) -> bool:
-        return self._connection is None
+        return self._connection is None or self.lost is not None
 
     def check_file(self) -> None:
         """StorageUnavailable (once lost, always) when the file at path is not the one open (deleted, replaced)."""
@@ -226,9 +226,6 @@ class Database(Storage[Store]):
         except StorageBusy as error:
             raise StorageUnavailable(path, LOCKED_AT_START) from error
         return cls(store)
-
-    def _writable(self) -> bool:
-        return not self.store.closed and self.store.lost is None
 
 
 async def migrate(store: Store, migrations: list[Migration] | None = None) -> int:
