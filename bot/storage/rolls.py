@@ -166,7 +166,8 @@ ORDER BY roll.created_at, roll.id LIMIT :round
             row = await session.fetch_one(self._dialect.claim, params)
             if row is None:
                 return await self._read_back(session, roll_id, user_id, now, lifetime)
-            change = await self._gain(session, row, user_id, willpower_gain)
+            before = (row["willpower_before"] or 0) if self._dialect.claim_reads_points else None  # else read now
+            change = await self._willpower.gain_in(session, row["guild_id"], user_id, willpower_gain, before)
             gain = {"willpower": asdict(change)}
             await self._applied.remember(session, interaction_id, gain, push_subject(roll_id))
             return PushClaim(roll_from(row), willpower=change)
@@ -201,11 +202,6 @@ ORDER BY roll.created_at, roll.id LIMIT :round
     def _seen(self, row: Row | None) -> YearZeroRoll | None:
         """The roll read, with the message noted for it (perhaps not written yet)."""
         return self.messages.seen_in(roll_from(row)) if row else None
-
-    async def _gain(self, session: Session, claimed: Row, user_id: int, points: int) -> WillpowerChange:
-        """Add the Willpower the claimed push gains, from the points the claim read (SQLite) or read now."""
-        before = (claimed["willpower_before"] or 0) if self._dialect.claim_reads_points else None
-        return await self._willpower.gain_in(session, claimed["guild_id"], user_id, points, before)
 
     async def _missing_reason(self, reader: Session | Statements, roll_id: int) -> PushRefusal:
         """A missing id at or below the highest ever given was purged (expired); any other was never a roll."""

@@ -11,13 +11,13 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import aiosqlite
 
 from bot.storage.database import Storage
 from bot.storage.dialects import SQLITE
-from bot.storage.driver import NO_PARAMS, Session, Statements
+from bot.storage.driver import NO_PARAMS, R, Session, Statements
 from bot.storage.errors import StorageBusy, StorageUnavailable
 from bot.storage.files import RESTORE, check_database_path, file_identity, is_busy, is_corrupt, sqlite_reason
 from bot.storage.schema import Migration, check_not_newer, load_migrations
@@ -26,7 +26,6 @@ DEFAULT_BUSY_TIMEOUT_MS = 2000  # how long a statement waits for another connect
 LOCKED_AT_START = "another program kept it locked past the busy timeout"
 
 Params = Mapping[str, Any] | Iterable[Any]
-R = TypeVar("R")
 
 _log = logging.getLogger(__name__)
 

@@ -35,7 +35,7 @@ async def test_a_spend_beyond_what_the_player_has_changes_nothing(db: Storage):
     await db.willpower.set(G, U, 2)
     with pytest.raises(NotEnoughWillpower) as refused:
         await db.willpower.spend(G, U, 3)
-    assert (refused.value.have, refused.value.wanted) == (2, 3)
+    assert refused.value.values == {"have": 2, "wanted": 3}
     assert await db.willpower.get(G, U) == 2
 
 

@@ -1,7 +1,8 @@
 """What each write costs in trips to aiosqlite's worker thread, and how writes queued together behave.
 
 Every statement is one trip (SQLite's trace callback sees each one), so the statements a write runs are the
-trips it makes: a spend is one atomic statement; a roll and a push claim are each one transaction in one trip.
+trips it makes: a spend is one transaction around one atomic UPDATE; a roll and a push claim are each one
+transaction in one trip.
 """
 
 from __future__ import annotations
@@ -76,15 +77,16 @@ async def test_a_withdrawn_roll_takes_its_log_entry_with_it(db: Database):
     assert await db.log.get(roll.id) is None and count_rows(db.store.path) == 0
 
 
-async def test_a_spend_is_one_statement_and_a_refused_one_reads_once_more(db: Database):
+async def test_a_spend_is_one_transaction_and_a_refused_one_reads_once_more(db: Database):
     await db.willpower.set(G, 7, 5)
     seen = await statements(db)
-    assert (await db.willpower.spend(G, 7, 2)).after == 3
-    assert verbs(seen) == ["UPDATE"]
+    assert (await db.willpower.spend(G, 7, 2, interaction_id=70)).after == 3
+    # The applied interaction's recall, the spend (one atomic UPDATE), the interaction remembered.
+    assert verbs(seen) == ["BEGIN", "SELECT", "UPDATE", "INSERT", "COMMIT"]
     seen.clear()
     with pytest.raises(Exception, match="Willpower"):
-        await db.willpower.spend(G, 7, 4)
-    assert verbs(seen) == ["UPDATE", "SELECT"]
+        await db.willpower.spend(G, 7, 4, interaction_id=71)
+    assert verbs(seen) == ["BEGIN", "SELECT", "UPDATE", "COMMIT", "SELECT"]
 
 
 async def test_a_push_claim_is_one_transaction_of_four_statements_in_one_trip(db: Database, monkeypatch):
