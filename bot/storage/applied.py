@@ -33,13 +33,8 @@ class AlreadyApplied(Exception):  # noqa: N818 - it is an answer, not an error: 
 
 
 def outcome_of(row: Row | None) -> Outcome | None:
-    """The outcome a row holds (JSON text) read back; None for no row."""
-    if row is None:
-        return None
-    value = json.loads(row["outcome"])
-    if not isinstance(value, dict):
-        raise ValueError(f"an applied interaction's outcome must be a JSON object, not {row['outcome']!r}")
-    return value
+    """The outcome a row holds read back (a JSON object as text, as `remember` wrote it); None for no row."""
+    return None if row is None else json.loads(row["outcome"])
 
 
 class AppliedInteractions:
