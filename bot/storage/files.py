@@ -1,12 +1,10 @@
-"""The SQLite file: its path checked before opening, which file is open, SQLite's errors for people (busy, damaged)."""
+"""The SQLite file: which file is open, SQLite's errors for people (busy, damaged)."""
 
 from __future__ import annotations
 
 import os
 import sqlite3
 from pathlib import Path
-
-from bot.storage.errors import StorageUnavailable
 
 _BUSY_CODES = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 _CORRUPT_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
@@ -32,26 +30,6 @@ def file_identity(path: Path) -> tuple[int, int] | None:
     except FileNotFoundError:
         return None
     return found.st_dev, found.st_ino
-
-
-def check_database_path(path: str | os.PathLike[str]) -> Path:
-    """Return path made absolute, or raise StorageUnavailable naming it when no database can live there (the file
-    system only, cheap enough for the event loop; bot/app/opening.py's `probe_database` goes further)."""
-    path = Path(path).expanduser().absolute()
-    directory = path.parent
-    if not directory.exists():
-        raise StorageUnavailable(path, f"the directory {directory} does not exist")
-    if not directory.is_dir():
-        raise StorageUnavailable(path, f"{directory} is not a directory")
-    if path.exists() and not path.is_file():
-        raise StorageUnavailable(path, "it exists but is not a file")
-    if not os.access(directory, os.W_OK | os.X_OK):
-        raise StorageUnavailable(
-            path, f"the directory {directory} is not writable (SQLite keeps its -wal and -shm files there)"
-        )
-    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
-        raise StorageUnavailable(path, "the file is not readable and writable")
-    return path
 
 
 def sqlite_reason(error: sqlite3.Error) -> str:

@@ -10,9 +10,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.app.copying import copy_database
+from bot.app.opening import open_sqlite
 from bot.storage.postgres import PostgresDatabase
 from bot.storage.roll_records import PushRefusal, RollState
-from bot.storage.sqlite import Database
 from tests.storage.reading import add_degrees, new_roll, outcome, start_task
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
@@ -22,7 +22,7 @@ LIFETIME = timedelta(hours=24)
 
 async def a_game_night(path) -> dict[str, int]:
     """A SQLite database with a purged roll, a pushed one, a superseded one, a pending one and every other table."""
-    async with await Database.open(path) as db:
+    async with await open_sqlite(path) as db:
         await new_roll(db, G, C, U, '{"old": true}', NOW - LIFETIME * 2)
         await db.store.purge("yz_rolls", NOW - LIFETIME)
         pushed = await new_roll(db, G, C, OTHER, '{"n": 1}', NOW)
@@ -41,7 +41,7 @@ async def test_copying_keeps_ids_states_and_every_table_and_a_second_copy_change
     source = tmp_path / "rollkeeper.sqlite3"
     ids = await a_game_night(source)
     for _ in range(2):
-        async with await Database.open(source) as sqlite, await PostgresDatabase.open(postgres_url) as postgres:
+        async with await open_sqlite(source) as sqlite, await PostgresDatabase.open(postgres_url) as postgres:
             counts = await copy_database(sqlite, postgres)
         assert counts == {
             "yz_rolls": 3, "willpower": 2, "extended_tests": 1, "meta": 1, "applied_interactions": 1, "roll_log": 0

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.app.opening import open_sqlite
 from bot.storage.roll_records import PushRefusal, RollState
 from bot.storage.schema import load_migrations
 from bot.storage.sqlite import Database
@@ -23,7 +24,7 @@ FIRST = json.dumps({"dice": [2, 3]})
 
 @pytest.fixture
 async def db(tmp_path: Path):
-    async with await Database.open(tmp_path / "db.sqlite3", busy_timeout_ms=200) as database:
+    async with await open_sqlite(tmp_path / "db.sqlite3", busy_timeout_ms=200) as database:
         yield database
 
 
@@ -119,7 +120,7 @@ async def test_rolls_stored_before_several_pushes_allow_one_and_keep_their_ids(t
     migrations = load_migrations()
     several = next(m.version for m in migrations if "several_pushes" in m.name)
     before = [m for m in migrations if m.version < several]
-    async with await Database.open(path, migrations=before):
+    async with await open_sqlite(path, migrations=before):
         pass
     with sqlite3.connect(path) as connection:
         insert = "INSERT INTO yz_rolls (guild_id, channel_id, user_id, payload, created_at) VALUES (?, ?, ?, ?, ?)"
@@ -127,7 +128,7 @@ async def test_rolls_stored_before_several_pushes_allow_one_and_keep_their_ids(t
             connection.execute(insert, (G, C + n, U, FIRST, NOW.timestamp()))
         connection.execute("UPDATE yz_rolls SET state = 'pushed', pushed_payload = '{}', pushed_at = 1 WHERE id = 1")
         connection.execute("DELETE FROM yz_rolls WHERE id = 3")  # purged: its id must never come back
-    async with await Database.open(path) as db:
+    async with await open_sqlite(path) as db:
         pushed, pending = await db.rolls.get(1), await db.rolls.get(2)
         assert (pushed.state, pushed.pushes_allowed, pushed.pushes_made) == (RollState.PUSHED, 1, 1)
         assert (pending.state, pending.pushes_allowed, pending.pushes_made) == (RollState.PENDING, 1, 0)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.app.chores import purge_store
+from bot.app.opening import open_sqlite
 from bot.settings import DEFAULT_ROLL_LOG_DAYS, SettingsError, load_settings
 from bot.storage.roll_log import NewEntry, RevealRefusal
 from bot.storage.schema import load_migrations
@@ -24,7 +25,7 @@ LIFETIME = timedelta(hours=12)
 
 @pytest.fixture
 async def db(tmp_path: Path):
-    async with await Database.open(tmp_path / "db.sqlite3") as database:
+    async with await open_sqlite(tmp_path / "db.sqlite3") as database:
         yield database
 
 
@@ -62,10 +63,10 @@ async def test_an_entry_reads_back_as_written(db: Database):
 async def test_log_ids_start_above_the_rolls_stored_before_the_log(tmp_path: Path):
     path = tmp_path / "upgraded.sqlite3"
     before_log = list(takewhile(lambda migration: "roll_log" not in migration.name, load_migrations()))
-    async with await Database.open(path, migrations=before_log) as old:
+    async with await open_sqlite(path, migrations=before_log) as old:
         for _ in range(3):
             last = await new_roll(old, G, C, ALICE, "{}", NOW)
-    async with await Database.open(path) as db:
+    async with await open_sqlite(path) as db:
         logged = await db.log.write(entry(), NOW)
         assert logged > last and (await db.rolls.get(last)) is not None
 

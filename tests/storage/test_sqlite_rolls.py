@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.app.opening import open_sqlite
 from bot.storage.errors import InvalidValue, StorageBusy
 from bot.storage.roll_messages import MESSAGE_FLUSH_DELAY
 from bot.storage.roll_records import PushRefusal, RollState
@@ -29,7 +30,7 @@ PUSHED = json.dumps({"dice": [6, 1, 5]})
 
 @pytest.fixture
 async def db(tmp_path: Path):
-    async with await Database.open(tmp_path / "db.sqlite3", busy_timeout_ms=200) as database:
+    async with await open_sqlite(tmp_path / "db.sqlite3", busy_timeout_ms=200) as database:
         yield database
 
 
@@ -76,11 +77,11 @@ async def test_noted_messages_are_seen_at_once_and_written_together_a_moment_lat
 
 
 async def test_noted_messages_are_written_before_the_database_closes(tmp_path: Path):
-    database = await Database.open(tmp_path / "closing.sqlite3")
+    database = await open_sqlite(tmp_path / "closing.sqlite3")
     roll_id = await new_roll(database, G, C, U, FIRST, NOW)
     database.rolls.messages.note(roll_id, C, 333)
     await database.close()
-    async with await Database.open(tmp_path / "closing.sqlite3") as again:
+    async with await open_sqlite(tmp_path / "closing.sqlite3") as again:
         assert (await again.rolls.get(roll_id)).message_id == 333
 
 
@@ -193,7 +194,7 @@ async def test_exactly_one_of_fifty_concurrent_claims_wins(db: Database):
 
 async def test_two_connections_on_one_file_claim_once(tmp_path: Path):
     path = tmp_path / "db.sqlite3"
-    async with await Database.open(path) as one, await Database.open(path) as two:
+    async with await open_sqlite(path) as one, await open_sqlite(path) as two:
         rolls = [await new_roll(one, G, C + n, U, FIRST, NOW) for n in range(20)]
         claims = [claim(database, roll_id, gain=1) for roll_id in rolls for database in (one, two) * 5]
         results = await asyncio.gather(*claims)
@@ -206,10 +207,10 @@ async def test_two_connections_on_one_file_claim_once(tmp_path: Path):
 _CHILD = """
 import asyncio, json, sys
 from datetime import datetime, timedelta
-from bot.storage.sqlite import Database
+from bot.app.opening import open_sqlite
 
 async def main(path, user_ids):
-    async with await Database.open(path, busy_timeout_ms=10000) as db:
+    async with await open_sqlite(path, busy_timeout_ms=10000) as db:
         print("ready", flush=True)
         sys.stdin.readline()
         now, lifetime = datetime.fromisoformat(sys.argv[2]), timedelta(hours=24)
@@ -227,7 +228,7 @@ asyncio.run(main(sys.argv[1], json.loads(sys.argv[3])))
 
 async def test_two_processes_claim_each_roll_once(tmp_path: Path):
     path = tmp_path / "db.sqlite3"
-    async with await Database.open(path, busy_timeout_ms=10000) as db:
+    async with await open_sqlite(path, busy_timeout_ms=10000) as db:
         rolls = [(await new_roll(db, G, C, 10_000 + n, FIRST, NOW), 10_000 + n) for n in range(120)]
         child = await asyncio.create_subprocess_exec(
             sys.executable, "-c", _CHILD, str(path), NOW.isoformat(), json.dumps(rolls),
@@ -306,10 +307,10 @@ async def test_rolls_stored_before_v3_keep_their_states_after_it(tmp_path: Path)
     is enough): every roll keeps the state the bot acts on, and rolls stored afterwards supersede the old ones."""
     path = tmp_path / "upgraded.sqlite3"
     up_to_v2 = [migration for migration in load_migrations() if migration.version <= 2]
-    async with await Database.open(path, migrations=up_to_v2) as old:
+    async with await open_sqlite(path, migrations=up_to_v2) as old:
         first, second, other = [await store_at_v2(old, user) for user in (U, U, OTHER)]
         assert (await old.store.fetch_one("SELECT state FROM yz_rolls WHERE id = ?", (first,)))[0] == "superseded"
-    async with await Database.open(path) as db:
+    async with await open_sqlite(path) as db:
         assert await schema_version(db) >= 3
         triggers = await db.store.fetch_all("SELECT name FROM sqlite_master WHERE type = 'trigger'")
         assert "yz_rolls_supersede" not in [row["name"] for row in triggers]

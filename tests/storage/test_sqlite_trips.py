@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.app.opening import open_sqlite
 from bot.storage.errors import StorageBusy
 from bot.storage.roll_log import NewEntry
 from bot.storage.sqlite import Database
@@ -28,7 +29,7 @@ LIFETIME = timedelta(hours=12)
 
 @pytest.fixture
 async def db(tmp_path: Path):
-    async with await Database.open(tmp_path / "db.sqlite3", busy_timeout_ms=200) as database:
+    async with await open_sqlite(tmp_path / "db.sqlite3", busy_timeout_ms=200) as database:
         yield database
 
 
@@ -149,7 +150,7 @@ async def test_a_failed_transaction_writes_nothing(db: Database):
 
 async def test_closing_writes_what_is_queued_first(tmp_path: Path):
     path = tmp_path / "db.sqlite3"
-    database = await Database.open(path)
+    database = await open_sqlite(path)
     writes = [asyncio.create_task(new_roll(database, G, C, user, "{}", NOW)) for user in range(25)]
     await asyncio.sleep(0)  # queued, not yet written
     await database.close()
