@@ -1,4 +1,4 @@
-"""The bot's database in one SQLite file: one aiosqlite connection (public API only) and its migrations."""
+"""The bot's database in one SQLite file: the aiosqlite connection the app opened (public API only), its migrations."""
 
 from __future__ import annotations
 
