@@ -30,8 +30,8 @@ from rules.sevenkingdoms.competition import parse_participants, roll_competition
 from rules.sevenkingdoms.odds import competition_odds
 from rules.sevenkingdoms.odds import odds_for_test as sk_odds
 from rules.yearzero import roll as yearzero
-from rules.yearzero.resources import Resource, roll_resource
 from rules.yearzero.odds import odds_after_first, odds_for_roll
+from rules.yearzero.resources import Resource, roll_resource
 
 EN = speak(ENGLISH)
 

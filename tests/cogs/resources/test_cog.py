@@ -16,6 +16,7 @@ from tests.fakediscord import ALICE, BOB, GM, FakeDiscord, FakeGuild, Reply
 COGS = ("cogs.resources.cog", "cogs.log.cog")
 KEEP = FakeGuild("The Keep")
 MARSH = FakeGuild("The Marsh")
+RUNDE = FakeGuild("Runde", locale="de")
 EPHEMERAL = 64
 EN = speak("en")
 
@@ -23,7 +24,7 @@ EN = speak("en")
 @pytest.fixture
 def fake_guilds():
     """Two servers: resources are kept per place, as Willpower."""
-    return (KEEP, MARSH)
+    return (KEEP, MARSH, RUNDE)
 
 
 @pytest.fixture(params=["sqlite", "postgres"], autouse=True)
@@ -150,3 +151,14 @@ async def test_each_roll_is_logged_with_its_luck_event_and_counted_in_stats(fake
     stats = (await fake_discord.slash("stats")).embed
     resources = field(stats, "Resource dice")
     assert resources.startswith("2 rolls\n1 of 2 chances succeeded; expected 1.50") and field(stats, "In total")
+
+
+async def test_the_card_and_the_set_speak_the_tables_language(fake_discord, bot):
+    answer = public(await set_rating(fake_discord, "arrows", 8, guild=RUNDE))
+    assert answer.content == f"Pfeile von <@{ALICE.id}> ist jetzt **W8** (vorher leer)."
+    dice = give_faces(bot, "ResourceCommands", 2)
+    card = public(await fake_discord.slash("resource roll", {"resource": "arrows"}, guild=RUNDE)).embed
+    dice.finish()
+    assert card["title"] == "❌ Pfeile: Würfel sinkt · W6" and below_title(card)[0] == "Ressourcenwürfel · Pfeile · W8"
+    percent = speak("de").percent(Fraction(1, 4))  # "25 %" with the locale's no-break space
+    assert odds(card) == f"Chancen: sinkt 2/8 = {percent} · erwartete verbleibende Würfe 3"
