@@ -58,7 +58,8 @@ class ResourceRatings:
             if not await session.fetch_all(_CHANGE, _params(key, change.before, change.after)):
                 return None
             logged = await log_in(session, log, now, interaction_id=interaction_id) if log else None
-            await self._applied.remember(session, interaction_id, asdict(stored := replace(change, entry_id=logged)))
+            stored = replace(change, entry_id=logged)
+            await self._applied.remember(session, interaction_id, asdict(stored))
             return stored
 
         return await self._db.in_one_trip(store)
@@ -70,9 +71,11 @@ class ResourceRatings:
             if not await session.fetch_all(_CHANGE, _params(key, change.after, change.before)):
                 return False
             await self._applied.forget(session, interaction_id)
-            await unlog_in(session, change.entry_id or 0)  # a set has no entry (and no id is 0)
+            if change.entry_id is not None:  # a roll's
+                await unlog_in(session, change.entry_id)
         return True
 
 
 def _params(key: Key, before: int, after: int) -> dict[str, object]:
-    return dict(zip(("guild", "user", "resource", "before", "after"), (*key, before, after), strict=True))
+    guild_id, user_id, resource = key
+    return {"guild": guild_id, "user": user_id, "resource": resource, "before": before, "after": after}

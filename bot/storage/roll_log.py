@@ -212,11 +212,9 @@ class RollLog:
 
 async def log_in(session: Session, entry: NewEntry, now: datetime, *, entry_id: int | None = None,
                  interaction_id: int) -> int | None:
-    """Log a roll inside session (a pushable Year Zero roll's under entry_id, in the transaction that stores it).
-    Its id; None when the interaction logged one already."""
-    sql = _INSERT if entry_id is None else _INSERT_AS
-    rows = await session.fetch_all(sql, _params(entry, now, entry_id, interaction_id))
-    return int(rows[0]["id"]) if rows else None
+    """Log a roll inside session (a pushable Year Zero roll's under entry_id, in the transaction that stores it)."""
+    rows = await session.fetch_all(_INSERT_AS if entry_id else _INSERT, _params(entry, now, entry_id, interaction_id))
+    return int(rows[0]["id"]) if rows else None  # None: the interaction logged one already
 
 
 async def unlog_in(session: Session, entry_id: int) -> None:
