@@ -32,8 +32,11 @@ MAX_NAME_SHOWN = 80
 RESOURCE_CHOICES: list[app_commands.Choice[str]] = [
     app_commands.Choice(name=name, value=resource.value) for resource, name in RESOURCE_NAMES.items()
 ]
-RATING_CHOICES: list[app_commands.Choice[int]] = [
-    app_commands.Choice(name=picker_label(DIE, sides=rating) if rating else NO_DIE, value=rating) for rating in RATINGS
+RATING_OF = {f"d{rating}" if rating else "none": rating for rating in RATINGS}
+"""The rating each choice of /resource set stands for (a choice's value is text: Discord bounds every number)."""
+RATING_CHOICES: list[app_commands.Choice[str]] = [
+    app_commands.Choice(name=picker_label(DIE, sides=rating) if rating else NO_DIE, value=value)
+    for value, rating in RATING_OF.items()
 ]
 ONLY_YOUR_OWN = N_("You can see and set only your own resources; a game master (Manage Server) can see and set "
                    "anyone's.")
@@ -122,13 +125,13 @@ class ResourceCommands(
               rating=N_("Its new die, D6 to D12, or none."),
               player=N_("Whose resource to set (game masters only; default yourself)."))
     async def set_rating(
-        self, interaction: discord.Interaction, resource: str, rating: int, player: discord.Member | None = None
+        self, interaction: discord.Interaction, resource: str, rating: str, player: discord.Member | None = None
     ) -> None:
         """Set a resource die, yours (a game master may set anyone's)."""
         who = _whose(interaction, player)
         key = (server_channel(interaction)[0], who.id, resource)
         before = (await self._ratings.ratings(*key[:2])).get(resource, NONE)
-        change = RatingChange(before, rating)
+        change = RatingChange(before, RATING_OF[rating])
         stored = await in_time(interaction, self._ratings.change(key, change, self.bot.now(),
                                                                  interaction_id=interaction.id))
         if stored is None:

@@ -50,7 +50,8 @@ def public(reply: Reply) -> Reply:
 
 
 async def set_rating(fake: FakeDiscord, resource: str, rating: int, *, player=None, user=ALICE, guild=None) -> Reply:
-    options = {"resource": resource, "rating": rating} | ({"player": player} if player else {})
+    options = {"resource": resource, "rating": f"d{rating}" if rating else "none"}
+    options |= {"player": player} if player else {}
     return await fake.slash("resource set", options, user=user, guild=guild)
 
 

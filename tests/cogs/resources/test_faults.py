@@ -92,7 +92,7 @@ async def test_a_roll_whose_answer_never_arrives_is_withdrawn(fake_discord, bot)
 
 async def test_a_set_whose_answer_never_arrives_is_withdrawn(fake_discord, bot):
     lose(fake_discord, says("is now **D10**"))
-    options = {"resource": "food", "rating": 10}
+    options = {"resource": "food", "rating": "d10"}
     lost = await fake_discord.slash("resource set", options, expect_answer=False)
     assert lost.content == NOT_SHOWN and await food(bot) == 8, lost.describe()
     assert await bot.db.resources.recalled(lost.id) is None
