@@ -81,12 +81,7 @@ class ResourceCommands(
     async def roll(self, interaction: discord.Interaction, resource: str, faces: Faces | None = None) -> None:
         """Roll a resource die: on 1 or 2 it steps down one size."""
         key = (server_channel(interaction)[0], interaction.user.id, resource)
-        rating = (await self._ratings.ratings(*key[:2])).get(resource, NONE)
-        first = await self._ratings.recalled(interaction.id) if rating == NONE else None
-        if first is not None:  # a repeat delivery of the roll that used the resource up: shown as it was
-            made = _again(Resource(resource), first)
-        else:
-            made = rolled_with(faces, self.dice, lambda dice: roll_resource(Resource(resource), rating, dice))
+        made = await self._roll(interaction, Resource(resource), faces)
         speech = await table_speech(interaction, self.bot.db.languages)
         card, rolled = _card(made, speech, faces)
         change = RatingChange(made.before, made.after, made.die.face)
@@ -99,6 +94,16 @@ class ResourceCommands(
             card, _ = _card(_again(made.resource, stored), speech, faces)
         withdrawal = partial(self._ratings.withdraw, key, stored, interaction_id=interaction.id)
         await answer_or_withdraw(interaction, "/resource roll", withdrawal, embed=card)
+
+    async def _roll(self, interaction: discord.Interaction, resource: Resource, faces: str | None) -> ResourceRoll:
+        """The roll of the player's rated die (or of the faces typed); a resource rated none is refused, unless this
+        is a repeat delivery of the roll that used it up: that roll again, as it was."""
+        place = server_channel(interaction)[0]
+        rating = (await self._ratings.ratings(place, interaction.user.id)).get(resource.value, NONE)
+        first = await self._ratings.recalled(interaction.id) if rating == NONE else None
+        if first is not None:
+            return _again(resource, first)
+        return rolled_with(faces, self.dice, lambda dice: roll_resource(resource, rating, dice))
 
     @app_commands.command(name="show", description=N_("See your resource dice (a game master may see anyone's)."))
     @describe(player=N_("Whose resource dice to see (game masters only; default yourself)."))
