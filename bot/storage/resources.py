@@ -41,12 +41,6 @@ class ResourceRatings:
         rows = await self._db.fetch_all(_RATINGS, {"guild": guild_id, "user": user_id})
         return {row["resource"]: int(row["rating"]) for row in rows}
 
-    async def recalled(self, interaction_id: int) -> RatingChange | None:
-        """The change interaction_id made, if it made one (then this is a repeat delivery)."""
-        async with self._db.transaction() as session:
-            outcome = await self._applied.recalled(session, interaction_id)
-        return None if outcome is None else RatingChange(**outcome)
-
     async def change(self, key: Key, change: RatingChange, now: datetime, *, interaction_id: int,
                      log: NewEntry | None = None) -> RatingChange | None:
         """The rating from change.before to change.after (a set; a roll, with its log entry) once, in one trip: a

@@ -96,13 +96,11 @@ class ResourceCommands(
         await answer_or_withdraw(interaction, "/resource roll", withdrawal, embed=card)
 
     async def _roll(self, interaction: discord.Interaction, resource: Resource, faces: str | None) -> ResourceRoll:
-        """The roll of the player's rated die (or of the faces typed); a resource rated none is refused, unless this
-        is a repeat delivery of the roll that used it up: that roll again, as it was."""
+        """The roll of the player's rated die (or of the faces typed); a resource rated none is refused. (A repeat
+        delivery of the roll that used it up is refused too, after the first delivery's answer: the tree leaves
+        that answer standing, as for a Willpower spend.)"""
         place = server_channel(interaction)[0]
         rating = (await self._ratings.ratings(place, interaction.user.id)).get(resource.value, NONE)
-        first = await self._ratings.recalled(interaction.id) if rating == NONE else None
-        if first is not None:
-            return _again(resource, first)
         return rolled_with(faces, self.dice, lambda dice: roll_resource(resource, rating, dice))
 
     @app_commands.command(name="show", description=N_("See your resource dice (a game master may see anyone's)."))

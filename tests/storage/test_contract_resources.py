@@ -4,10 +4,12 @@ log entry; a withdrawal takes it back only while nothing changed it since."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import asdict
 from datetime import UTC, datetime
 
 from bot.storage.resources import RatingChange
 from bot.storage.roll_log import NewEntry
+from tests.storage.reading import outcome
 
 G, C, U = 1111, 2222, 3333
 FOOD = (G, U, "food")
@@ -25,7 +27,7 @@ async def test_a_change_is_a_compare_and_set_kept_per_place_and_player(db):
     assert await db.resources.change((G, U, "water"), RatingChange(0, 6), NOW, interaction_id=3) is not None
     assert await db.resources.ratings(G, U) == {"food": 8, "water": 6}
     assert await db.resources.ratings(G + 1, U) == {} and await db.resources.ratings(G, U + 1) == {}
-    assert await db.resources.recalled(2) is None  # refused: nothing applied
+    assert await outcome(db, 2) is None  # refused: nothing applied
 
 
 async def test_a_roll_is_stored_with_its_log_entry_once(db):
@@ -36,7 +38,7 @@ async def test_a_roll_is_stored_with_its_log_entry_once(db):
     assert (logged.system, logged.kind, logged.events, logged.reading) == ("resources", "food", ("3/4:0",),
                                                                           "❌ Food steps down · D6")
     again = await db.resources.change(FOOD, RatingChange(6, 6, face=5), NOW, interaction_id=7, log=entry("other"))
-    assert again == rolled and await db.resources.recalled(7) == rolled  # the first roll, nothing more stored
+    assert again == rolled and await outcome(db, 7) == asdict(rolled)  # the first roll, nothing more stored
     assert await db.resources.ratings(G, U) == {"food": 6} and len(await db.log.page(G, C, U)) == 1
 
 
@@ -54,7 +56,7 @@ async def test_a_withdrawal_takes_back_only_what_nothing_changed_since(db):
     rolled = await db.resources.change(FOOD, RatingChange(8, 6, face=1), NOW, interaction_id=2, log=entry())
     assert await db.resources.withdraw(FOOD, rolled, interaction_id=2)
     assert await db.resources.ratings(G, U) == {"food": 8} and await db.log.page(G, C, U) == []
-    assert await db.resources.recalled(2) is None  # forgotten: a repeat would roll anew
+    assert await outcome(db, 2) is None  # forgotten: a repeat would roll anew
     rolled = await db.resources.change(FOOD, RatingChange(8, 6, face=2), NOW, interaction_id=3, log=entry())
     await db.resources.change(FOOD, RatingChange(6, 12), NOW, interaction_id=4)  # shown since, counting the roll
     assert not await db.resources.withdraw(FOOD, rolled, interaction_id=3)

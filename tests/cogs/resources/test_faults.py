@@ -15,6 +15,7 @@ from tests.bot.payloads import slash_payload
 from tests.bot.test_faults import ANSWER_ROUTES, handling
 from tests.fakediscord import ALICE, FakeDiscord, FakeGuild
 from tests.fakediscord.faults import says, shows
+from tests.storage.reading import outcome
 
 COGS = ("cogs.resources.cog",)
 KEEP = FakeGuild("The Keep")
@@ -56,7 +57,8 @@ def lose(fake: FakeDiscord, when) -> None:
 
 
 async def twice(fake: FakeDiscord, bot, *faces: int):
-    """A roll Discord delivers twice, the dice giving these faces to whichever delivery rolls."""
+    """A roll Discord delivers twice, the dice giving these faces to whichever delivery rolls: the first, and the
+    repeat when it finds the resource still rated."""
     dice = give_faces(bot, "ResourceCommands", *faces)
     payload = slash_payload(fake, "resource roll", {"resource": "food"})
     delivered = asyncio.ensure_future(fake.deliver_twice(payload, gap=0.05))
@@ -65,18 +67,21 @@ async def twice(fake: FakeDiscord, bot, *faces: int):
 
 
 async def test_a_roll_delivered_twice_is_rolled_once_and_shows_the_first_roll(fake_discord, bot):
-    reply, dice = await twice(fake_discord, bot, 5, 1)  # the repeat rolls a 1, but the first roll is what stands
+    reply, dice = await twice(fake_discord, bot, 5, 1)  # each delivery rolls, one a 5 and one a 1: one stands
     dice.finish()
-    assert reply.embed["title"] == "✅ Food holds · D8" and await food(bot) == 8
+    stored = await outcome(bot.db, reply.id)
+    title = {5: "✅ Food holds · D8", 1: "❌ Food steps down · D6"}[stored["face"]]
+    assert reply.embed["title"] == title and await food(bot) == stored["after"]  # as shown, so stored
     [entry] = await logged(bot)
-    assert entry.events == ("3/4:1",) and (await bot.db.resources.recalled(reply.id)).entry_id == entry.id
+    assert stored["entry_id"] == entry.id and entry.events == (("3/4:1",) if stored["face"] == 5 else ("3/4:0",))
 
 
-async def test_the_repeat_of_a_roll_that_used_the_resource_up_shows_it_not_a_refusal(fake_discord, bot):
+async def test_the_repeat_of_a_roll_that_used_the_resource_up_leaves_its_card_standing(fake_discord, bot):
     await bot.db.resources.change((KEEP.id, ALICE.id, "food"), RatingChange(8, 6), bot.now(), interaction_id=2)
-    reply, dice = await twice(fake_discord, bot, 2)  # the repeat finds none left: it rolls nothing
-    dice.finish()
-    assert reply.embed["title"] == "💀 Food ran out" and await food(bot) == 0 and len(await logged(bot)) == 1
+    reply, _ = await twice(fake_discord, bot, 2, 2)  # the repeat finds none left (refused), or rolls before the
+    # first stored its roll and gets that roll back from the store: either way the first's card stands
+    assert reply.embed["title"] == "💀 Food ran out" and not reply.ephemeral and not reply.followups, reply.describe()
+    assert await food(bot) == 0 and len(await logged(bot)) == 1
 
 
 async def test_a_roll_whose_answer_never_arrives_is_withdrawn(fake_discord, bot):
@@ -84,7 +89,7 @@ async def test_a_roll_whose_answer_never_arrives_is_withdrawn(fake_discord, bot)
     give_faces(bot, "ResourceCommands", 1)
     lost = await fake_discord.slash("resource roll", {"resource": "food"}, expect_answer=False)
     assert lost.content == NOT_SHOWN and not lost.embeds, lost.describe()
-    assert await food(bot) == 8 and await logged(bot) == [] and await bot.db.resources.recalled(lost.id) is None
+    assert await food(bot) == 8 and await logged(bot) == [] and await outcome(bot.db, lost.id) is None
     give_faces(bot, "ResourceCommands", 4)
     again = await fake_discord.slash("resource roll", {"resource": "food"})  # the player rolls again
     assert again.embed["title"] == "✅ Food holds · D8" and len(await logged(bot)) == 1
@@ -95,4 +100,4 @@ async def test_a_set_whose_answer_never_arrives_is_withdrawn(fake_discord, bot):
     options = {"resource": "food", "rating": "d10"}
     lost = await fake_discord.slash("resource set", options, expect_answer=False)
     assert lost.content == NOT_SHOWN and await food(bot) == 8, lost.describe()
-    assert await bot.db.resources.recalled(lost.id) is None
+    assert await outcome(bot.db, lost.id) is None
