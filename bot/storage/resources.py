@@ -11,10 +11,8 @@ from bot.storage.driver import Session, Statements
 from bot.storage.roll_log import NewEntry, log_in, unlog_in
 
 Key = tuple[int, int, str]  # (guild_id, user_id, resource); guild_id is the place, as Willpower's
-
 _RATINGS = "SELECT resource, rating FROM resource_ratings WHERE guild_id = :guild AND user_id = :user"
-# A compare-and-set: the rating becomes :after only while it is :before. No row is none, and rows are never
-# deleted: a row inserted is a change from none.
+# A compare-and-set from :before to :after. No row is none (rows are never deleted): an insert is from none.
 _CHANGE = """
 INSERT INTO resource_ratings (guild_id, user_id, resource, rating) VALUES (:guild, :user, :resource, :after)
 ON CONFLICT (guild_id, user_id, resource) DO UPDATE SET rating = :after WHERE resource_ratings.rating = :before
@@ -45,7 +43,6 @@ class ResourceRatings:
                      log: NewEntry | None = None) -> RatingChange | None:
         """The rating from change.before to change.after (a set; a roll, with its log entry) once, in one trip: a
         repeat gets the first change back; None when the rating is no longer change.before (nothing changed)."""
-
         async def store(session: Session) -> RatingChange | None:
             if (outcome := await self._applied.recalled(session, interaction_id)) is not None:
                 return RatingChange(**outcome)
@@ -59,8 +56,7 @@ class ResourceRatings:
         return await self._db.in_one_trip(store)
 
     async def withdraw(self, key: Key, change: RatingChange, *, interaction_id: int) -> bool:
-        """Take back a change never shown (back to change.before; its log entry and interaction forgotten) unless
-        the rating changed since (False)."""
+        """Take back a change never shown, its log entry and interaction too, unless the rating changed since."""
         async with self._db.transaction() as session:
             if not await session.fetch_all(_CHANGE, _params(key, change.after, change.before)):
                 return False
@@ -71,5 +67,4 @@ class ResourceRatings:
 
 
 def _params(key: Key, before: int, after: int) -> dict[str, object]:
-    guild_id, user_id, resource = key
-    return {"guild": guild_id, "user": user_id, "resource": resource, "before": before, "after": after}
+    return {"guild": key[0], "user": key[1], "resource": key[2], "before": before, "after": after}
