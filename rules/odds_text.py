@@ -105,3 +105,14 @@ def yz_push_cost(push: PushOdds, speech: Speech) -> str:
         banes += ", " + speech._("{count} gear banes", count=speech.decimal(gear))
     # Translators: {chance} is a percentage; {banes} is "expected 1.3 banes (...)", translated.
     return speech._("Pushing: {chance} to succeed", chance=speech.percent(push.success_after_push)) + SEP + banes
+
+
+def resource_line(chance: Fraction, sides: int, rolls_left: Fraction, speech: Speech) -> str:
+    """A resource die's chance of stepping down, exactly as the ruling writes it (2/n) and in percent, then the
+    rolls expected before the resource runs out from its rating after this roll (RULES.md section 7)."""
+    exact = f"{chance * sides}/{sides}"
+    left = speech.number(int(rolls_left)) if rolls_left.denominator == 1 else speech.decimal(rolls_left)
+    # Translators: {exact} is a fraction such as 2/8, {chance} the same as a percentage (a resource die's).
+    return _line(speech, speech._("step down {exact} = {chance}", exact=exact, chance=speech.percent(chance)),
+                 # Translators: how many more rolls of the resource are expected before it runs out.
+                 speech._("expected rolls left {count}", count=left))

@@ -36,7 +36,7 @@ _log = logging.getLogger(__name__)
 
 EXTENSIONS = tuple(
     f"cogs.{feature}.cog"
-    for feature in ("hex", "yearzero", "heroic", "sevenkingdoms", "willpower", "help", "log", "settings")
+    for feature in ("hex", "yearzero", "heroic", "sevenkingdoms", "willpower", "resources", "help", "log", "settings")
 )
 """The features loaded at start-up, in this order: each cogs/<feature>/cog.py's ``setup``; a missing one stops
 the start."""

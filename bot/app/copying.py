@@ -44,6 +44,7 @@ ROLL_COLUMNS = tuple(
 TABLES = (
     Table("yz_rolls", ROLL_COLUMNS, ("id",)),
     Table("willpower", ("guild_id", "user_id", "points"), ("guild_id", "user_id")),
+    Table("resource_ratings", ("guild_id", "user_id", "resource", "rating"), ("guild_id", "user_id", "resource")),
     Table(
         "extended_tests",
         ("guild_id", "channel_id", "name", "needed", "progress", "started_by"),

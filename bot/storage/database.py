@@ -10,6 +10,7 @@ from bot.storage.driver import Statements
 from bot.storage.extended import ExtendedTests
 from bot.storage.leases import ShardLeases
 from bot.storage.meta import KeyedText, RememberedText
+from bot.storage.resources import ResourceRatings
 from bot.storage.roll_log import RollLog
 from bot.storage.rolls import YearZeroRolls
 from bot.storage.willpower import Willpower
@@ -26,6 +27,7 @@ class Storage(Generic[StoreT]):
         self.store = store
         self.applied = applied = AppliedInteractions(store, self.dialect.before_recall)
         self.willpower = Willpower(store, self.dialect, applied)
+        self.resources = ResourceRatings(store, applied)
         self.rolls = YearZeroRolls(store, self.dialect, applied, self.willpower)
         self.extended = ExtendedTests(store, self.dialect, applied)
         self.meta = KeyedText(store, "meta", "key", "value")

@@ -206,11 +206,11 @@ class RollLog:
         return [entry_from(row) for row in await self._db.fetch_all(_BETWEEN, params)]
 
 
-async def log_in(
-    session: Session, entry: NewEntry, now: datetime, *, entry_id: int, interaction_id: int | None
-) -> None:
-    """Log a roll under entry_id inside session (a pushable Year Zero roll's, in the transaction that stores it)."""
-    await session.fetch_all(_INSERT_AS, _params(entry, now, entry_id, interaction_id))
+async def log_in(session: Session, entry: NewEntry, now: datetime, *, entry_id: int | None = None,
+                 interaction_id: int | None) -> int | None:
+    """Log a roll inside session (a pushable Year Zero roll's under entry_id, in the transaction that stores it)."""
+    rows = await session.fetch_all(_INSERT_AS if entry_id else _INSERT, _params(entry, now, entry_id, interaction_id))
+    return int(rows[0]["id"]) if rows else None  # None: the interaction logged one already
 
 
 async def unlog_in(session: Session, entry_id: int) -> None:

@@ -93,6 +93,15 @@ YEAR_ZERO = HelpPage(
        "masters (Manage Server)."),
 )
 
+RESOURCES = HelpPage(
+    "resources", N_("Resource dice"), N_("Resource dice (Forbidden Lands): Food, Water, Arrows, Torches"),
+    N_("`/resource set` — rate one of your resources D6, D8, D10, D12 or none (a game master may set anyone's).\n"
+       "`/resource roll` — roll its die when the table uses it: on a 1 or 2 it steps down one size "
+       "(D12 → D10 → D8 → D6 → none); with none left it cannot be rolled. The card shows the chance of stepping "
+       "down (2/n) and the rolls expected before it runs out.\n"
+       "`/resource show` — your ratings, privately. Kept per server, like Willpower."),
+)
+
 HEROIC = HelpPage(
     "heroic", N_("Heroic Rolls"), N_("Heroic Rolls: 2d6 + Skill against a Target Number"),
     N_("`/heroic difficulty` (Basic … Insane), `/heroic tn` (a Target Number) or `/heroic versus` (the opposing "
@@ -149,5 +158,5 @@ RULINGS = HelpPage(
        "The README lists the finer points too."),
 )
 
-PAGES = (START, HEX, YEAR_ZERO, HEROIC, SEVEN_KINGDOMS, NOTATION, SYMBOLS, RULINGS)
+PAGES = (START, HEX, YEAR_ZERO, RESOURCES, HEROIC, SEVEN_KINGDOMS, NOTATION, SYMBOLS, RULINGS)
 """The written pages, in menu order; the commands page (from the tree) goes second."""

@@ -16,7 +16,7 @@ from rules.luck import Luck, LuckEvent, luck_of
 
 # Translators: the game systems' names (HEX is a proper name; Year Zero is the engine of Forbidden Lands).
 SYSTEM_NAMES = {"hex": N_("HEX"), "yearzero": N_("Year Zero"), "heroic": N_("Heroic Rolls"),
-                "sevenkingdoms": N_("Seven Kingdoms")}
+                "sevenkingdoms": N_("Seven Kingdoms"), "resources": N_("Resource dice")}
 IN_TOTAL = N_("In total")
 BARS = "▁▂▃▄▅▆▇█"
 SPARK_LENGTH = 40

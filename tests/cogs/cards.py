@@ -15,6 +15,7 @@ import discord
 from bot.render.common import Tone, Tones
 from cogs.heroic import card as render_heroic
 from cogs.hex import card as render_hex
+from cogs.resources import card as render_resources
 from cogs.sevenkingdoms import card as render_sk
 from cogs.yearzero import card as render_yz
 from cogs.yearzero.endings import Ending, ending_line
@@ -30,6 +31,7 @@ from rules.sevenkingdoms.odds import competition_odds
 from rules.sevenkingdoms.odds import odds_for_test as sk_odds
 from rules.yearzero import roll as yearzero
 from rules.yearzero.odds import odds_after_first, odds_for_roll
+from rules.yearzero.resources import Resource, roll_resource
 
 EN = speak(ENGLISH)
 
@@ -124,6 +126,11 @@ def _sk_competition(text, faces, speech: Speech = EN) -> discord.Embed:
 
 def _sk_tasks(tasks, speech: Speech = EN) -> discord.Embed:
     return render_sk.render_tasks(tasks, None, speech=speech)
+
+
+def _resource(face, rating=8, resource=Resource.FOOD, speech: Speech = EN) -> discord.Embed:
+    roll = roll_resource(resource, rating, FixedDice([face]))
+    return render_resources.render_resource(roll, roll.chance_to_step_down, speech=speech)
 
 
 HEX = ("Dice",)
@@ -226,4 +233,10 @@ CARD_KINDS: tuple[CardKind, ...] = (
              lambda s=EN: _sk_tasks([("Forge a blade", 2, 5), ("Court", 3, 3)], speech=s), (),
              S.render_tasks),
     CardKind("sk task list, empty", Tones.PROGRESS, lambda s=EN: _sk_tasks([], speech=s), (), S.render_tasks),
+    CardKind("resource kept", Tones.SUCCESS, lambda s=EN: _resource(5, speech=s), ("Dice",),
+             render_resources.render_resource),
+    CardKind("resource stepped down", Tones.FAILURE, lambda s=EN: _resource(2, 12, Resource.TORCHES, speech=s),
+             ("Dice",), render_resources.render_resource),
+    CardKind("resource ran out", Tones.DISASTER, lambda s=EN: _resource(1, 6, Resource.ARROWS, speech=s), ("Dice",),
+             render_resources.render_resource),
 )

@@ -68,7 +68,7 @@ def test_card_shape(kind):
     first_line = card.description.splitlines()[0]
     assert first_line.split(" · ")[0] in ("HEX test", "HEX contest", "HEX cast", "HEX plain roll", "Year Zero",
                                           "Heroic", "Seven Kingdoms", "Seven Kingdoms competition",
-                                          "Seven Kingdoms extended"), first_line
+                                          "Seven Kingdoms extended", "Resource die"), first_line
     if card.footer.text:
         assert card.footer.text.startswith("Odds: ")
 

@@ -243,7 +243,7 @@ def test_every_renderer_has_the_one_signature():
     """render_x(result, odds, *, speech, roller=None, note=None) -> Embed for every system (STYLE.md practice 14),
     the odds as the rules' object: the renderers format them, never the cogs; the language is the Speech given."""
     renderers = public_renderers()
-    assert set(renderers) == {"heroic", "hex", "sevenkingdoms", "yearzero"}
+    assert set(renderers) == {"heroic", "hex", "resources", "sevenkingdoms", "yearzero"}
     for function in (function for functions in renderers.values() for function in functions):
         result, odds, speech, roller, note = inspect.signature(function).parameters.values()
         positional, keyword = inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY

@@ -12,6 +12,7 @@ import pytest
 from bot.app.copying import copy_database
 from bot.app.opening import open_sqlite
 from bot.storage.postgres import PostgresDatabase
+from bot.storage.resources import RatingChange
 from bot.storage.roll_records import PushRefusal, RollState
 from tests.storage.reading import add_degrees, new_roll, outcome, start_task
 
@@ -34,6 +35,7 @@ async def a_game_night(path) -> dict[str, int]:
         await start_task(db, G, C, "Climb the Wall", 5, started_by=OTHER)
         await add_degrees(db, G, C, "climb the wall", 2)
         await db.meta.set("commands_hash:1", "abc")
+        await db.resources.change((G, U, "torches"), RatingChange(0, 10), NOW, interaction_id=1_500_000_000_000_000_010)
     return {"pushed": pushed, "superseded": superseded, "pending": pending}
 
 
@@ -44,7 +46,8 @@ async def test_copying_keeps_ids_states_and_every_table_and_a_second_copy_change
         async with await open_sqlite(source) as sqlite, await PostgresDatabase.open(postgres_url) as postgres:
             counts = await copy_database(sqlite, postgres)
         assert counts == {
-            "yz_rolls": 3, "willpower": 2, "extended_tests": 1, "meta": 1, "applied_interactions": 1, "roll_log": 0
+            "yz_rolls": 3, "willpower": 2, "resource_ratings": 1, "extended_tests": 1, "meta": 1,
+            "applied_interactions": 2, "roll_log": 0,
         }
     async with await PostgresDatabase.open(postgres_url) as db:
         assert (await db.rolls.get(ids["pushed"])).state is RollState.PUSHED
@@ -55,6 +58,7 @@ async def test_copying_keeps_ids_states_and_every_table_and_a_second_copy_change
         task = await db.extended.get(G, C, "CLIMB THE WALL")
         assert (task.progress, task.started_by) == (2, OTHER)
         assert await db.meta.get("commands_hash:1") == "abc"
+        assert await db.resources.ratings(G, U) == {"torches": 10}
         assert await outcome(db, 1_500_000_000_000_000_007) == {"before": 0, "after": 7, "lost": 0}
         assert await db.rolls.refusal_for_missing(1) is PushRefusal.EXPIRED  # the purged roll's id stays spent
         assert await new_roll(db, G, C, U, "{}", NOW) == ids["pending"] + 1
@@ -75,8 +79,9 @@ async def test_the_command_copies_and_says_how_many_rows(tmp_path, postgres_url)
     result = copy_db(tmp_path, "--from", "sqlite:///game.sqlite3", "--to", postgres_url)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
-        "yz_rolls: 3 rows copied", "willpower: 2 rows copied", "extended_tests: 1 rows copied", "meta: 1 rows copied",
-        "applied_interactions: 1 rows copied", "roll_log: 0 rows copied",
+        "yz_rolls: 3 rows copied", "willpower: 2 rows copied", "resource_ratings: 1 rows copied",
+        "extended_tests: 1 rows copied", "meta: 1 rows copied", "applied_interactions: 2 rows copied",
+        "roll_log: 0 rows copied",
     ]
     async with await PostgresDatabase.open(postgres_url) as db:
         assert await db.willpower.get(G, U) == 7

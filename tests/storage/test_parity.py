@@ -9,7 +9,7 @@ from bot.storage.database import Storage
 from bot.storage.postgres import PostgresDatabase, PostgresStore
 from bot.storage.sqlite import Database, Store
 
-KEPT = ("rolls", "willpower", "extended", "meta", "applied", "leases", "log")
+KEPT = ("rolls", "willpower", "resources", "extended", "meta", "applied", "leases", "log")
 
 
 def public_methods(cls: type) -> dict[str, inspect.Signature]:
