@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import pstats
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +59,17 @@ class Profile:
     def hops(self) -> float:
         return sum(values[1] for key, values in self.entries.items() if _where(key) == HOP) / self.events
 
+    def postgres_trips(self) -> Counter[str]:
+        """Trips to PostgreSQL per event, by the asyncpg function that sent them: each is one write of asyncpg's
+        to its socket (its protocol sends a request's messages in one write, then waits for the answer)."""
+        trips: Counter[str] = Counter()
+        for key, values in self.entries.items():
+            if key[0].endswith("/asyncio/selector_events.py") and key[2] == "write":
+                for caller, edge in values[4].items():
+                    if "/asyncpg/" in caller[0]:
+                        trips[caller[2]] += edge[1] / self.events
+        return trips
+
 
 def thread_cpu(pid: int) -> dict[int, float]:
     """CPU seconds of each thread of a process (Linux /proc; empty elsewhere)."""
@@ -84,11 +96,15 @@ def _where(key: Key) -> str:
 
 
 async def profile(
-    fake, kind: str, make_payloads: Callable[[int], list[dict]], events: int, concurrency: int, workdir: Path
+    fake, kind: str, make_payloads: Callable[[int], list[dict]], events: int, concurrency: int, workdir: Path,
+    database_url: str | None = None,
 ) -> Profile:
-    """One more process of this bot: warm-up, a batch for the threads' CPU, a profiled batch."""
+    """One more process of this bot (ours on its SQLite file, or on PostgreSQL at database_url): warm-up, a batch
+    for the threads' CPU, a profiled batch."""
     path = workdir / f"{kind}.prof"
-    options = {"db": workdir / "profiled.sqlite3"} if kind == "ours" else {"sync": True}
+    options: dict[str, object] = {"sync": True}
+    if kind == "ours":
+        options = {"db": workdir / "profiled.sqlite3", "database_url": database_url}
     async with running(fake, kind, profile=path, **options) as bot:
         await send_windowed(fake, make_payloads(max(events // 5, 50)), concurrency)
         before = thread_cpu(bot.process.pid)
