@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.fake import Answered, fake_discord, forget, players, running, send_windowed, slash_payload, table_of
+from bench.fake import ROOT, Answered, fake_discord, forget, players, running, send_windowed, slash_payload, table_of
 from bench.figures import median_ratio, percentile, ratio_spread, spread, verdict
 from bench.hotspots import explain
 from cogs.yearzero.card import NOTHING_TO_PUSH
@@ -122,10 +122,13 @@ def has_push_button(card: dict) -> bool:
     return "Push" in buttons or NOTHING_TO_PUSH in json.dumps(card.get("embeds"), ensure_ascii=False)
 
 
-async def measure(fake, kind: str, events: int, warmup: int, concurrency: int, workdir: Path, run: int) -> Batch:
-    """Start the bot, warm it up, time one batch, stop it; fail if it answered wrongly or logged anything."""
+async def measure(
+    fake, kind: str, events: int, warmup: int, concurrency: int, workdir: Path, run: int, root: Path = ROOT
+) -> Batch:
+    """Start the bot (from the source tree `root`), warm it up, time one batch, stop it; fail if it answered wrongly
+    or logged anything."""
     process, options = VARIANTS[kind]
-    options = options | ({"db": workdir / f"{kind}-run{run}.sqlite3"} if kind in OURS else {})
+    options = options | {"root": root} | ({"db": workdir / f"{kind}-run{run}.sqlite3"} if kind in OURS else {})
     async with running(fake, process, **options) as bot:
         check_answers(kind, await send_windowed(fake, payloads(fake, warmup, kind=kind), concurrency))
         batch = payloads(fake, events, start=warmup, kind=kind)
