@@ -137,6 +137,7 @@ def show(ours: Profile, bare: Profile) -> None:
     a, b = ours.per_event_ms(sum(mine.values())), bare.per_event_ms(sum(theirs.values()))
     print(f"    {a:6.3f} {b:6.3f} {a - b:+7.3f}  in all")
     show_stages(ours, YZ_STAGES, "/yz")
+    show_stages(bare, BARE_STAGES, "bare /yz")
     print("  rollkeeper's functions by cumulative time (profiled ms per /yz; a coroutine's own running time):")
     show_functions(ours, CUMULATIVE)
     print("  rollkeeper's functions by their own time, callees left out (profiled ms per /yz):")
@@ -175,6 +176,17 @@ YZ_STAGES = (
     Stage("answer: callback sent, its reply read (discord.py, aiohttp)", ("discord/interactions.py:send_message",)),
 )
 """The steps of a /yz, in order."""
+
+BARE_STAGES = (
+    YZ_STAGES[0],
+    Stage(
+        "command found, options converted, its callback (discord.py)",
+        ("discord/app_commands/tree.py:_call",),
+        less=("discord/interactions.py:send_message",),
+    ),
+    YZ_STAGES[-1],
+)
+"""The same steps of the bare bot's /yz (bench.barebot: a constant embed, no buttons, nothing stored)."""
 
 PUSH_STAGES = (
     Stage("gateway event read and parsed (discord.py)", ("discord/gateway.py:received_message",)),
@@ -224,7 +236,7 @@ def _named(key: Key, name: str) -> bool:
 def show_stages(profile: Profile, stages: tuple[Stage, ...], per: str) -> None:
     """A table of the stages' profiled ms per event, then the rest (the event loop, sockets, tasks, the glue)."""
     total = sum(profile.areas().values())
-    print(f"  where a {per}'s time goes, by step (profiled ms per {per} on the event loop's thread, share of it):")
+    print(f"  where a {per}'s time goes, by step (profiled ms per {per} on the event loop's thread, its share):")
     counted = 0.0
     for stage in stages:
         seconds = stage_time(profile, stage)
