@@ -206,6 +206,10 @@ PUSH_STAGES = (
     Stage("view (buttons)", ("bot/interactions/private_rolls.py:roll_view",)),
     Stage("answer: callback 7 sent, its reply read (discord.py, aiohttp)", ("discord/interactions.py:edit_message",)),
     Stage(
+        "acknowledged, then edited (the store took over DEFER_BUDGET)",
+        ("bot/interactions/answers.py:_acknowledge_late", "bot/interactions/answers.py:_fill"),
+    ),
+    Stage(
         "log entry (one trip, after the answer)",
         ("bot/interactions/logbook.py:record_push", "cogs/yearzero/pushing.py:yearzero_push_rolled"),
     ),
