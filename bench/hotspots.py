@@ -172,7 +172,7 @@ YZ_STAGES = (
         ("cogs/yearzero/endings.py:stored_payload", "cogs/yearzero/cog.py:yearzero_rolled",
          "bot/interactions/logbook.py:new_entry"),
     ),
-    Stage("store: one trip, event-loop side", ("bot/storage/rolls.py:create_superseding",)),
+    Stage("store (its event-loop side; one hop on SQLite)", ("bot/storage/rolls.py:create_superseding",)),
     Stage("answer: callback sent, its reply read (discord.py, aiohttp)", ("discord/interactions.py:send_message",)),
 )
 """The steps of a /yz, in order."""
@@ -195,13 +195,13 @@ PUSH_STAGES = (
         ("discord/ui/view.py:schedule_dynamic_item_call",),
         less=("cogs/yearzero/cog.py:interaction_check", "cogs/yearzero/cog.py:callback"),
     ),
-    Stage("roller check: the roll read (one trip)", ("cogs/yearzero/cog.py:interaction_check",)),
+    Stage("roller check: the roll read", ("cogs/yearzero/cog.py:interaction_check",)),
     Stage(
         "the roll read from its stored payload",
         ("cogs/yearzero/endings.py:read_payload<cogs/yearzero/pushing.py:push",),
     ),
     Stage("rules: the push rolled", ("rules/dice.py:rolled_with",)),
-    Stage("claim: the push stored (one trip)", ("cogs/yearzero/pushing.py:_claim",)),
+    Stage("claim: the push stored", ("cogs/yearzero/pushing.py:_claim",)),
     Stage("card: the stored push read back, odds, embed", ("cogs/yearzero/pushing.py:pushed_answer",)),
     Stage("view (buttons)", ("bot/interactions/private_rolls.py:roll_view",)),
     Stage("answer: callback 7 sent, its reply read (discord.py, aiohttp)", ("discord/interactions.py:edit_message",)),
@@ -210,7 +210,7 @@ PUSH_STAGES = (
         ("bot/interactions/answers.py:_acknowledge_late", "bot/interactions/answers.py:_fill"),
     ),
     Stage(
-        "log entry (one trip, after the answer)",
+        "log entry (after the answer)",
         ("bot/interactions/logbook.py:record_push", "cogs/yearzero/pushing.py:yearzero_push_rolled"),
     ),
 )
