@@ -79,6 +79,8 @@ class Storm:
     other_cpu: float | None = None
     """Of `cpu`, the seconds of threads other than the event loop's: aiosqlite's worker, on SQLite."""
     requests: Counter[str] = field(default_factory=Counter)
+    fake_cpu: float | None = None
+    """CPU seconds of this process (the fake Discord and the benchmark's own bookkeeping) until the last answer."""
     """The HTTP requests the bot sent during the storm, by kind (bench.interactions.request_kind)."""
 
     @property
@@ -213,9 +215,9 @@ async def storm(
     forget(fake)  # the requests counted are the clicks'
     if profiled:
         bot.profile(True)
-    threads_before, started = thread_cpu(bot.process.pid), time.perf_counter()
+    threads_before, started, fake_before = thread_cpu(bot.process.pid), time.perf_counter(), time.process_time()
     answered = await send_at_once(fake, payloads)
-    wall = max(item.answered for item in answered) - started
+    wall, fake_cpu = max(item.answered for item in answered) - started, time.process_time() - fake_before
     await asyncio.sleep(0.1)  # what the bot does once it answered (the pushes' log entries) counts too
     threads = thread_cpu(bot.process.pid)
     if profiled:
@@ -228,7 +230,8 @@ async def storm(
     used = {tid: seconds - threads_before.get(tid, 0.0) for tid, seconds in threads.items()}
     loop = used.pop(bot.process.pid, 0.0)
     cpu, other = loop + sum(used.values()), sum(used.values())
-    return Storm(len(payloads), len(rolled), wall, [item.latency for item in answered], cpu, len(busy), other, requests)
+    latencies = [item.latency for item in answered]
+    return Storm(len(payloads), len(rolled), wall, latencies, cpu, len(busy), other, requests, fake_cpu)
 
 
 def busy_text(result: Storm) -> str:
@@ -318,6 +321,23 @@ async def measure_all(runs: int, distinct: int, on_one: int, database_url: str |
     return ok
 
 
+def show_limit(storms: list[Storm]) -> None:
+    """What kept the storms busy: the CPU the bot and the fake Discord spent, as a share of the storms' wall time
+    (the machine's cores are shared with both, and with whatever else runs: see the load average)."""
+    wall = sum(s.wall for s in storms)
+    if any(s.cpu is None or s.other_cpu is None or s.fake_cpu is None for s in storms):
+        return
+    bot, loop = sum(s.cpu or 0.0 for s in storms), sum((s.cpu or 0.0) - (s.other_cpu or 0.0) for s in storms)
+    fake = sum(s.fake_cpu or 0.0 for s in storms)
+    clicks = sum(s.clicks for s in storms)
+    print(
+        f"  what limits it: during the storms the bot's event loop was busy {loop / wall:.0%} of the wall time (all"
+        f" its threads {bot / wall:.0%}), the fake Discord's process {fake / wall:.0%}"
+        f" ({1e3 * fake / clicks:.2f} ms CPU per click); one core is 100%. With a core of its own, the event loop's"
+        f" {1e3 * loop / clicks:.2f} ms CPU per click would allow at most {clicks / loop:,.0f} clicks/s"
+    )
+
+
 def show_targets(storms: list[Storm], timed: bool) -> tuple[bool, str]:
     """Print the storms' summary and issue 19's targets, met or missed (`timed`: the throughput, latency and
     request targets apply, on SQLite; one push per roll everywhere); whether all were met, and the figures against
@@ -343,6 +363,7 @@ def show_targets(storms: list[Storm], timed: bool) -> tuple[bool, str]:
             f"  {requests:.2f} requests per click (a click whose store took over"
             f" {DEFER_BUDGET} s is acknowledged first: two requests)"
         )
+    show_limit(storms)
     print("  targets:")
     for figure, target, met in shown:
         print(f"    {figure}: target {target}: {'met' if met else 'missed'}")
