@@ -208,8 +208,9 @@ def show_target(target: Target, results: dict[str, list[Batch]]) -> tuple[bool, 
     for figure, wanted, met in checks:
         print(f"    {figure}: target {wanted}: {'met' if met else 'missed'}")
     print(f"    latency to the card {latency(results[target.case])} (bare: {latency(results['bare'])})")
-    short = ", ".join(figure.split(" (")[0] for figure, _, _ in checks)
-    return all(met for _, _, met in checks), f"{target.case}: {short}"
+    cpu_short = f"CPU {cpu:.2f}x, " if all(b.cpu for b in ours + floors) else ""
+    short = f"{target.case}: {cpu_short}wall {wall:.2f}x {target.floor}, {requests:.2f} requests"
+    return all(met for _, _, met in checks), short
 
 
 def latency(batches: list[Batch]) -> str:
@@ -258,7 +259,7 @@ async def measure_all(events: int, runs: int, concurrency: int, warmup: int) -> 
             met, figures = show_summary(results)
             print("Where the time goes (ours-fresh against bare; DB trips are hops to aiosqlite's worker thread):")
             await explain(fake, fresh_payloads(fake), events, concurrency, Path(workdir))
-    print(f"interactions verdict: {verdict(met)} ({figures}; targets <= {TARGET}x, 1.0 and 2.0 requests)")
+    print(f"interactions verdict: {verdict(met)} ({figures}; targets <= {TARGET}x, 1.0 and 2.0 requests per /yz)")
     return met
 
 

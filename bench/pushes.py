@@ -350,10 +350,10 @@ def show_targets(storms: list[Storm], timed: bool) -> tuple[bool, str]:
         f" (min {min(s.throughput for s in storms):,.0f}, max {max(s.throughput for s in storms):,.0f});"
         f" latency over all storms p50 {1e3 * percentile(latencies, 0.5):.0f} ms, p99 {1e3 * p99:.0f} ms"
     )
-    shown = [("exactly one push per roll", "yes", True)]  # checked by every storm: it raised otherwise
+    shown = [("one push per roll", "yes", True)]  # checked by every storm: it raised otherwise
     if timed:
         shown = [
-            (f"median {throughput:,.0f} clicks/s", f">= {TARGET_THROUGHPUT}", throughput >= TARGET_THROUGHPUT),
+            (f"{throughput:,.0f} clicks/s", f">= {TARGET_THROUGHPUT}", throughput >= TARGET_THROUGHPUT),
             (f"p99 {1e3 * p99:.0f} ms", f"< {1e3 * TARGET_P99:.0f} ms", p99 < TARGET_P99),
             (f"{requests:.2f} requests per click", "1.0", requests <= 1.005),
             *shown,
