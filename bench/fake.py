@@ -126,8 +126,10 @@ class BotProcess:
         profile: Path | None = None,
         env: dict[str, str] | None = None,
         options: tuple[str, ...] = (),
+        root: Path = ROOT,
     ) -> BotProcess:
-        """Spawn the bot and return once it is connected and ready (its start-up milestones recorded)."""
+        """Spawn the bot and return once it is connected and ready (its start-up milestones recorded); `root`: the
+        source tree it runs from (bench.against runs another commit's)."""
         api = discord.http.Route.BASE  # the fake's, while it is active
         command = [sys.executable, "-m", "bench.botproc", kind, "--api", api, "--gateway", fake.backend.gateway_url]
         command += ["--db", str(db)] if db is not None else []
@@ -140,7 +142,7 @@ class BotProcess:
         with stderr.open("wb") as sink:
             process = await asyncio.create_subprocess_exec(
                 *command,
-                cwd=ROOT,
+                cwd=root,
                 env=child_environment() | (env or {}),
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,

@@ -4,7 +4,8 @@ A real PostgreSQL server (the test extra's pgserver wheel, on a Unix socket in a
 for the section, at PostgreSQL's default settings: each commit waits for the disk, which is stricter than the
 SQLite store's WAL with synchronous=NORMAL. Interactions: the same ``/yz`` events as bench.interactions, sent to
 rollkeeper on its SQLite file and to rollkeeper on PostgreSQL (a fresh database per run), the two alternating run
-after run, each bot a fresh process; the figure is the ratio of the median per-interaction times. Then
+after run, each bot a fresh process; the figure is the ratio of the median per-interaction times. Then the trips
+to PostgreSQL per /yz, counted in one more process under cProfile (issue 19's target: one). Then
 bench.pushes' storm against rollkeeper on PostgreSQL, with the same checks (exactly one push per roll, in the
 answers and in the database).
 
@@ -22,10 +23,14 @@ from pathlib import Path
 
 from bench import pushes
 from bench.fake import fake_discord, forget, running, send_windowed
-from bench.figures import median_ratio, percentile, ratio_spread, spread
-from bench.interactions import Batch, check_answers, payloads
+from bench.figures import median_ratio, percentile, ratio_spread, spread, verdict
+from bench.hotspots import Profile, profile
+from bench.interactions import Batch, check_answers, fresh_payloads, payloads
 
 STORES = ("sqlite", "postgres")
+TRIPS_TARGET = 1.0
+"""Issue 19: one trip to the database per interaction on the common path (a chore, e.g. the lease's renewal, may
+add a few hundredths)."""
 
 
 async def measure(fake, store: str, events: int, warmup: int, concurrency: int, database: str | Path) -> Batch:
@@ -49,7 +54,7 @@ async def measure(fake, store: str, events: int, warmup: int, concurrency: int, 
     return Batch(store, events, wall, cpu, [item.latency for item in answered], 0.0)
 
 
-async def compare(server, events: int, runs: int, concurrency: int, warmup: int) -> float:
+async def compare(server, events: int, runs: int, concurrency: int, warmup: int) -> tuple[float, float]:
     print(
         f"Interaction cost on PostgreSQL: the /yz events of bench.interactions, {events:,} per run after {warmup:,}"
         f" warm-up, {concurrency} in flight, {runs} runs alternating rollkeeper on SQLite and on PostgreSQL"
@@ -63,7 +68,31 @@ async def compare(server, events: int, runs: int, concurrency: int, warmup: int)
                     results[store].append(await measure(fake, store, events, warmup, concurrency, where))
                 sqlite, postgres = (results[store][-1].per_interaction for store in STORES)
                 print(f"  run {run}: SQLite {1e3 * sqlite:.3f} ms, PostgreSQL {1e3 * postgres:.3f} ms per interaction")
-    return summarise(results)
+            ratio = summarise(results)
+            url = server.fresh_url("trips")
+            profiled = await profile(fake, "ours", fresh_payloads(fake), events, concurrency, Path(workdir), url)
+    return ratio, show_trips(profiled, events)
+
+
+SENT_BY = {
+    "_do_execute": "statements with parameters",
+    "execute": "without (BEGIN, COMMIT, the pool's reset of a connection it takes back)",
+    "_get_statement": "statements prepared",
+}
+"""What the asyncpg functions that write to PostgreSQL's socket send (asyncpg/connection.py)."""
+
+
+def show_trips(profiled: Profile, events: int) -> float:
+    """Print the trips to PostgreSQL per /yz (from players with no pending roll), by kind; their number."""
+    trips = profiled.postgres_trips()
+    kinds = ", ".join(f"{count:.2f} {SENT_BY.get(sender, sender)}" for sender, count in trips.most_common())
+    total = sum(trips.values())
+    print(
+        f"  trips to PostgreSQL per /yz, counted in one more process under cProfile ({events:,} /yz from players"
+        f" with no pending roll; each trip is one write of asyncpg's to its socket): {total:.2f} ({kinds})"
+    )
+    print(f"    {total:.2f} trips per /yz: target 1.0: {'met' if total <= TRIPS_TARGET + 0.05 else 'missed'}")
+    return total
 
 
 def summarise(results: dict[str, list[Batch]]) -> float:
@@ -83,15 +112,21 @@ def summarise(results: dict[str, list[Batch]]) -> float:
 
 
 def run(events: int = 2000, runs: int = 5, storms: int = 3, concurrency: int = 16, warmup: int | None = None) -> bool:
-    """Print both sections' figures; True when every check held (there is no speed target for PostgreSQL)."""
+    """Print both sections' figures; True when every check held and the trips per /yz met their target (there is
+    no speed target for PostgreSQL)."""
     from tests.postgres import PostgresServer
 
     server = PostgresServer.start(durable=True)
     try:
-        asyncio.run(compare(server, events, runs, concurrency, warmup if warmup is not None else max(events // 10, 50)))
-        return pushes.run(storms, database_url=server.fresh_url("storm"))
+        warmup = warmup if warmup is not None else max(events // 10, 50)
+        _, trips = asyncio.run(compare(server, events, runs, concurrency, warmup))
+        stormed = pushes.run(storms, database_url=server.fresh_url("storm"))
     finally:
         server.close()
+    met = trips <= TRIPS_TARGET + 0.05
+    said = "exactly one push per roll" if stormed else "the push storm failed (above)"
+    print(f"postgres verdict: {verdict(met and stormed)} ({trips:.2f} trips per /yz, target 1.0; {said})")
+    return met and stormed
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import gettext
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -94,11 +94,11 @@ class Speech:
 
     def number(self, value: int) -> str:
         """A whole number as the locale writes it."""
-        return format_decimal(value, locale=self.locale)
+        return _decimal_text(self.locale, value, None)
 
     def decimal(self, value: Fraction | float, digits: int = 1) -> str:
         """value with that many decimals: "3.5" in English, "3,5" in German."""
-        return format_decimal(float(value), format="0." + "0" * digits, locale=self.locale)
+        return _decimal_text(self.locale, float(value), "0." + "0" * digits)
 
     def percent(self, value: Fraction) -> str:
         """A chance in whole percent: "<1%" and ">99%" rather than a rounded 0% or 100% ("83 %" in French)."""
@@ -114,11 +114,26 @@ class Speech:
         return self._whole_percent(shown)
 
     def _whole_percent(self, shown: int) -> str:
-        return format_percent(shown / 100, locale=self.locale)
+        return _percent_text(self.locale, shown)
 
     @staticmethod
     def _fill(template: str, values: dict[str, object]) -> str:
         return template.format(**values) if values else template
+
+
+FORMATTED_KEPT = 4096
+"""How many numbers written by Babel are remembered (each a short string): cards write the same few numbers, and
+Babel takes some 15 µs for each; the least recently used are forgotten past this."""
+
+
+@lru_cache(maxsize=FORMATTED_KEPT)
+def _decimal_text(locale: Locale, value: float, pattern: str | None) -> str:
+    return format_decimal(value, format=pattern, locale=locale)
+
+
+@lru_cache(maxsize=FORMATTED_KEPT)
+def _percent_text(locale: Locale, whole: int) -> str:
+    return format_percent(whole / 100, locale=locale)
 
 
 def language_named(text: str) -> str | None:

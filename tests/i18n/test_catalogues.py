@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, format_percent
 
-from rules import catalogues
+from rules import catalogues, language
 from rules.language import DOMAIN, LANGUAGES, TRANSLATED, language_named, speak
 
 FIELD = re.compile(r"\{[^{}]*\}")
@@ -168,6 +169,24 @@ def test_numbers_are_written_the_locales_way():
     assert speak("en").percent(Fraction(83, 100)) == "83%"
     assert speak("fr").percent(Fraction(83, 100)) == "83\u00a0%" == speak("sv_SE").percent(Fraction(83, 100))
     assert speak("de").percent(Fraction(1, 1000)) == "<1\u00a0%" and speak("en").percent(Fraction(999, 1000)) == ">99%"
+
+
+def test_numbers_remembered_are_written_as_babel_writes_them_and_only_so_many_are_kept():
+    values = [Fraction(n, 7) for n in range(-30, 200)]
+    for code in LANGUAGES:
+        speech = speak(code)
+        for value in values:  # twice: the second time from what was remembered
+            whole = int(value)
+            for _ in range(2):
+                assert speech.number(whole) == format_decimal(whole, locale=speech.locale)
+                assert speech.decimal(value, 2) == format_decimal(float(value), format="0.00", locale=speech.locale)
+        assert speech.percent(Fraction(41, 100)) == format_percent(0.41, locale=speech.locale)
+    for remembered in (language._decimal_text, language._percent_text):
+        assert remembered.cache_info().maxsize == language.FORMATTED_KEPT
+    language._decimal_text.cache_clear()
+    for n in range(language.FORMATTED_KEPT + 100):
+        speak("de").number(n)
+    assert language._decimal_text.cache_info().currsize == language.FORMATTED_KEPT
 
 
 def test_a_language_is_named_by_its_code_or_its_language():
