@@ -240,3 +240,33 @@ def test_a_german_table_on_a_phone(browser, playground: Playground, shots: Path)
     finally:
         language.select_option(label="English")  # the playground is shared by the module's tests
         context.close()
+
+
+def test_resource_dice_on_a_phone(browser, playground: Playground, shots: Path):
+    """A Swedish table's Food die set to D8, then rolled by hand on a 2: the card says it steps down, D8 → D6."""
+    swedish = speak("sv_SE")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark", is_mobile=True)
+    page = context.new_page()
+    page.goto(playground.url)
+    page.wait_for_selector("body[data-ready=yes]")
+    language = page.get_by_label("Language")
+    language.select_option(label="Svenska")
+    try:
+        box = page.get_by_role("combobox", name="Message #tavern")
+        box.fill("/resource set resource:food rating:d8")
+        box.press("Enter")
+        expect(page.locator(".message").last).to_contain_text(swedish._("D{sides}", sides=8), timeout=SLOW)
+        box.fill("/resource roll resource:food faces:2")
+        box.press("Enter")
+        card = page.locator(".message").last.locator(".embed")
+        food, d6 = swedish._("Food"), swedish._("D{sides}", sides=6)
+        expect(card).to_contain_text(swedish._("{resource} steps down · {rating}", resource=food, rating=d6),
+                                     timeout=SLOW)
+        expect(card).to_contain_text(f"{swedish._('D{sides}', sides=8)} → {d6}")
+        expect(card).to_contain_text("25")  # the chance a D8 had of stepping down, 2/8
+        page.screenshot(path=shots / f"{next(STEPS):02}-phone-swedish-resource.png", full_page=True)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"the page is {width} px wide on a 390 px phone"
+    finally:
+        language.select_option(label="English")  # the playground is shared by the module's tests
+        context.close()
