@@ -16,9 +16,9 @@ from typing import Any, TypeVar
 import discord
 
 from bot.interactions.answers import answer
+from bot.interactions.places import place_channel
 from bot.interactions.private_rolls import Buttons, roll_view
 from bot.interactions.rollkeeper import rollkeeper
-from bot.interactions.tree import server_channel
 from bot.storage.errors import StorageBusy
 from bot.storage.roll_log import NewEntry
 from rules.language import Speech
@@ -58,7 +58,7 @@ def card_of(embed: discord.Embed) -> dict[str, Any]:
 
 def new_entry(interaction: discord.Interaction, embed: discord.Embed, rolled: Rolled, private: bool) -> NewEntry:
     """What the log keeps of a roll (a pushable Year Zero roll's is stored with the roll: rolls.create_superseding)."""
-    guild_id, channel_id = server_channel(interaction)
+    guild_id, channel_id = place_channel(interaction)
     return NewEntry(
         guild_id, channel_id, interaction.user.id, rolled.system, rolled.kind, reading_of(embed),
         rolled.events_text, rolled.extras, private, card_of(embed) if private else None,

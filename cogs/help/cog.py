@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.interactions.common_options import describe
 from bot.interactions.language import player_speech, table_speech
+from bot.interactions.places import anywhere
 from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
 from bot.interactions.tree import reports_errors
 from bot.render.common import Tones
@@ -120,7 +121,7 @@ class Help(commands.Cog):
         self.bot.remove_dynamic_items(HelpMenu)
 
     @app_commands.command(name="help", description=N_("How to use rollkeeper: the commands, the dice and the rulings"))
-    @app_commands.guild_only()
+    @anywhere
     @describe(public=N_("Show the help to everyone in the channel (by default only you see it)"))
     async def help(self, interaction: discord.Interaction, public: bool = False) -> None:
         speech = await table_speech(interaction, self.bot.db.languages) if public else player_speech(interaction)
