@@ -25,6 +25,7 @@ from bot.interactions.gateway import drop_malformed_interactions
 from bot.interactions.language import player_speech
 from bot.interactions.rollkeeper import PurgeHook, Rollkeeper
 from bot.interactions.tree import RollkeeperTree, send_private
+from bot.interactions.webhook_edits import InteractionWebhooks
 from bot.settings import Settings
 from bot.shards import running_shards
 from bot.storage.database import Storage
@@ -103,6 +104,8 @@ class RollkeeperBot(commands.AutoShardedBot):
         """True once close() began: new interactions are refused (answered RESTARTING), those in hand finish."""
         self._in_hand: set[asyncio.Task[Any]] = set()
         """The tasks handling an interaction right now (slash commands, clicks), for close() to wait for."""
+        self.webhooks = InteractionWebhooks(self.now)
+        """Where the bot is absent, the interactions' tokens that may still edit their messages (memory only)."""
 
     @property
     def db(self) -> Storage:

@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import PlayerError
-from bot.interactions.answers import in_time, withdraw
+from bot.interactions.answers import in_time, send_public, withdraw
 from bot.interactions.by_hand import SK_COMPETITION_FACES, SK_FACES, Faces, by_hand
 from bot.interactions.common_options import Descriptions, Note
 from bot.interactions.language import answer_speech, player_speech
@@ -229,7 +229,10 @@ class SevenKingdoms(commands.Cog):
         speech = await answer_speech(interaction, self.bot.db.languages, private=private)
         tasks_shown = [(task.name, task.progress, task.needed) for task in tasks]
         embed = render.render_tasks(tasks_shown, None, speech=speech)
-        await interaction.response.send_message(embed=embed, ephemeral=private)
+        if private:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+        else:
+            await send_public(interaction, embed=embed)
 
     @test_group.command(
         name="clear",

@@ -23,7 +23,7 @@ from bot.interactions.by_hand import YZ_FACES, Faces, mark_log
 from bot.interactions.common_options import Note, describe
 from bot.interactions.language import answer_speech
 from bot.interactions.logbook import Rolled
-from bot.interactions.places import anywhere, place_channel
+from bot.interactions.places import anywhere, bot_present, place_channel
 from bot.interactions.roller import only_its_roller
 from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
 from bot.interactions.tree import reports_errors
@@ -248,7 +248,7 @@ class YearZero(commands.Cog):
         message says it ended. A repeat shows what the first stored. `hand`: its dice were rolled by hand."""
         guild_id, channel_id = place_channel(interaction)
         where = (guild_id, channel_id, interaction.user.id)
-        payload = stored_payload(roll, note, private, speech, by_hand=hand)
+        payload = stored_payload(roll, note, private, speech, by_hand=hand, botless=not bot_present(interaction))
         embed, rolled = _first_card(interaction, roll, note, speech, hand), yearzero_rolled(roll, pool_odds(roll), hand)
         entry = logbook.new_entry(interaction, embed, rolled, private)
         rolls, now = self.bot.db.rolls, self.bot.now()
@@ -270,6 +270,7 @@ class YearZero(commands.Cog):
             return
         # Best effort, written with others a moment later: only the message edits need it.
         self.bot.db.rolls.messages.note(stored.id, channel_id, answer.id)
+        self.bot.webhooks.remember(interaction, answer.id)  # where the bot is absent, only this token may edit it
         if replaced is not None:
             await self.superseded.mark(replaced)
 

@@ -12,7 +12,6 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.errors import PlayerError
 from bot.interactions.tree import (
     DATABASE_LOST,
     GENERIC_MESSAGE,
