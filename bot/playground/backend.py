@@ -2,13 +2,15 @@
 
 With ``callback_window`` and ``token_lifetime`` set (the playground sets Discord's 3 s and 15 minutes), a first
 callback after the window is refused as Discord refuses it (10062), and so is any use of a token after its
-lifetime (50027); the tests leave both off, as their faults simulate lateness themselves.
+lifetime (50027); the tests leave both off, as their faults simulate lateness themselves, or set them and move
+the stand-in's clock on (`clock_offset`). Where the app came only with a player's account, installs.py's rules hold.
 """
 
 from __future__ import annotations
 
 import time
 
+from bot.playground.installs import TOO_MANY_FOLLOWUPS, followups_full, forced_ephemeral
 from bot.playground.protocol import (
     ALREADY_ACKNOWLEDGED,
     INVALID_WEBHOOK_TOKEN,
@@ -24,7 +26,7 @@ from bot.playground.protocol import (
 from bot.playground.records import Reply, Request, Violation
 from bot.playground.routes import Validator
 from bot.playground.store import EPHEMERAL, LOADING, CommandRegistry, MessageStore
-from bot.playground.world import FakeChannel, FakeGuild, FakeUser, Snowflakes
+from bot.playground.world import FakeChannel, FakeGroupDM, FakeGuild, FakeUser, Snowflakes
 
 AUTOCOMPLETE, MODAL_SUBMIT = 4, 5
 
@@ -68,6 +70,10 @@ class Backend:
         """What GET /gateway/bot recommends; a bot must IDENTIFY with this count."""
         self.callback_window = callback_window
         self.token_lifetime = token_lifetime
+        self.clock_offset = 0.0
+        """Seconds the stand-in's clock is ahead of time.monotonic (a test moves it on to age the tokens)."""
+        self.group_dms: dict[int, FakeGroupDM] = {}
+        """The group DMs interactions came from, by channel id (the bot has no access to them)."""
 
     def shard_of(self, guild_id: int | None) -> int:
         """The shard that carries a guild's events (Discord's formula); DMs go to shard 0."""
@@ -88,6 +94,11 @@ class Backend:
             if channel is not None:
                 return guild, channel
         return None
+
+    def no_access(self, channel_id: int) -> bool:
+        """The bot is not in that channel: a group DM, or a channel of a server that never added the app."""
+        found = self.find_channel(channel_id)
+        return channel_id in self.group_dms or (found is not None and not found[0].has_app)
 
     def _own(self, reply: Reply, message: dict) -> dict:
         self.owners[int(message["id"])] = reply
@@ -154,6 +165,8 @@ class Backend:
         return not (callback_type == 9 and interaction_type == MODAL_SUBMIT)
 
     def _send(self, reply: Reply, kind: int, data: dict, files: list[dict]) -> Result | None:
+        if forced_ephemeral(reply.interaction):
+            data = data | {"flags": (data.get("flags") or 0) | EPHEMERAL}
         message = self.store.create(data, **self._place(reply), files=files)
         reply.original_id = int(self._own(reply, message)["id"])
         return None
@@ -198,9 +211,8 @@ class Backend:
 
     # -- interaction webhooks (followups and edits) ---------------------------------------------------
 
-    @staticmethod
-    def _late(reply: Reply, window: float | None) -> bool:
-        return window is not None and time.monotonic() - reply.sent_at > window
+    def _late(self, reply: Reply, window: float | None) -> bool:
+        return window is not None and time.monotonic() + self.clock_offset - reply.sent_at > window
 
     def _acknowledged(self, application_id: int, token: str) -> Reply | None:
         reply = self.replies.get(token)
@@ -219,6 +231,10 @@ class Backend:
         reply = self._acknowledged(application_id, token)
         if reply is None:
             return UNKNOWN_WEBHOOK
+        if followups_full(reply.interaction, len(reply.followup_ids)):
+            return TOO_MANY_FOLLOWUPS
+        if forced_ephemeral(reply.interaction):
+            body = body | {"flags": (body.get("flags") or 0) | EPHEMERAL}
         original = reply.message
         if original is not None and original["flags"] & LOADING:
             message = self.store.fill_loading(original, body, files)
