@@ -76,10 +76,10 @@ def anywhere(command: T) -> T:
 
 
 def server_only(command: T) -> T:
-    """Offer a top-level command only in servers that installed the app (never with a user install)."""
-    contexts = app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
+    """Offer a top-level command only in servers that installed the app (never with a user install); guild_only
+    says it to Discord both ways (contexts [0], and dm_permission false for older clients)."""
     installs = app_commands.allowed_installs(guilds=True, users=False)
-    return installs(contexts(command))
+    return installs(app_commands.guild_only(command))
 
 
 def everywhere_contexts() -> app_commands.AppCommandContext:

@@ -100,13 +100,14 @@ def base_payload(
 
 def check_access(command: dict, place: Place) -> None:
     """Discord offers a command only in its contexts and installs (where the app came with a player's account,
-    only a command with the user install), and hides it from members without its default_member_permissions."""
+    only a command with the user install; the bot's DM is reached through either), and hides it from members
+    without its default_member_permissions."""
     name = command["name"]
     if place.guild is None and command.get("dm_permission") is False:
         raise CannotInvoke(f"/{name} cannot be used in DMs")
     if place.context not in (command.get("contexts") or [IN_GUILD, IN_BOT_DM, IN_PRIVATE_CHANNEL]):
         raise CannotInvoke(f"/{name} is not offered in context {place.context} (its contexts: {command['contexts']})")
-    if place.install not in (command.get("integration_types") or [GUILD_INSTALL]):
+    if place.context != IN_BOT_DM and place.install not in (command.get("integration_types") or [GUILD_INSTALL]):
         raise CannotInvoke(f"/{name} is not offered with install {place.install} (its installs: "
                            f"{command.get('integration_types')})")
     needed = command.get("default_member_permissions")
