@@ -254,3 +254,13 @@ async def test_the_fake_refuses_a_sixth_follow_up_of_a_user_installed_app(fake_d
     ]
     assert [status for status, _ in answers] == [200] * MAX_FOLLOWUPS + [400]
     assert answers[-1][1]["code"] == 40094
+
+
+@pytest.mark.parametrize("where", list(PLACES))
+async def test_help_says_how_to_add_the_app_to_your_account(fake_discord, bot, where):
+    """The help's menu turns its pages in every place (a click on an ephemeral message, through its token)."""
+    helped = await fake_discord.slash("help", user=ALICE, **PLACES[where])
+    custom_id = next(c["custom_id"] for row in helped.components for c in row["components"])
+    turned = await fake_discord.click(helped, custom_id, values=["anywhere"])
+    assert turned.type == 7 and turned.errors == [], turned.describe()
+    assert "Add the app to your account" in turned.embeds[0]["description"]
