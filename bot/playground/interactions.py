@@ -56,12 +56,25 @@ class Interactions:
         value outside choices or bounds, user lacking the command's default permissions, a context or install the
         command is not offered in).
         """
+        payload = self.command_payload(command, options, user=user, guild=guild, channel=channel, dm=dm, group=group)
+        return await self.send_interaction(payload, expect_answer=expect_answer, shard=shard)
+
+    def command_payload(
+        self,
+        command: str,
+        options: dict | None = None,
+        *,
+        user: FakeUser = ALICE,
+        guild: FakeGuild | None = None,
+        channel: FakeChannel | None = None,
+        dm: bool = False,
+        group: FakeGroupDM | None = None,
+    ) -> dict:
+        """The INTERACTION_CREATE `slash` would send, checked as it checks, without sending it (to deliver twice)."""
         place = self._place(user, guild, channel, dm, group)
         found = self._registered(command, place)
         data = command_data(found, command.split()[1:], options or {}, place)
-        return await self.send_interaction(
-            self._payload(APPLICATION_COMMAND, data, place), expect_answer=expect_answer, shard=shard
-        )
+        return self._payload(APPLICATION_COMMAND, data, place)
 
     async def autocomplete(
         self,
