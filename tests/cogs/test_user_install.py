@@ -264,3 +264,13 @@ async def test_help_says_how_to_add_the_app_to_your_account(fake_discord, bot, w
     turned = await fake_discord.click(helped, custom_id, values=["anywhere"])
     assert turned.type == 7 and turned.errors == [], turned.describe()
     assert "Add the app to your account" in turned.embeds[0]["description"]
+
+
+@pytest.mark.parametrize("where", list(BOTLESS))
+async def test_a_private_roll_is_revealed_where_the_bot_is_absent(fake_discord, bot, db_path, where):
+    rolled = await fake_discord.slash("hex plain", {"dice": 2, "private": True}, **BOTLESS[where])
+    assert rolled.flags & EPHEMERAL, rolled.describe()
+    revealed = public(await fake_discord.click(rolled, label="Reveal"))
+    assert revealed.embed["description"].endswith(rolled.embed["description"])  # the same dice, said revealed
+    assert revealed.embed["fields"] == rolled.embed["fields"]
+    assert rows(db_path, "SELECT guild_id, private FROM roll_log") == [(place_of(fake_discord, BOTLESS[where]), 1)]
