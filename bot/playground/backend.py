@@ -10,28 +10,27 @@ from __future__ import annotations
 
 import time
 
+from bot.playground.channels import ChannelMessages
 from bot.playground.installs import TOO_MANY_FOLLOWUPS, followups_full, forced_ephemeral
 from bot.playground.protocol import (
     ALREADY_ACKNOWLEDGED,
     INVALID_WEBHOOK_TOKEN,
     NOT_FOR_THIS_INTERACTION,
-    UNKNOWN_CHANNEL,
     UNKNOWN_INTERACTION,
     UNKNOWN_MESSAGE,
     UNKNOWN_WEBHOOK,
     Fault,
     Result,
-    error,
 )
 from bot.playground.records import Reply, Request, Violation
 from bot.playground.routes import Validator
 from bot.playground.store import EPHEMERAL, LOADING, CommandRegistry, MessageStore
-from bot.playground.world import FakeChannel, FakeGroupDM, FakeGuild, FakeUser, Snowflakes
+from bot.playground.world import FakeGroupDM, FakeGuild, FakeUser, Snowflakes
 
 AUTOCOMPLETE, MODAL_SUBMIT = 4, 5
 
 
-class Backend:
+class Backend(ChannelMessages):
     """The fake's whole state; REST handlers and the harness both work on it."""
 
     def __init__(
@@ -87,18 +86,6 @@ class Backend:
 
     def track(self, reply: Reply) -> None:
         self.replies[reply.token] = reply
-
-    def find_channel(self, channel_id: int) -> tuple[FakeGuild, FakeChannel] | None:
-        for guild in self.guilds.values():
-            channel = guild.find_channel(channel_id)
-            if channel is not None:
-                return guild, channel
-        return None
-
-    def no_access(self, channel_id: int) -> bool:
-        """The bot is not in that channel: a group DM, or a channel of a server that never added the app."""
-        found = self.find_channel(channel_id)
-        return channel_id in self.group_dms or (found is not None and not found[0].has_app)
 
     def _own(self, reply: Reply, message: dict) -> dict:
         self.owners[int(message["id"])] = reply
@@ -283,49 +270,3 @@ class Backend:
             return found
         self.store.delete(int(found[1]["id"]))
         return 204, None
-
-    # -- channel messages -----------------------------------------------------------------------------
-
-    def _channel_message(self, channel_id: int, message_id: int) -> dict | None:
-        message = self.store.get(message_id)
-        if message is None or int(message["channel_id"]) != channel_id or message["flags"] & EPHEMERAL:
-            return None
-        return message
-
-    def create_message(self, channel_id: int, body: dict, files: list[dict]) -> Result:
-        found = self.find_channel(channel_id)
-        if found is None:
-            return UNKNOWN_CHANNEL
-        body = {key: value for key, value in body.items() if key != "flags"} | {
-            "flags": (body.get("flags") or 0) & ~EPHEMERAL
-        }
-        return 200, self.store.create(body, channel_id=channel_id, guild_id=found[0].id, files=files)
-
-    def get_message(self, channel_id: int, message_id: int) -> Result:
-        message = self._channel_message(channel_id, message_id)
-        return (200, message) if message is not None else UNKNOWN_MESSAGE
-
-    def edit_message(self, channel_id: int, message_id: int, body: dict, files: list[dict]) -> Result:
-        message = self._channel_message(channel_id, message_id)
-        if message is None:
-            return UNKNOWN_MESSAGE
-        if message["author"]["id"] != str(self.bot_user.id):
-            return error(403, 50005, "Cannot edit a message authored by another user")
-        self.store.apply(message, body, files=files)
-        owner = self.owners.get(message_id)
-        if owner is not None:
-            owner.edits.append({"message_id": message_id, "body": body})
-        return 200, message
-
-    def delete_message(self, channel_id: int, message_id: int) -> Result:
-        if self._channel_message(channel_id, message_id) is None:
-            return UNKNOWN_MESSAGE
-        self.store.delete(message_id)
-        return 204, None
-
-    def get_channel(self, channel_id: int) -> Result:
-        found = self.find_channel(channel_id)
-        if found is None:
-            return UNKNOWN_CHANNEL
-        guild, channel = found
-        return 200, channel.payload(guild.id)
