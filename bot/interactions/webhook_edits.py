@@ -40,6 +40,10 @@ class InteractionWebhooks:
         self._webhooks: OrderedDict[int, tuple[discord.Webhook, datetime]] = OrderedDict()
         """By message id, oldest first: the webhook of the latest interaction that showed it, and when it stops."""
 
+    def __len__(self) -> int:
+        """How many messages are remembered now."""
+        return len(self._webhooks)
+
     def remember(self, interaction: discord.Interaction, message_id: int) -> None:
         """Note that interaction showed (or updated) message_id, where the bot itself is absent (elsewhere the bot's
         own token edits it, and nothing is remembered)."""
