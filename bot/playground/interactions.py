@@ -138,9 +138,10 @@ class Interactions:
         guild: FakeGuild | None = None,
         channel: FakeChannel | None = None,
         dm: bool = False,
+        group: FakeGroupDM | None = None,
     ) -> dict:
         """A fresh INTERACTION_CREATE payload (new id and token): the starting point for hand-made ones."""
-        return self._payload(kind, data, self._place(user, guild, channel, dm, None))
+        return self._payload(kind, data, self._place(user, guild, channel, dm, group))
 
     async def send_interaction(
         self,

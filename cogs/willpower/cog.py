@@ -19,6 +19,7 @@ from bot.interactions.common_options import describe
 from bot.interactions.language import player_speech, table_speech
 from bot.interactions.places import anywhere, bot_present, place_channel, server_of, server_only
 from bot.interactions.rollkeeper import Rollkeeper
+from bot.interactions.tree import NOT_FOUND_HERE
 from bot.storage.errors import NotEnoughWillpower
 from bot.text import inert
 from rules.language import N_
@@ -56,6 +57,8 @@ class WillpowerCommands(
     @describe(player=N_("Whose Willpower to see (game masters only; default yourself)."))
     async def show(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         """See your Willpower Points (a game master may look at anyone's)."""
+        if player is not None and not isinstance(player, discord.abc.User):  # an id Discord sent unresolved
+            raise PlayerError(NOT_FOUND_HERE)
         who = player or interaction.user
         if who.id != interaction.user.id and not _may_see_anyone(interaction):
             raise PlayerError(ONLY_YOUR_OWN)

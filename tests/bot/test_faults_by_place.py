@@ -40,6 +40,16 @@ def fake_guilds():
     return (HOME, NO_BOTS)
 
 
+@pytest.fixture(autouse=True)
+def never_overreaching(fake_discord):
+    """A fault drill expects refusals (a repeat's 40060, a retried edit), so the fixture forgives violations; these
+    it must not: the bot's own token in a channel it is not in, a follow-up past Discord's limit."""
+    yield
+    overreach = [str(violation) for violation in fake_discord.violations
+                 if "own token" in violation.problem or "follow up" in violation.problem]
+    assert overreach == [], overreach
+
+
 def query(db_path, sql: str, *params) -> list[tuple]:
     with closing(sqlite3.connect(db_path)) as connection:
         return connection.execute(sql, params).fetchall()
