@@ -5,8 +5,8 @@ the second shape, `busy_rows` expired rolls of ONE player in one channel, each w
 event loop, the purge runs as the bot's chore runs it - the lookup of the rolls about to expire whose messages
 still show buttons (`rolls.expiring`), then `bot.app.chores.purge_store` - while two probes run beside it:
 - a loop-lag probe: `asyncio.sleep(1 ms)` in a loop; a stall is how much later than asked it woke;
-- a player: one `/yz`-sized roll stored every 10 ms; its wait is how long the INSERT took (it queues behind
-  whatever statement of the purge holds the database).
+- a player: one `/yz`-sized roll stored every 10 ms as the bot stores one (`rolls.create_superseding`, one
+  trip); its wait is how long that took (it queues behind whatever statement of the purge holds the database).
 Printed: the purge's duration, the longest loop stall, the player's p99 and longest wait (a /yz behind the
 purge), and the file and WAL sizes before, at their peak and after. Targets: no loop stall over 50 ms; in the
 one-player shape, no /yz waits over 50 ms behind the purge.
@@ -29,7 +29,7 @@ from pathlib import Path
 
 from bench.figures import percentile, verdict
 from bot.app.chores import purge_store
-from bot.storage.sqlite import Database
+from bot.app.opening import open_sqlite
 
 STALL_TARGET = 0.050
 WAIT_TARGET = 0.050
@@ -44,7 +44,7 @@ PAYLOAD = json.dumps({"base": [6, 3, 2, 1, 4], "gear": [5, 2], "artifacts": [], 
 async def fill(path: Path, rows: int, now: datetime = NOW) -> None:
     """rows rolls two days before now and 1,000 from the hour before, in a database the bot made (then plain
     sqlite3: this part is not timed, and blocks whatever loop runs it)."""
-    async with await Database.open(path):
+    async with await open_sqlite(path):
         pass
     old, fresh = (now - 2 * LIFETIME).timestamp(), (now - timedelta(hours=1)).timestamp()
     insert = "INSERT INTO yz_rolls (guild_id, channel_id, user_id, payload, created_at) VALUES (1, ?, ?, ?, ?)"
@@ -62,7 +62,7 @@ async def fill(path: Path, rows: int, now: datetime = NOW) -> None:
 async def fill_one_player(path: Path, rows: int, now: datetime = NOW) -> None:
     """rows rolls of one player in one channel, two days before now, each with its message (the newest is still
     pending: its buttons show), in one statement (a recursive CTE)."""
-    async with await Database.open(path):
+    async with await open_sqlite(path):
         pass
     insert = """
 WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < :rows)
@@ -80,7 +80,7 @@ def sizes(path: Path) -> tuple[int, int]:
 
 
 async def measure(path: Path) -> dict[str, float]:
-    db = await Database.open(path)
+    db = await open_sqlite(path)
     stalls: list[float] = []
     waits: list[float] = []
     peak = [0, 0]
@@ -96,7 +96,7 @@ async def measure(path: Path) -> dict[str, float]:
         n = 0
         while not done.is_set():
             started = time.perf_counter()
-            await db.rolls.create(2, n % 20, n % 50, PAYLOAD, NOW)
+            await db.rolls.create_superseding(None, 2, n % 20, n % 50, PAYLOAD, NOW)
             waits.append(time.perf_counter() - started)
             peak[:] = [max(a, b) for a, b in zip(peak, sizes(path), strict=True)]
             n += 1

@@ -45,10 +45,10 @@ from bench.fake import (
     table_of,
 )
 from bench.figures import percentile, verdict
+from bot.app.opening import open_sqlite
 from bot.storage.database import Storage
 from bot.storage.errors import StorageBusy
 from bot.storage.roll_records import RollState
-from bot.storage.sqlite import Database
 from cogs.yearzero.card import PUSHED_DICE
 from rules.yearzero.roll import YzRoll
 from tests.fakediscord import FakeUser, Reply, message_text
@@ -213,7 +213,7 @@ def cpu_text(result: Storm) -> str:
 async def open_store(path: Path, database_url: str | None) -> Storage:
     """The store the bot under test uses, opened a second time for the checks."""
     if database_url is None:
-        return await Database.open(path)
+        return await open_sqlite(path)
     from bot.storage.postgres import PostgresDatabase
 
     return await PostgresDatabase.open(database_url)

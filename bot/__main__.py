@@ -18,12 +18,11 @@ import logging
 import sys
 
 from bot.app.logs import configure_logging, redact
-from bot.app.opening import probe_database, probe_postgres
+from bot.app.opening import check_database_path, probe_database, probe_postgres
 from bot.app.serving import serve
 from bot.app.shard_lease import LeaseHeld
 from bot.settings import MissingToken, Settings, SettingsError, load_settings
 from bot.storage.errors import StorageError
-from bot.storage.files import check_database_path
 
 EXIT_OK = 0
 EXIT_FAILED = 1

@@ -145,7 +145,7 @@ def make_settings(tmp_path, db_path) -> Callable[..., Settings]:
 async def start_bot(fake_discord, make_settings):
     """Start a RollkeeperBot on the fake Discord (stopping the previous one first): restarts reuse the db."""
     from bot.app.client import EXTENSIONS, RollkeeperBot
-    from bot.storage.sqlite import DEFAULT_BUSY_TIMEOUT_MS
+    from bot.app.opening import DEFAULT_BUSY_TIMEOUT_MS
     from tests.fakediscord import GUILD_READY_TIMEOUT
 
     async def start(

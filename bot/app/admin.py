@@ -13,10 +13,9 @@ import sys
 import discord
 from discord import app_commands
 
-from bot.app.opening import database_health, postgres_health
+from bot.app.opening import check_database_path, database_health, postgres_health
 from bot.settings import Settings, SettingsError, guild_id_setting
 from bot.storage.errors import StorageError
-from bot.storage.files import check_database_path
 
 EXIT_OK, EXIT_UNHEALTHY = 0, 1
 

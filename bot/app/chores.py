@@ -55,9 +55,9 @@ async def purge_store(
     """Delete what has outlived its use (Year Zero rolls past their lifetime, and roll log entries past
     log_retention when given) in small batches, then give a SQLite file's freed space back (PostgreSQL's autovacuum
     does so by itself); return how many Year Zero rolls were deleted."""
-    purged = await db.rolls.purge_expired(now, push_lifetime)
+    purged = await db.store.purge("yz_rolls", now - push_lifetime)
     if log_retention is not None:
-        await db.log.purge_older(now, log_retention)
+        await db.store.purge("roll_log", now - log_retention)
     if isinstance(db, Database):
         await use_incremental_vacuum(db.store)
         await reclaim_space(db.store)
@@ -70,9 +70,9 @@ async def use_incremental_vacuum(store: Store) -> None:
     if await store.pragma("auto_vacuum") == 2:
         return
     started = time.monotonic()
-    await store.execute("PRAGMA auto_vacuum = INCREMENTAL")
+    await store.write("PRAGMA auto_vacuum = INCREMENTAL")
     if await store.pragma("page_count") > 1:
-        await store.execute("VACUUM")
+        await store.write("VACUUM")
     _log.info("The database can now shrink after purges (a one-time VACUUM, %.1f s)", time.monotonic() - started)
 
 

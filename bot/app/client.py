@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.app.chores import Chores, purge_expired_rolls
 from bot.app.install_links import account_install_url, server_install_url
-from bot.app.opening import open_storage
+from bot.app.opening import DEFAULT_BUSY_TIMEOUT_MS, open_storage
 from bot.app.shard_lease import LeaseHeld, ShardLease
 from bot.app.sync import CommandSync, sync_commands
 from bot.app.translator import CatalogueTranslator
@@ -31,7 +31,7 @@ from bot.settings import Settings
 from bot.shards import running_shards
 from bot.storage.database import Storage
 from bot.storage.errors import StorageBusy, StorageUnavailable
-from bot.storage.sqlite import DEFAULT_BUSY_TIMEOUT_MS, Database
+from bot.storage.sqlite import Database
 from rules.language import N_
 
 _log = logging.getLogger(__name__)

@@ -12,9 +12,8 @@ import asyncio
 import sys
 from pathlib import Path
 
-from bot.app.opening import probe_database
+from bot.app.opening import open_sqlite, probe_database
 from bot.storage.errors import StorageError
-from bot.storage.sqlite import Database
 
 SQLITE_PREFIX = "sqlite:///"
 
@@ -43,7 +42,7 @@ async def copy(source: Path, target: str) -> dict[str, int]:
     except ImportError as error:
         raise StorageError(NEEDS_ASYNCPG) from error
 
-    async with await Database.open(source) as sqlite, await PostgresDatabase.open(target) as postgres:
+    async with await open_sqlite(source) as sqlite, await PostgresDatabase.open(target) as postgres:
         return await copy_database(sqlite, postgres)
 
 

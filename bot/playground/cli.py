@@ -17,13 +17,12 @@ from pathlib import Path
 
 from aiohttp import web
 
-from bot.app.opening import probe_database
+from bot.app.opening import check_database_path, probe_database
 from bot.playground.botprocess import BotProcess
 from bot.playground.session import Table
 from bot.playground.standin import StandIn
 from bot.playground.web import web_app
 from bot.storage.errors import StorageError
-from bot.storage.files import check_database_path
 
 DEFAULT_PORT = 8765
 DEFAULT_DATABASE = "playground.sqlite3"

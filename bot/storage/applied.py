@@ -21,7 +21,7 @@ SELECT outcome FROM applied_interactions WHERE subject = :subject
 ORDER BY applied_at DESC, interaction_id DESC LIMIT 1
 """
 _FORGET = "DELETE FROM applied_interactions WHERE interaction_id = :id RETURNING interaction_id"
-_PURGE = "DELETE FROM applied_interactions WHERE applied_at < :before"
+_PURGE = "DELETE FROM applied_interactions WHERE applied_at < :before RETURNING interaction_id"
 
 
 class AlreadyApplied(Exception):  # noqa: N818 - it is an answer, not an error: the change was made before
@@ -33,13 +33,8 @@ class AlreadyApplied(Exception):  # noqa: N818 - it is an answer, not an error: 
 
 
 def outcome_of(row: Row | None) -> Outcome | None:
-    """The outcome a row holds (JSON text) read back; None for no row."""
-    if row is None:
-        return None
-    value = json.loads(row["outcome"])
-    if not isinstance(value, dict):
-        raise ValueError(f"an applied interaction's outcome must be a JSON object, not {row['outcome']!r}")
-    return value
+    """The outcome a row holds read back (a JSON object as text, as `remember` wrote it); None for no row."""
+    return None if row is None else json.loads(row["outcome"])
 
 
 class AppliedInteractions:
@@ -76,4 +71,4 @@ class AppliedInteractions:
 
     async def purge(self, before: datetime) -> int:
         """Forget the interactions applied before `before`; return how many."""
-        return await self._db.execute(_PURGE, {"before": before.timestamp()})
+        return len(await self._db.write(_PURGE, {"before": before.timestamp()}))

@@ -33,13 +33,9 @@ class Storage(Generic[StoreT]):
         self.log = RollLog(store, self.dialect)
         self.languages = RememberedText(store, "server_languages", "guild_id", "language")
 
-    def _writable(self) -> bool:
-        """Whether what is still noted can be written before closing."""
-        return not self.store.closed
-
     async def close(self) -> None:
-        """Write what is still noted, then close; harmless when already closed."""
-        if self._writable():
+        """Write what is still noted (unless closed or lost already), then close; harmless when already closed."""
+        if not self.store.closed:
             await self.rolls.messages.flush()
         await self.store.close()
 

@@ -18,7 +18,7 @@ class Dialect:
     task_named: str  # matches an extended test's name :name whatever its case
     task_key: str  # the name column(s) of extended_tests' unique key
     task_order: str  # orders a channel's extended tests by name
-    log_push: str  # log push :pushes of entry :id unless one as late is (docs/architecture.md)
+    log_push: str  # log push :pushes of entry :id unless one as late is; RETURNING its id (docs/architecture.md)
     set_messages: str  # write :noted (JSON: [{id, channel, message}]) as rolls' messages; RETURNING their ids
     before_recall: str | None  # run on :id before an applied interaction is read: a second delivery waits
     lease_turn: str | None  # run first when the shard leases change, so they change one process at a time
@@ -50,6 +50,7 @@ UPDATE roll_log SET reading = :reading, events = trim(events || ' ' || :events),
                       '$.banes', :banes),
     card = CASE WHEN private = 1 THEN :card ELSE NULL END
 WHERE id = :id AND coalesce(json_extract(extras, '$.pushes'), 0) < :pushes
+RETURNING id
 """,
     set_messages="""
 UPDATE yz_rolls SET channel_id = noted.channel, message_id = noted.message
@@ -99,6 +100,7 @@ UPDATE roll_log SET reading = :reading, events = trim(events || ' ' || :events),
         'banes', CAST(:banes AS int)))::text,
     card = CASE WHEN private = 1 THEN :card ELSE NULL END
 WHERE id = :id AND coalesce((extras::jsonb ->> 'pushes')::int, 0) < :pushes
+RETURNING id
 """,
     set_messages="""
 UPDATE yz_rolls SET channel_id = noted.channel, message_id = noted.message

@@ -54,11 +54,7 @@ class Session(ABC):
 
     @abstractmethod
     async def fetch_all(self, sql: str, params: Params = NO_PARAMS, /) -> Sequence[Row]:
-        """One statement; every row it gives (a write's RETURNING rows)."""
-
-    @abstractmethod
-    async def execute(self, sql: str, params: Params = NO_PARAMS, /) -> int:
-        """One write statement; how many rows it changed."""
+        """One statement; every row it gives (a write's RETURNING rows: what it changed)."""
 
     async def fetch_one(self, sql: str, params: Params = NO_PARAMS, /) -> Row | None:
         rows = await self.fetch_all(sql, params)
@@ -73,7 +69,8 @@ class Statements(ABC):
 
     @property
     @abstractmethod
-    def closed(self) -> bool: ...
+    def closed(self) -> bool:
+        """True once nothing more can be written: closed (or, for a SQLite file, lost)."""
 
     @abstractmethod
     async def close(self) -> None: ...
@@ -102,20 +99,17 @@ class Statements(ABC):
         async with self.alone() as session:
             return await session.fetch_one(sql, params)
 
-    async def execute(self, sql: str, params: Params = NO_PARAMS, /) -> int:
-        async with self.alone() as session:
-            return await session.execute(sql, params)
-
     async def purge(self, table: str, oldest: datetime, batch: int = PURGE_BATCH) -> int:
         """Delete the table's rows created before oldest, a short transaction per batch; return how many."""
         sql, params = _PURGE_ROUND.format(table=table), {"oldest": epoch(oldest), "batch": batch}
         purged, deleted = 0, batch
         while deleted == batch:
-            deleted = await self.execute(sql, params)
+            deleted = len(await self.write(sql, params))
             purged += deleted
         return purged
 
 
 _PURGE_ROUND = """
 DELETE FROM {table} WHERE id IN (SELECT id FROM {table} WHERE created_at < :oldest ORDER BY created_at LIMIT :batch)
+RETURNING id
 """

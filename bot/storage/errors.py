@@ -42,8 +42,6 @@ class NotEnoughWillpower(StorageError, PlayerError):
 
     def __init__(self, have: int, wanted: int) -> None:
         super().__init__(N_("You have {have} Willpower; you cannot spend {wanted}."), have=have, wanted=wanted)
-        self.have = have
-        self.wanted = wanted
 
 
 class NoSuchExtendedTest(StorageError, PlayerError):

@@ -1,12 +1,10 @@
-"""The SQLite file: its path checked before opening, which file is open, SQLite's errors for people (busy, damaged)."""
+"""The SQLite file: which file is open, SQLite's errors for people (busy, damaged)."""
 
 from __future__ import annotations
 
 import os
 import sqlite3
 from pathlib import Path
-
-from bot.storage.errors import StorageUnavailable
 
 _BUSY_CODES = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 _CORRUPT_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
@@ -15,13 +13,8 @@ RESTORE = "stop the bot, restore a backup (see the README's 'Backing up the data
 
 def is_busy(error: BaseException) -> bool:
     """True when a sqlite3 error means another connection holds the lock (SQLITE_BUSY / SQLITE_LOCKED)."""
-    if not isinstance(error, sqlite3.OperationalError):
-        return False
-    code = getattr(error, "sqlite_errorcode", None)
-    if code is not None:
-        return code & 0xFF in _BUSY_CODES
-    text = str(error)
-    return "database is locked" in text or "database is busy" in text
+    code = getattr(error, "sqlite_errorcode", None)  # Python 3.11+ gives it to every error SQLite raised
+    return isinstance(error, sqlite3.OperationalError) and code is not None and code & 0xFF in _BUSY_CODES
 
 
 def is_corrupt(error: BaseException) -> bool:
@@ -37,26 +30,6 @@ def file_identity(path: Path) -> tuple[int, int] | None:
     except FileNotFoundError:
         return None
     return found.st_dev, found.st_ino
-
-
-def check_database_path(path: str | os.PathLike[str]) -> Path:
-    """Return path made absolute, or raise StorageUnavailable naming it when no database can live there (the file
-    system only, cheap enough for the event loop; bot/app/opening.py's `probe_database` goes further)."""
-    path = Path(path).expanduser().absolute()
-    directory = path.parent
-    if not directory.exists():
-        raise StorageUnavailable(path, f"the directory {directory} does not exist")
-    if not directory.is_dir():
-        raise StorageUnavailable(path, f"{directory} is not a directory")
-    if path.exists() and not path.is_file():
-        raise StorageUnavailable(path, "it exists but is not a file")
-    if not os.access(directory, os.W_OK | os.X_OK):
-        raise StorageUnavailable(
-            path, f"the directory {directory} is not writable (SQLite keeps its -wal and -shm files there)"
-        )
-    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
-        raise StorageUnavailable(path, "the file is not readable and writable")
-    return path
 
 
 def sqlite_reason(error: sqlite3.Error) -> str:

@@ -81,11 +81,6 @@ class NamedStatements(Session):
         text, args = bound(sql, params)
         return list(await self.connection.fetch(text, *args))
 
-    async def execute(self, sql: str, params: Params = NO_PARAMS) -> int:
-        text, args = bound(sql, params)
-        status = await self.connection.execute(text, *args)
-        return int(status.rsplit(" ", 1)[-1]) if status[-1:].isdigit() else 0
-
 
 class PostgresStore(Statements):
     """An asyncpg pool and where it leads; its statements take named parameters (`driver.Statements`)."""

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
 from bot.storage.dialects import Dialect
-from bot.storage.driver import LARGEST_ID, PURGE_BATCH, Row, Session, Statements, epoch, from_row, moment, storable_id
+from bot.storage.driver import LARGEST_ID, Row, Session, Statements, epoch, from_row, moment, storable_id
 
 MAX_READING = 300  # characters of a roll's reading kept in the log (a card's title is at most 256)
 
@@ -102,7 +102,7 @@ _VALUES = ":guild, :channel, :user, :now, :system, :kind, :reading, :events, :ex
 _INSERT = f"INSERT INTO roll_log ({_WRITTEN}) VALUES ({_VALUES}) ON CONFLICT DO NOTHING RETURNING id"
 _INSERT_AS = f"INSERT INTO roll_log (id, {_WRITTEN}) VALUES (:id, {_VALUES}) ON CONFLICT DO NOTHING RETURNING id"
 _LOGGED_FOR = "SELECT id FROM roll_log WHERE interaction_id = :interaction"
-_UNLOG = "DELETE FROM roll_log WHERE id = :id"
+_UNLOG = "DELETE FROM roll_log WHERE id = :id RETURNING id"
 _GET = f"SELECT {_COLUMNS} FROM roll_log WHERE id = :id"
 
 _REVEAL = f"""
@@ -156,11 +156,11 @@ class RollLog:
         params = {"id": entry_id, "pushes": pushes, "reading": reading[:MAX_READING], "events": events,
                   "card": card_text(card), "willpower": int(extras.get("willpower", 0)),
                   "banes": int(extras.get("banes", 0))}
-        return bool(await self._db.execute(self._push, params))
+        return bool(await self._db.write(self._push, params))
 
     async def withdraw(self, entry_id: int) -> bool:
         """Delete an entry whose roll never reached the player (a private roll is logged before it is shown)."""
-        return bool(await self._db.execute(_UNLOG, {"id": entry_id}))
+        return bool(await self._db.write(_UNLOG, {"id": entry_id}))
 
     async def get(self, entry_id: int) -> LogEntry | None:
         if not storable_id(entry_id):
@@ -205,12 +205,10 @@ class RollLog:
                   "end": epoch(end)}
         return [entry_from(row) for row in await self._db.fetch_all(_BETWEEN, params)]
 
-    async def purge_older(self, now: datetime, keep: timedelta, batch: int = PURGE_BATCH) -> int:
-        """Delete every entry older than keep, in batches; return how many."""
-        return await self._db.purge("roll_log", now - keep, batch)
 
-
-async def log_in(session: Session, entry: NewEntry, now: datetime, *, entry_id: int, interaction_id: int) -> None:
+async def log_in(
+    session: Session, entry: NewEntry, now: datetime, *, entry_id: int, interaction_id: int | None
+) -> None:
     """Log a roll under entry_id inside session (a pushable Year Zero roll's, in the transaction that stores it)."""
     await session.fetch_all(_INSERT_AS, _params(entry, now, entry_id, interaction_id))
 

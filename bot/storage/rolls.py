@@ -75,22 +75,17 @@ ORDER BY roll.created_at, roll.id LIMIT :round
         self._willpower = willpower
         self.messages = RollMessages(statements, dialect.set_messages)
 
-    async def create(
-        self, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime, pushes_allowed: int = 1
-    ) -> int:
-        """Store a new pending roll allowing that many pushes (the player's older ones here superseded); its id."""
+    async def create_superseding(
+        self, interaction_id: int | None, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime,
+        pushes_allowed: int = 1, *, log: NewEntry | None = None,
+    ) -> tuple[YearZeroRoll, YearZeroRoll | None]:
+        """Store a new pending roll allowing that many pushes (the player's older ones here superseded) and its log
+        entry, once, in one trip: a repeat of the interaction gets the first one's roll back (and None); else the
+        roll and the player's roll here it superseded while pending, or None."""
         if not isinstance(payload, str):
             raise TypeError("payload must be the roll as a JSON string")
-        params = _new_roll(guild_id, channel_id, user_id, payload, now, pushes_allowed)
-        return int((await self._db.write(self._INSERT, params))[0]["id"])
-
-    async def create_superseding(
-        self, interaction_id: int, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime,
-        pushes_allowed: int = 1, *, log: NewEntry | None = None, look_back: bool = True,
-    ) -> tuple[YearZeroRoll, YearZeroRoll | None]:
-        """As `create`, with its log entry, once, in one trip: a repeat of the interaction gets the first one's roll
-        back (and None); else the roll and the player's roll here it superseded while pending (look_back), or None."""
-        params = _new_roll(guild_id, channel_id, user_id, payload, now, pushes_allowed)
+        params = {"guild": guild_id, "channel": channel_id, "user": user_id, "payload": payload, "now": epoch(now),
+                  "allowed": pushes_allowed}
 
         async def store(session: Session) -> tuple[Row, Row | None]:
             outcome = await self._applied.recalled(session, interaction_id)
@@ -102,8 +97,6 @@ ORDER BY roll.created_at, roll.id LIMIT :round
                 await self._applied.remember(session, interaction_id, {"roll_id": row["id"]})
             if log is not None:
                 await log_in(session, log, now, entry_id=row["id"], interaction_id=interaction_id)
-            if not look_back:
-                return row, None
             player = {"guild": guild_id, "channel": channel_id, "user": user_id, "newer": row["id"]}
             return row, await session.fetch_one(self._SUPERSEDED_BY, player)
 
@@ -173,7 +166,8 @@ ORDER BY roll.created_at, roll.id LIMIT :round
             row = await session.fetch_one(self._dialect.claim, params)
             if row is None:
                 return await self._read_back(session, roll_id, user_id, now, lifetime)
-            change = await self._gain(session, row, user_id, willpower_gain)
+            before = (row["willpower_before"] or 0) if self._dialect.claim_reads_points else None  # else read now
+            change = await self._willpower.gain_in(session, row["guild_id"], user_id, willpower_gain, before)
             gain = {"willpower": asdict(change)}
             await self._applied.remember(session, interaction_id, gain, push_subject(roll_id))
             return PushClaim(roll_from(row), willpower=change)
@@ -205,18 +199,9 @@ ORDER BY roll.created_at, roll.id LIMIT :round
         read = [await self._db.fetch_one(self._GET, {"id": roll_id}) for roll_id in found[:limit]]
         return [roll_from(row) for row in read if row is not None]
 
-    async def purge_expired(self, now: datetime, lifetime: timedelta, batch: int = PURGE_BATCH) -> int:
-        """Delete every roll older than lifetime, whatever its state, in batches; return how many."""
-        return await self._db.purge("yz_rolls", now - lifetime, batch)
-
     def _seen(self, row: Row | None) -> YearZeroRoll | None:
         """The roll read, with the message noted for it (perhaps not written yet)."""
         return self.messages.seen_in(roll_from(row)) if row else None
-
-    async def _gain(self, session: Session, claimed: Row, user_id: int, points: int) -> WillpowerChange:
-        """Add the Willpower the claimed push gains, from the points the claim read (SQLite) or read now."""
-        before = (claimed["willpower_before"] or 0) if self._dialect.claim_reads_points else None
-        return await self._willpower.gain_in(session, claimed["guild_id"], user_id, points, before)
 
     async def _missing_reason(self, reader: Session | Statements, roll_id: int) -> PushRefusal:
         """A missing id at or below the highest ever given was purged (expired); any other was never a roll."""
@@ -235,7 +220,3 @@ ORDER BY roll.created_at, roll.id LIMIT :round
         if first is not None:
             return PushClaim(roll, willpower=first)
         return PushClaim(roll, PushRefusal.NOT_YOURS if roll.user_id != user_id else refusal_of(roll, now, lifetime))
-
-
-def _new_roll(guild: int, channel: int, user: int, payload: str, now: datetime, allowed: int) -> dict[str, Any]:
-    return {"guild": guild, "channel": channel, "user": user, "payload": payload, "now": epoch(now), "allowed": allowed}

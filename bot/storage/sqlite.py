@@ -1,32 +1,27 @@
-"""The bot's database in one SQLite file: one aiosqlite connection (public API only) and its migrations."""
+"""The bot's database in one SQLite file: the aiosqlite connection the app opened (public API only), its migrations."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import math
-import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import aiosqlite
 
 from bot.storage.database import Storage
 from bot.storage.dialects import SQLITE
-from bot.storage.driver import NO_PARAMS, Session, Statements
+from bot.storage.driver import NO_PARAMS, R, Session, Statements
 from bot.storage.errors import StorageBusy, StorageUnavailable
-from bot.storage.files import RESTORE, check_database_path, file_identity, is_busy, is_corrupt, sqlite_reason
+from bot.storage.files import RESTORE, file_identity, is_busy, is_corrupt, sqlite_reason
 from bot.storage.schema import Migration, check_not_newer, load_migrations
 
-DEFAULT_BUSY_TIMEOUT_MS = 2000  # how long a statement waits for another connection's lock: under Discord's 3 s
-LOCKED_AT_START = "another program kept it locked past the busy timeout"
-
 Params = Mapping[str, Any] | Iterable[Any]
-R = TypeVar("R")
 
 _log = logging.getLogger(__name__)
 
@@ -40,10 +35,6 @@ class SqliteSession(Session):
     async def fetch_all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         return list(await self.connection.execute_fetchall(sql, params or ()))  # sqlite3 takes no empty proxy
 
-    async def execute(self, sql: str, params: Params = ()) -> int:
-        async with self.connection.execute(sql, params or ()) as cursor:
-            return cursor.rowcount
-
 
 class ThreadSession(Session):
     """A transaction's statements on aiosqlite's worker thread (`Store.in_one_trip`): plain sqlite3 calls, so the
@@ -54,9 +45,6 @@ class ThreadSession(Session):
 
     async def fetch_all(self, sql: str, params: Mapping[str, Any] = NO_PARAMS) -> list[sqlite3.Row]:
         return self.connection.execute(sql, params or {}).fetchall()
-
-    async def execute(self, sql: str, params: Mapping[str, Any] = NO_PARAMS) -> int:
-        return self.connection.execute(sql, params or {}).rowcount
 
 
 def _transact(connection: sqlite3.Connection, body: Callable[[Session], Coroutine[Any, Any, R]]) -> R:
@@ -79,41 +67,13 @@ class Store(Statements):
     def __init__(self, path: Path, connection: aiosqlite.Connection) -> None:
         self.path = path
         self.location = str(path)
+        connection.row_factory = aiosqlite.Row  # the store reads columns by name
         self._connection: aiosqlite.Connection | None = connection
         self._lock = asyncio.Lock()
         self._gave_up_at = -math.inf  # when (time.monotonic) a statement last gave up on another program's lock
         self._identity = file_identity(path)
         self.lost: StorageUnavailable | None = None  # why the file can no longer be used (deleted, replaced, damaged)
         self.on_lost: Callable[[StorageUnavailable], object] | None = None  # called once then: the bot stops
-
-    @classmethod
-    async def connect(cls, path: Path, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS) -> Store:
-        """Open path (StorageUnavailable naming it on any failure) with WAL, NORMAL sync and foreign keys."""
-        path = check_database_path(path)
-        try:
-            connection = await aiosqlite.connect(path, isolation_level=None)
-        except sqlite3.Error as error:
-            raise StorageUnavailable(path, sqlite_reason(error)) from error
-        store = cls(path, connection)
-        try:
-            await store._prepare(connection, busy_timeout_ms)
-        except BaseException as error:
-            await store.close()
-            if isinstance(error, sqlite3.Error) and not is_busy(error):
-                raise StorageUnavailable(path, sqlite_reason(error)) from error
-            raise
-        return store
-
-    async def _prepare(self, connection: aiosqlite.Connection, busy_timeout_ms: int) -> None:
-        connection.row_factory = aiosqlite.Row
-        await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms):d}")
-        await connection.execute("PRAGMA foreign_keys = ON")
-        async with self._turn():
-            await connection.execute("PRAGMA auto_vacuum = INCREMENTAL")  # takes effect on a new file
-            mode = await _wal_mode(connection, busy_timeout_ms / 1000)
-        if mode.lower() != "wal":
-            _log.warning("SQLite kept journal mode %r for %s instead of WAL", mode, self.path)
-        await connection.execute("PRAGMA synchronous = NORMAL")
 
     async def close(self) -> None:
         """Close the connection (SQLite checkpoints the WAL as it closes); closing twice is harmless."""
@@ -124,7 +84,7 @@ class Store(Statements):
 
     @property
     def closed(self) -> bool:
-        return self._connection is None
+        return self._connection is None or self.lost is not None
 
     def check_file(self) -> None:
         """StorageUnavailable (once lost, always) when the file at path is not the one open (deleted, replaced)."""
@@ -198,44 +158,10 @@ class Store(Statements):
         return int(row[0]) if row else 0
 
 
-async def _wal_mode(connection: aiosqlite.Connection, patience: float) -> str:
-    """Switch to WAL, trying again for up to `patience` seconds: when several open a new file at once, SQLite may
-    answer "database is locked" at once, without its busy timeout."""
-    deadline = time.monotonic() + patience
-    while True:
-        try:
-            return str(list(await connection.execute_fetchall("PRAGMA journal_mode = WAL"))[0][0])
-        except sqlite3.OperationalError as error:
-            if not is_busy(error) or time.monotonic() >= deadline:
-                raise
-        await asyncio.sleep(0.05)
-
-
 class Database(Storage[Store]):
-    """The open SQLite database: ``await Database.open(path)``; closes with ``await db.close()``."""
+    """The open SQLite database (bot/app/opening.py's ``await open_sqlite(path)``); closes with ``await db.close()``."""
 
     dialect = SQLITE
-
-    @classmethod
-    async def open(
-        cls, path: str | os.PathLike[str], *, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
-        migrations: list[Migration] | None = None,
-    ) -> Database:
-        """Open (creating) and migrate the file: StorageUnavailable naming it, StorageError if its schema is newer."""
-        path = Path(path).expanduser().absolute()
-        try:
-            store = await Store.connect(path, busy_timeout_ms)
-            try:
-                await migrate(store, migrations)
-            except BaseException:
-                await store.close()
-                raise
-        except StorageBusy as error:
-            raise StorageUnavailable(path, LOCKED_AT_START) from error
-        return cls(store)
-
-    def _writable(self) -> bool:
-        return not self.store.closed and self.store.lost is None
 
 
 async def migrate(store: Store, migrations: list[Migration] | None = None) -> int:

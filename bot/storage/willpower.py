@@ -73,15 +73,12 @@ class Willpower:
         """Spend points (1 or more), else NotEnoughWillpower; a repeat of interaction_id gets the first change back."""
         check_whole("Willpower to spend", points, low=1)
         params = {"guild": guild_id, "user": user_id, "points": points}
-        if interaction_id is None:
-            rows = await self._db.write(_SPEND, params)
-        else:
-            async with self._db.transaction() as session:
-                if (outcome := await self._applied.recalled(session, interaction_id)) is not None:
-                    return WillpowerChange(**outcome)
-                rows = await session.fetch_all(_SPEND, params)
-                if rows:
-                    await self._applied.remember(session, interaction_id, asdict(_spent(rows[0], points)))
+        async with self._db.transaction() as session:
+            if (outcome := await self._applied.recalled(session, interaction_id)) is not None:
+                return WillpowerChange(**outcome)
+            rows = await session.fetch_all(_SPEND, params)
+            if rows:
+                await self._applied.remember(session, interaction_id, asdict(_spent(rows[0], points)))
         if not rows:
             raise NotEnoughWillpower(await self.get(guild_id, user_id), points)
         return _spent(rows[0], points)

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from bot.app.client import RollkeeperBot
+from bot.app.opening import open_sqlite
 from bot.app.shard_lease import LeaseHeld, is_gone, new_owner
 from bot.storage.applied import AlreadyApplied
 from bot.storage.schema import load_migrations
-from bot.storage.sqlite import Database
 from tests.conftest import TOKEN
 from tests.fakediscord import GUILD_READY_TIMEOUT
 from tests.storage.reading import create_for, outcome, schema_version
@@ -25,7 +25,7 @@ TTL = timedelta(seconds=30)
 
 @pytest.fixture
 async def db(tmp_path: Path):
-    async with await Database.open(tmp_path / "db.sqlite3", busy_timeout_ms=200) as database:
+    async with await open_sqlite(tmp_path / "db.sqlite3", busy_timeout_ms=200) as database:
         yield database
 
 

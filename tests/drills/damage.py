@@ -6,6 +6,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+from bot.app.opening import open_sqlite
 from bot.storage.sqlite import Database
 
 PLAYERS_STORED = 5000
@@ -18,7 +19,7 @@ async def damaged_database(path: Path) -> None:
     The tables' first pages (and the schema) are intact, so SQLite opens it, migrations read it and the meta
     table answers; any read of Willpower goes through a damaged page. PRAGMA quick_check reports it.
     """
-    async with await Database.open(path) as db:
+    async with await open_sqlite(path) as db:
         schema_pages = await _page_count(db)
     with closing(sqlite3.connect(path)) as connection:
         rows = ((GUILD, user, user % 11) for user in range(1, PLAYERS_STORED + 1))

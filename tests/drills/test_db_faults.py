@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.app.opening import DEFAULT_BUSY_TIMEOUT_MS, open_sqlite
 from bot.storage.errors import NotEnoughWillpower, StorageBusy
 from bot.storage.roll_messages import MESSAGE_FLUSH_DELAY
-from bot.storage.sqlite import DEFAULT_BUSY_TIMEOUT_MS, Database
 from rules.yearzero.roll import YzRoll
 from rules.yearzero.willpower import MAX_WILLPOWER
 from tests.bot.app.test_main import SECRET, assert_clean_refusal, run_bot
@@ -206,7 +206,7 @@ async def test_a_database_locked_past_busy_timeout_at_start_up_is_named(fake_dis
     """The lock does not stop the start-up checks (a lock is not a fault); it stops the first write, after the
     login, with the default busy_timeout: exit 2 and a message for whoever runs the bot, naming the file."""
     path = tmp_path / "dice.sqlite3"
-    async with await Database.open(path):  # an existing, migrated database
+    async with await open_sqlite(path):  # an existing, migrated database
         pass
     locker = await Locker.lock(path)
     try:

@@ -15,11 +15,11 @@ from contextlib import closing
 from datetime import UTC, datetime
 
 from bench.purge import EXPIRING_EDITS, LIFETIME, NOW, fill, fill_one_player
-from bot.storage.sqlite import Database
+from bot.app.opening import open_sqlite
 from tests.bot.payloads import slash_payload
 from tests.drills.conftest import PLAYERS, scaled, table_of
 from tests.drills.process import BotProcess, answer_of
-from tests.storage.reading import trace
+from tests.storage.reading import new_roll, trace
 
 TOKEN = "drill-token.purge-drill.never-log-me"
 EXPIRED = scaled(60_000)
@@ -63,10 +63,10 @@ async def test_the_bot_serves_before_a_large_purge_and_the_file_shrinks_after(fa
 async def test_a_statement_waits_for_one_batch_of_the_purge_not_all_of_it(tmp_path):
     path = tmp_path / "rollkeeper.sqlite3"
     await fill(path, 20_000)
-    async with await Database.open(path) as db:
-        purge = asyncio.create_task(db.rolls.purge_expired(NOW, LIFETIME, batch=100))
+    async with await open_sqlite(path) as db:
+        purge = asyncio.create_task(db.store.purge("yz_rolls", NOW - LIFETIME, batch=100))
         await asyncio.sleep(0.01)  # the purge is under way
-        await db.rolls.create(1, 2, 3, "{}", NOW)  # queued behind at most one batch of the purge's
+        await new_roll(db, 1, 2, 3, "{}", NOW)  # queued behind at most one batch of the purge's
         assert not purge.done(), "the roll waited for the whole purge"
         assert await purge == 20_000
 
@@ -88,14 +88,14 @@ async def test_the_lookup_before_the_purge_holds_the_store_no_longer_than_a_purg
     whole purge is measured by `python -m bench --only purge`."""
     path = tmp_path / "rollkeeper.sqlite3"
     await fill_one_player(path, BUSY_PLAYER_ROLLS)
-    async with await Database.open(path) as db:
+    async with await open_sqlite(path) as db:
         starts: list[tuple[float, str]] = []
         await trace(db, lambda sql: starts.append((time.thread_time(), sql)))
         gc.disable()
         try:
             expiring = await db.rolls.expiring(NOW, LIFETIME, EXPIRING_EDITS)
             looked_up = len(starts)
-            assert await db.rolls.purge_expired(NOW, LIFETIME) == BUSY_PLAYER_ROLLS
+            assert await db.store.purge("yz_rolls", NOW - LIFETIME) == BUSY_PLAYER_ROLLS
             await db.store.fetch_one("SELECT 1")  # the purge's last statement ends where this one starts
         finally:
             gc.enable()

@@ -6,10 +6,10 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
+from bot.app.opening import open_sqlite
 from bot.storage.database import Storage
 from bot.storage.postgres import PostgresDatabase
 from bot.storage.schema import load_migrations
-from bot.storage.sqlite import Database
 
 Opener = Callable[[], Awaitable[Storage]]
 
@@ -25,7 +25,7 @@ def open_db(kind, tmp_path, request) -> Opener:
     bot processes sharing one store."""
     if kind == "sqlite":
         path = tmp_path / "contract.sqlite3"
-        return lambda: Database.open(path, busy_timeout_ms=10_000)  # robust, not tight, on a loaded machine
+        return lambda: open_sqlite(path, busy_timeout_ms=10_000)  # robust, not tight, on a loaded machine
     url = request.getfixturevalue("postgres_url")
     return lambda: PostgresDatabase.open(url)
 

@@ -1,5 +1,5 @@
 """What the tests ask of a store that the bot itself never asks: an extended test started or advanced on its own,
-a roll stored without looking back, Willpower added on its own, the roll a new one superseded, an applied
+a roll stored for no interaction, Willpower added on its own, the roll a new one superseded, an applied
 interaction's outcome, a meta key deleted, the schema's version, SQLite's trace of statements. Through the bot's
 own calls where it has one (`extended.record`, `rolls.create_superseding`, `willpower.gain_in`), else one plain
 statement on the store's driver."""
@@ -37,12 +37,18 @@ async def create_for(
     db: Storage, interaction_id: int, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime,
     pushes_allowed: int = 1, *, log: NewEntry | None = None,
 ) -> YearZeroRoll:
-    """A roll stored for an interaction (once), with its log entry: the bot's own call, without its look back."""
+    """A roll stored for an interaction (once), with its log entry: the bot's own call, its look back unread."""
     where = (guild_id, channel_id, user_id)
-    stored, _ = await db.rolls.create_superseding(
-        interaction_id, *where, payload, now, pushes_allowed, log=log, look_back=False
-    )
+    stored, _ = await db.rolls.create_superseding(interaction_id, *where, payload, now, pushes_allowed, log=log)
     return stored
+
+
+async def new_roll(
+    db: Storage, guild_id: int, channel_id: int, user_id: int, payload: str, now: datetime, pushes_allowed: int = 1
+) -> int:
+    """A pending roll stored by the bot's own call for no interaction (nothing to recognise a repeat by); its id."""
+    stored, _ = await db.rolls.create_superseding(None, guild_id, channel_id, user_id, payload, now, pushes_allowed)
+    return stored.id
 
 
 async def superseded_by(

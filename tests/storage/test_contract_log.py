@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from bot.app.chores import purge_store
 from bot.storage.database import Storage
 from bot.storage.roll_log import NewEntry, RevealRefusal
-from tests.storage.reading import create_for
+from tests.storage.reading import create_for, new_roll
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
@@ -45,7 +45,7 @@ async def test_since_reads_one_player_or_all_and_between_hides_others_unrevealed
 
 
 async def test_a_pushable_rolls_entry_takes_its_id_once_and_counts_its_pushes(db: Storage):
-    roll_id = await db.rolls.create(G, C, U, "{}", NOW)
+    roll_id = await new_roll(db, G, C, U, "{}", NOW)
     logged = entry(extras={"banes": 1})
     assert await db.log.write(logged, NOW, entry_id=roll_id) == roll_id
     assert await db.log.write(logged, NOW, entry_id=roll_id) == roll_id  # a repeat changes nothing
@@ -56,7 +56,7 @@ async def test_a_pushable_rolls_entry_takes_its_id_once_and_counts_its_pushes(db
     pushed = await db.log.get(roll_id)
     assert (pushed.reading, pushed.events) == ("3 successes", ("1/3:1",))
     assert pushed.extras == {"banes": 4, "pushes": 2, "willpower": 3}
-    assert await db.log.write(entry(), NOW) != roll_id and await db.rolls.create(G, C, U, "{}", NOW) > roll_id
+    assert await db.log.write(entry(), NOW) != roll_id and await new_roll(db, G, C, U, "{}", NOW) > roll_id
 
 
 async def test_a_private_entry_is_revealed_once_by_its_roller_only(db: Storage, open_db):
@@ -78,7 +78,7 @@ async def test_a_private_entry_is_revealed_once_by_its_roller_only(db: Storage, 
 async def test_entries_older_than_the_retention_are_purged_in_batches(db: Storage):
     old = [await db.log.write(entry(), NOW - timedelta(days=100)) for _ in range(5)]
     new = await db.log.write(entry(), NOW)
-    assert await db.log.purge_older(NOW, timedelta(days=90), batch=2) == 5
+    assert await db.store.purge("roll_log", NOW - timedelta(days=90), batch=2) == 5
     assert [await db.log.get(entry_id) for entry_id in old] == [None] * 5 and await db.log.get(new) is not None
     await db.log.write(entry(), NOW - timedelta(days=100))
     await purge_store(db, NOW, timedelta(hours=12), timedelta(days=90))  # the round's purge takes the log too

@@ -9,6 +9,7 @@ from functools import partial
 
 import pytest
 
+from bot.app.opening import open_sqlite
 from bot.storage import meta
 from bot.storage.database import Storage
 from bot.storage.errors import InvalidValue, NoSuchExtendedTest, NotEnoughWillpower, TaskComplete
@@ -35,7 +36,7 @@ async def test_a_spend_beyond_what_the_player_has_changes_nothing(db: Storage):
     await db.willpower.set(G, U, 2)
     with pytest.raises(NotEnoughWillpower) as refused:
         await db.willpower.spend(G, U, 3)
-    assert (refused.value.have, refused.value.wanted) == (2, 3)
+    assert refused.value.values == {"have": 2, "wanted": 3}
     assert await db.willpower.get(G, U) == 2
 
 
@@ -223,12 +224,11 @@ async def test_a_database_newer_than_the_code_is_refused_by_name(db, kind, tmp_p
     """An older rollkeeper started on a database a newer one migrated: a clear error, nothing changed."""
     from bot.storage.errors import StorageError
     from bot.storage.postgres import PostgresDatabase
-    from bot.storage.sqlite import Database
 
     older = migrations[:-1] if len(migrations) > 1 else []
     with pytest.raises(StorageError, match="newer than this rollkeeper knows"):
         if kind == "sqlite":
-            await Database.open(tmp_path / "contract.sqlite3", migrations=older)
+            await open_sqlite(tmp_path / "contract.sqlite3", migrations=older)
         else:
             await PostgresDatabase.open(request.getfixturevalue("postgres_url"), migrations=older)
     assert await schema_version(db) == len(migrations)

@@ -10,10 +10,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.app.copying import copy_database
+from bot.app.opening import open_sqlite
 from bot.storage.postgres import PostgresDatabase
 from bot.storage.roll_records import PushRefusal, RollState
-from bot.storage.sqlite import Database
-from tests.storage.reading import add_degrees, outcome, start_task
+from tests.storage.reading import add_degrees, new_roll, outcome, start_task
 
 G, C, U, OTHER = 1111, 2222, 3333, 4444
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
@@ -22,13 +22,13 @@ LIFETIME = timedelta(hours=24)
 
 async def a_game_night(path) -> dict[str, int]:
     """A SQLite database with a purged roll, a pushed one, a superseded one, a pending one and every other table."""
-    async with await Database.open(path) as db:
-        await db.rolls.create(G, C, U, '{"old": true}', NOW - LIFETIME * 2)
-        await db.rolls.purge_expired(NOW, LIFETIME)
-        pushed = await db.rolls.create(G, C, OTHER, '{"n": 1}', NOW)
+    async with await open_sqlite(path) as db:
+        await new_roll(db, G, C, U, '{"old": true}', NOW - LIFETIME * 2)
+        await db.store.purge("yz_rolls", NOW - LIFETIME)
+        pushed = await new_roll(db, G, C, OTHER, '{"n": 1}', NOW)
         await db.rolls.claim_push(pushed, OTHER, '{"n": 2}', 2, NOW, LIFETIME)
-        superseded = await db.rolls.create(G, C, U, '{"n": 3}', NOW)
-        pending = await db.rolls.create(G, C, U, '{"n": 4}', NOW)
+        superseded = await new_roll(db, G, C, U, '{"n": 3}', NOW)
+        pending = await new_roll(db, G, C, U, '{"n": 4}', NOW)
         db.rolls.messages.note(pending, C, 987654321)
         await db.willpower.set(G, U, 7, interaction_id=1_500_000_000_000_000_007)
         await start_task(db, G, C, "Climb the Wall", 5, started_by=OTHER)
@@ -41,7 +41,7 @@ async def test_copying_keeps_ids_states_and_every_table_and_a_second_copy_change
     source = tmp_path / "rollkeeper.sqlite3"
     ids = await a_game_night(source)
     for _ in range(2):
-        async with await Database.open(source) as sqlite, await PostgresDatabase.open(postgres_url) as postgres:
+        async with await open_sqlite(source) as sqlite, await PostgresDatabase.open(postgres_url) as postgres:
             counts = await copy_database(sqlite, postgres)
         assert counts == {
             "yz_rolls": 3, "willpower": 2, "extended_tests": 1, "meta": 1, "applied_interactions": 1, "roll_log": 0
@@ -57,7 +57,7 @@ async def test_copying_keeps_ids_states_and_every_table_and_a_second_copy_change
         assert await db.meta.get("commands_hash:1") == "abc"
         assert await outcome(db, 1_500_000_000_000_000_007) == {"before": 0, "after": 7, "lost": 0}
         assert await db.rolls.refusal_for_missing(1) is PushRefusal.EXPIRED  # the purged roll's id stays spent
-        assert await db.rolls.create(G, C, U, "{}", NOW) == ids["pending"] + 1
+        assert await new_roll(db, G, C, U, "{}", NOW) == ids["pending"] + 1
         claim = await db.rolls.claim_push(ids["pending"], U, "{}", 1, NOW, LIFETIME)
         assert claim.refusal is PushRefusal.SUPERSEDED  # by the roll just stored in PostgreSQL
 

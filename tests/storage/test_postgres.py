@@ -19,7 +19,7 @@ from bot.storage.postgres import PostgresDatabase
 from bot.storage.roll_records import RollState
 from bot.storage.schema import load_migrations
 from tests.postgres import PostgresServer
-from tests.storage.reading import add_willpower
+from tests.storage.reading import add_willpower, new_roll
 
 G, C, U = 1111, 2222, 3333
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
@@ -65,7 +65,7 @@ async def test_migrations_are_recorded_by_number_and_name(postgres_url):
 async def test_while_the_server_is_away_players_are_told_to_try_again_and_it_reconnects_by_itself(own_server):
     db = await PostgresDatabase.open(own_server.fresh_url())
     try:
-        roll_id = await db.rolls.create(G, C, U, "{}", NOW)
+        roll_id = await new_roll(db, G, C, U, "{}", NOW)
         await asyncio.to_thread(own_server.stop)
         with pytest.raises(StorageOffline, match="try again"):
             await db.rolls.claim_push(roll_id, U, "{}", 2, NOW, LIFETIME)
@@ -124,7 +124,7 @@ async def test_two_processes_claiming_the_same_rolls_at_once_push_each_exactly_o
     from tests.storage.claimer import claim_all
 
     async with await PostgresDatabase.open(postgres_url) as db:
-        rolls = {await db.rolls.create(G, C, U + n, "{}", CLAIM_TIME): U + n for n in range(200)}
+        rolls = {await new_roll(db, G, C, U + n, "{}", CLAIM_TIME): U + n for n in range(200)}
         go = tmp_path / "go"
         pairs = [f"{roll}:{user}" for roll, user in rolls.items()]
         other = await asyncio.create_subprocess_exec(
@@ -153,7 +153,7 @@ async def test_connections_cut_in_the_middle_of_claims_leave_no_push_without_its
     name = urlsplit(url).path.lstrip("/")
     admin = await asyncpg.connect(postgres_server.admin_url)
     async with await PostgresDatabase.open(url) as db:
-        rolls = {await db.rolls.create(G, C, U + n, "{}", NOW): U + n for n in range(150)}
+        rolls = {await new_roll(db, G, C, U + n, "{}", NOW): U + n for n in range(150)}
         cutting = asyncio.create_task(_cut_again_and_again(admin, name))
         results = []
         for wave in range(0, 150, 10):

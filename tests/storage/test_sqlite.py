@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.app.opening import probe_database
+from bot.app.opening import check_database_path, connect_sqlite, open_sqlite, probe_database
 from bot.errors import PlayerError
 from bot.storage.errors import (
     InvalidValue,
@@ -21,9 +21,8 @@ from bot.storage.errors import (
     StorageUnavailable,
     TaskComplete,
 )
-from bot.storage.files import check_database_path
 from bot.storage.schema import Migration, load_migrations
-from bot.storage.sqlite import Database, Store, migrate
+from bot.storage.sqlite import Database, migrate
 from rules.sevenkingdoms.extended import still_needed
 from tests.storage.reading import add_degrees, add_willpower, delete_meta, schema_version, start_task
 
@@ -32,7 +31,7 @@ G, C, U = 1111, 2222, 3333
 
 @pytest.fixture
 async def db(tmp_path: Path):
-    async with await Database.open(tmp_path / "db.sqlite3", busy_timeout_ms=200) as database:
+    async with await open_sqlite(tmp_path / "db.sqlite3", busy_timeout_ms=200) as database:
         yield database
 
 
@@ -79,7 +78,7 @@ async def test_a_lock_held_elsewhere_is_waited_for_without_blocking_the_event_lo
 async def test_missing_directory_is_named(tmp_path: Path):
     path = tmp_path / "no" / "such" / "db.sqlite3"
     with pytest.raises(StorageUnavailable) as caught:
-        await Database.open(path)
+        await open_sqlite(path)
     assert str(path) in str(caught.value) and "does not exist" in str(caught.value)
     assert not (tmp_path / "no").exists()
 
@@ -88,7 +87,7 @@ async def test_parent_that_is_a_file_is_named(tmp_path: Path):
     (tmp_path / "plain").write_text("not a directory")
     path = tmp_path / "plain" / "db.sqlite3"
     with pytest.raises(StorageUnavailable, match="is not a directory") as caught:
-        await Database.open(path)
+        await open_sqlite(path)
     assert str(path) in str(caught.value)
 
 
@@ -98,7 +97,7 @@ async def test_unwritable_directory_is_named(tmp_path: Path):
     locked.mkdir(mode=0o500)
     try:
         with pytest.raises(StorageUnavailable, match="not writable") as caught:
-            await Database.open(locked / "db.sqlite3")
+            await open_sqlite(locked / "db.sqlite3")
         assert str(locked / "db.sqlite3") in str(caught.value)
     finally:
         locked.chmod(0o700)
@@ -118,7 +117,7 @@ def test_probe_refuses_a_file_that_is_not_a_database(tmp_path: Path):
 
 
 async def test_use_after_close_is_a_clear_error(tmp_path: Path):
-    database = await Database.open(tmp_path / "db.sqlite3")
+    database = await open_sqlite(tmp_path / "db.sqlite3")
     await database.close()
     await database.close()
     with pytest.raises(RuntimeError, match="closed"):
@@ -130,17 +129,17 @@ async def test_use_after_close_is_a_clear_error(tmp_path: Path):
 
 async def test_fresh_database_gets_every_migration(tmp_path: Path):
     path = tmp_path / "db.sqlite3"
-    async with await Database.open(path) as database:
+    async with await open_sqlite(path) as database:
         assert await schema_version(database) == len(load_migrations()) >= 1
     assert {"yz_rolls", "willpower", "extended_tests", "meta"} <= tables(path)
 
 
 async def test_reopening_is_idempotent_and_keeps_data(tmp_path: Path):
     path = tmp_path / "db.sqlite3"
-    async with await Database.open(path) as database:
+    async with await open_sqlite(path) as database:
         await database.willpower.set(G, U, 7)
     before = tables(path)
-    async with await Database.open(path) as database:
+    async with await open_sqlite(path) as database:
         assert await schema_version(database) == len(load_migrations())
         assert await database.willpower.get(G, U) == 7
     assert tables(path) == before
@@ -148,24 +147,24 @@ async def test_reopening_is_idempotent_and_keeps_data(tmp_path: Path):
 
 async def test_a_later_migration_applies_on_top(tmp_path: Path):
     path = tmp_path / "db.sqlite3"
-    await (await Database.open(path)).close()
+    await (await open_sqlite(path)).close()
     later = [
         *load_migrations(),
         Migration(len(load_migrations()) + 1, "notes", "CREATE TABLE notes (x TEXT);"),
     ]
-    async with await Database.open(path, migrations=later) as database:
+    async with await open_sqlite(path, migrations=later) as database:
         assert await schema_version(database) == len(later)
     assert "notes" in tables(path)
 
 
 async def test_a_failing_migration_leaves_the_previous_version(tmp_path: Path):
     path = tmp_path / "db.sqlite3"
-    await (await Database.open(path)).close()
+    await (await open_sqlite(path)).close()
     broken_sql = "CREATE TABLE half (x TEXT);\nINSERT INTO no_such_table VALUES (1);"
     broken = [*load_migrations(), Migration(len(load_migrations()) + 1, "broken", broken_sql)]
     with pytest.raises(sqlite3.OperationalError, match="no_such_table"):
-        await Database.open(path, migrations=broken)
-    async with await Database.open(path) as database:
+        await open_sqlite(path, migrations=broken)
+    async with await open_sqlite(path) as database:
         assert await schema_version(database) == len(load_migrations())
     assert "half" not in tables(path)
 
@@ -175,7 +174,7 @@ async def test_a_database_newer_than_the_code_is_refused(tmp_path: Path):
     with sqlite3.connect(path) as connection:
         connection.execute("PRAGMA user_version = 99")
     with pytest.raises(StorageError, match="schema version 99"):
-        await Database.open(path)
+        await open_sqlite(path)
 
 
 def test_migration_numbers_must_not_have_gaps(tmp_path: Path):
@@ -198,7 +197,7 @@ def test_statements_split_where_sqlite_says():
 
 async def test_two_processes_migrating_at_once_apply_each_migration_once(tmp_path: Path):
     path = tmp_path / "db.sqlite3"
-    stores = [await Store.connect(path, 2000) for _ in range(2)]
+    stores = [await connect_sqlite(path, 2000) for _ in range(2)]
     try:
         versions = await asyncio.gather(*(migrate(store) for store in stores))
         assert versions == [len(load_migrations())] * 2
@@ -242,7 +241,7 @@ async def test_a_database_locked_at_start_up_is_named(tmp_path: Path):
     other.execute("BEGIN EXCLUSIVE")
     try:
         with pytest.raises(StorageUnavailable, match="locked") as caught:
-            await Database.open(path, busy_timeout_ms=100)
+            await open_sqlite(path, busy_timeout_ms=100)
         assert str(path) in str(caught.value)
     finally:
         other.rollback()
@@ -250,7 +249,7 @@ async def test_a_database_locked_at_start_up_is_named(tmp_path: Path):
 
 
 async def test_a_short_lock_is_waited_out(tmp_path: Path):
-    async with await Database.open(tmp_path / "db.sqlite3", busy_timeout_ms=3000) as database:
+    async with await open_sqlite(tmp_path / "db.sqlite3", busy_timeout_ms=3000) as database:
         other = sqlite3.connect(database.store.path, isolation_level=None)
         other.execute("BEGIN EXCLUSIVE")
         asyncio.get_running_loop().call_later(0.1, other.rollback)
@@ -347,11 +346,9 @@ async def test_connections_opening_a_new_file_at_once_all_switch_it_to_wal(tmp_p
     another switches the file to WAL; each ends in WAL mode."""
     import asyncio
 
-    from bot.storage.sqlite import Store
-
     for attempt in range(6):
         path = tmp_path / f"fresh-{attempt}.sqlite3"
-        stores = await asyncio.gather(*(Store.connect(path) for _ in range(8)))
+        stores = await asyncio.gather(*(connect_sqlite(path) for _ in range(8)))
         try:
             modes = [(await store.fetch_one("PRAGMA journal_mode"))[0] for store in stores]
             assert modes == ["wal"] * 8

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.sqlite import Database
+from bot.app.opening import open_sqlite
 from tests.storage.reading import start_task
 
 G, C, ALICE, BOB = 1111, 2222, 3333, 4444
@@ -14,7 +14,7 @@ G, C, ALICE, BOB = 1111, 2222, 3333, 4444
 
 @pytest.fixture
 async def db(tmp_path: Path):
-    async with await Database.open(tmp_path / "rollkeeper.sqlite3") as database:
+    async with await open_sqlite(tmp_path / "rollkeeper.sqlite3") as database:
         yield database
 
 

@@ -10,9 +10,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.app.chores import purge_store
-from bot.app.opening import quick_check
+from bot.app.opening import open_sqlite, quick_check
 from bot.storage.errors import StorageUnavailable
-from bot.storage.sqlite import Database
+from tests.storage.reading import new_roll
 
 
 def big_file(path) -> None:
@@ -42,7 +42,7 @@ def test_quick_check_stops_at_its_time_limit_and_says_so(tmp_path, caplog):
 
 async def test_a_replaced_file_loses_the_store_once_and_for_good(tmp_path):
     path = tmp_path / "rollkeeper.sqlite3"
-    db = await Database.open(path)
+    db = await open_sqlite(path)
     seen: list[StorageUnavailable] = []
     db.store.on_lost = seen.append
     await db.willpower.set(1, 2, 3)
@@ -61,10 +61,10 @@ async def test_an_older_file_becomes_one_that_shrinks_at_its_first_purge(tmp_pat
     with closing(sqlite3.connect(path)) as connection:  # as older rollkeepers made it: auto_vacuum NONE
         connection.execute("CREATE TABLE older (a INTEGER)")
     now = datetime(2030, 1, 1, tzinfo=UTC)
-    async with await Database.open(path) as db:
+    async with await open_sqlite(path) as db:
         assert (await db.store.fetch_one("PRAGMA auto_vacuum"))[0] == 0
         for user in range(300):
-            await db.rolls.create(1, 2, user, "x" * 2000, now - timedelta(days=2))
+            await new_roll(db, 1, 2, user, "x" * 2000, now - timedelta(days=2))
         assert await purge_store(db, now, timedelta(hours=24)) == 300
         assert (await db.store.fetch_one("PRAGMA auto_vacuum"))[0] == 2
         assert (await db.store.fetch_one("PRAGMA freelist_count"))[0] == 0

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 
 from bot.app.chores import purge_store
+from bot.app.opening import open_sqlite
 from bot.settings import DEFAULT_ROLL_LOG_DAYS, SettingsError, load_settings
 from bot.storage.roll_log import NewEntry, RevealRefusal
 from bot.storage.schema import load_migrations
 from bot.storage.sqlite import Database
-from tests.storage.reading import trace
+from tests.storage.reading import new_roll, trace
 
 G, C, ALICE, BOB = 1111, 2222, 7, 8
 NOW = datetime(2026, 11, 29, 20, 0, tzinfo=UTC)
@@ -24,7 +25,7 @@ LIFETIME = timedelta(hours=12)
 
 @pytest.fixture
 async def db(tmp_path: Path):
-    async with await Database.open(tmp_path / "db.sqlite3") as database:
+    async with await open_sqlite(tmp_path / "db.sqlite3") as database:
         yield database
 
 
@@ -34,7 +35,7 @@ def entry(user: int = ALICE, *, private: bool = False, events: str = "1/2:1", sy
 
 
 async def test_a_year_zero_roll_is_logged_under_its_own_id_in_one_statement_once(db: Database):
-    roll_id = await db.rolls.create(G, C, ALICE, '{"roll": 1}', NOW, 2)
+    roll_id = await new_roll(db, G, C, ALICE, '{"roll": 1}', NOW, 2)
     seen: list[str] = []
     await trace(db, seen.append)
     assert await db.log.write(entry(system="yearzero"), NOW, entry_id=roll_id) == roll_id
@@ -62,10 +63,10 @@ async def test_an_entry_reads_back_as_written(db: Database):
 async def test_log_ids_start_above_the_rolls_stored_before_the_log(tmp_path: Path):
     path = tmp_path / "upgraded.sqlite3"
     before_log = list(takewhile(lambda migration: "roll_log" not in migration.name, load_migrations()))
-    async with await Database.open(path, migrations=before_log) as old:
+    async with await open_sqlite(path, migrations=before_log) as old:
         for _ in range(3):
-            last = await old.rolls.create(G, C, ALICE, "{}", NOW)
-    async with await Database.open(path) as db:
+            last = await new_roll(old, G, C, ALICE, "{}", NOW)
+    async with await open_sqlite(path) as db:
         logged = await db.log.write(entry(), NOW)
         assert logged > last and (await db.rolls.get(last)) is not None
 
@@ -106,7 +107,7 @@ async def test_pages_go_older_and_newer(db: Database):
 async def test_entries_older_than_the_retention_are_purged(db: Database):
     await db.log.write(entry(), NOW - timedelta(days=91))
     kept = await db.log.write(entry(), NOW - timedelta(days=89))
-    assert await db.log.purge_older(NOW, timedelta(days=DEFAULT_ROLL_LOG_DAYS)) == 1
+    assert await db.store.purge("roll_log", NOW - timedelta(days=DEFAULT_ROLL_LOG_DAYS)) == 1
     assert [e.id for e in await db.log.page(G, C, ALICE)] == [kept]
 
 
@@ -124,7 +125,7 @@ async def test_the_log_purge_deletes_in_batches(db: Database):
     kept = await db.log.write(entry(), NOW)
     seen: list[str] = []
     await trace(db, seen.append)
-    assert await db.log.purge_older(NOW, timedelta(days=DEFAULT_ROLL_LOG_DAYS), batch=3) == 7
+    assert await db.store.purge("roll_log", NOW - timedelta(days=DEFAULT_ROLL_LOG_DAYS), batch=3) == 7
     deletes = [sql for sql in seen if sql.split()[0].upper() == "DELETE"]
     assert len(deletes) == 3 and all("LIMIT" in sql for sql in deletes)  # 3 + 3 + 1 rows, never all at once
     assert [e.id for e in await db.log.page(G, C, ALICE)] == [kept]
@@ -148,7 +149,7 @@ def test_roll_log_days_is_a_setting_with_a_clear_error(tmp_path: Path):
 
 async def test_log_entries_and_rolls_never_share_an_id_but_a_rolls_own_entry(db: Database):
     heroic = await db.log.write(entry(), NOW)
-    roll = await db.rolls.create(G, C, ALICE, "{}", NOW)
+    roll = await new_roll(db, G, C, ALICE, "{}", NOW)
     assert roll > heroic and await db.log.write(entry(system="yearzero"), NOW, entry_id=roll) == roll
     assert await db.log.write(entry(), NOW) > roll
-    assert await db.rolls.create(G, C, BOB, "{}", NOW) > roll + 1
+    assert await new_roll(db, G, C, BOB, "{}", NOW) > roll + 1

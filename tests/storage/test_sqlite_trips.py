@@ -1,7 +1,8 @@
 """What each write costs in trips to aiosqlite's worker thread, and how writes queued together behave.
 
 Every statement is one trip (SQLite's trace callback sees each one), so the statements a write runs are the
-trips it makes: a roll and a spend are one atomic statement each; a push claim is one transaction of four.
+trips it makes: a spend is one transaction around one atomic UPDATE; a roll and a push claim are each one
+transaction in one trip.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.app.opening import open_sqlite
 from bot.storage.errors import StorageBusy
 from bot.storage.roll_log import NewEntry
 from bot.storage.sqlite import Database
-from tests.storage.reading import create_for, trace
+from tests.storage.reading import create_for, new_roll, trace
 
 G, C = 1111, 2222
 NOW = datetime(2026, 11, 29, 20, 0, tzinfo=UTC)
@@ -27,7 +29,7 @@ LIFETIME = timedelta(hours=12)
 
 @pytest.fixture
 async def db(tmp_path: Path):
-    async with await Database.open(tmp_path / "db.sqlite3", busy_timeout_ms=200) as database:
+    async with await open_sqlite(tmp_path / "db.sqlite3", busy_timeout_ms=200) as database:
         yield database
 
 
@@ -47,19 +49,21 @@ def count_rows(path: Path, sql: str = "SELECT count(*) FROM yz_rolls") -> int:
         return connection.execute(sql).fetchone()[0]
 
 
-async def test_a_roll_is_one_statement(db: Database):
+async def test_a_roll_is_one_trip_of_its_insert_and_its_look_back(db: Database, monkeypatch):
     seen = await statements(db)
-    await db.rolls.create(G, C, 7, "{}", NOW)
+    hops = count_hops(monkeypatch, db)
+    await new_roll(db, G, C, 7, "{}", NOW)
     # SQLite's trace repeats a statement's text for each trigger it fires (V5's keeps the roll log's ids apart).
-    assert verbs(list(dict.fromkeys(seen))) == ["INSERT"]
+    assert verbs(list(dict.fromkeys(seen))) == ["BEGIN", "INSERT", "SELECT", "COMMIT"] and len(hops) == 1
 
 
 async def test_a_pushable_roll_is_stored_with_its_log_entry_in_one_transaction(db: Database):
     entry = NewEntry(G, C, 7, "yearzero", "roll", "Success", "1/2:1", {"pushes": 0, "willpower": 0, "banes": 0})
     seen = await statements(db)
     roll = await create_for(db, 900, G, C, 7, "{}", NOW, 2, log=entry)
-    # The applied interaction's recall, the roll, the interaction, the log entry: no second trip after it.
-    assert verbs(list(dict.fromkeys(seen))) == ["BEGIN", "SELECT", "INSERT", "INSERT", "INSERT", "COMMIT"]
+    # The applied interaction's recall, the roll, the interaction, the log entry, the roll it superseded: no
+    # second trip after it.
+    assert verbs(list(dict.fromkeys(seen))) == ["BEGIN", "SELECT", "INSERT", "INSERT", "INSERT", "SELECT", "COMMIT"]
     logged = await db.log.get(roll.id)
     assert logged is not None and logged.events == ("1/2:1",) and logged.user_id == 7
     seen.clear()
@@ -74,19 +78,20 @@ async def test_a_withdrawn_roll_takes_its_log_entry_with_it(db: Database):
     assert await db.log.get(roll.id) is None and count_rows(db.store.path) == 0
 
 
-async def test_a_spend_is_one_statement_and_a_refused_one_reads_once_more(db: Database):
+async def test_a_spend_is_one_transaction_and_a_refused_one_reads_once_more(db: Database):
     await db.willpower.set(G, 7, 5)
     seen = await statements(db)
-    assert (await db.willpower.spend(G, 7, 2)).after == 3
-    assert verbs(seen) == ["UPDATE"]
+    assert (await db.willpower.spend(G, 7, 2, interaction_id=70)).after == 3
+    # The applied interaction's recall, the spend (one atomic UPDATE), the interaction remembered.
+    assert verbs(seen) == ["BEGIN", "SELECT", "UPDATE", "INSERT", "COMMIT"]
     seen.clear()
     with pytest.raises(Exception, match="Willpower"):
-        await db.willpower.spend(G, 7, 4)
-    assert verbs(seen) == ["UPDATE", "SELECT"]
+        await db.willpower.spend(G, 7, 4, interaction_id=71)
+    assert verbs(seen) == ["BEGIN", "SELECT", "UPDATE", "COMMIT", "SELECT"]
 
 
 async def test_a_push_claim_is_one_transaction_of_four_statements_in_one_trip(db: Database, monkeypatch):
-    roll_id = await db.rolls.create(G, C, 7, "{}", NOW)
+    roll_id = await new_roll(db, G, C, 7, "{}", NOW)
     await db.willpower.set(G, 7, 9)
     seen = await statements(db)
     hops = count_hops(monkeypatch, db)
@@ -97,7 +102,7 @@ async def test_a_push_claim_is_one_transaction_of_four_statements_in_one_trip(db
 
 
 async def test_rolls_stored_at_once_each_get_their_own_id(db: Database):
-    ids = await asyncio.gather(*(db.rolls.create(G, C, user, "{}", NOW) for user in range(40)))
+    ids = await asyncio.gather(*(new_roll(db, G, C, user, "{}", NOW) for user in range(40)))
     assert len(set(ids)) == 40 and count_rows(db.store.path) == 40
     for user, roll_id in enumerate(ids):
         latest = await db.rolls.latest_pending(G, C, user, NOW, LIFETIME)
@@ -112,7 +117,7 @@ async def test_a_lock_held_past_the_busy_timeout_fails_the_waiting_writes_at_onc
     try:
         started = time.monotonic()
         results = await asyncio.gather(
-            *(db.rolls.create(G, C, user, "{}", NOW) for user in range(5)), return_exceptions=True
+            *(new_roll(db, G, C, user, "{}", NOW) for user in range(5)), return_exceptions=True
         )
         waited = time.monotonic() - started
     finally:
@@ -121,14 +126,14 @@ async def test_a_lock_held_past_the_busy_timeout_fails_the_waiting_writes_at_onc
     assert all(isinstance(result, StorageBusy) for result in results)
     assert 0.15 <= waited < 0.6
     assert count_rows(db.store.path) == 0
-    assert await db.rolls.create(G, C, 1, "{}", NOW) >= 1  # and writing works again
+    assert await new_roll(db, G, C, 1, "{}", NOW) >= 1  # and writing works again
 
 
 async def test_a_short_lock_is_waited_out(db: Database):
     other = sqlite3.connect(db.store.path, isolation_level=None)
     other.execute("BEGIN EXCLUSIVE")
     asyncio.get_running_loop().call_later(0.05, other.rollback)
-    ids = await asyncio.gather(*(db.rolls.create(G, C, user, "{}", NOW) for user in range(5)))
+    ids = await asyncio.gather(*(new_roll(db, G, C, user, "{}", NOW) for user in range(5)))
     other.close()
     assert len(set(ids)) == 5 and count_rows(db.store.path) == 5
 
@@ -145,14 +150,14 @@ async def test_a_failed_transaction_writes_nothing(db: Database):
 
 async def test_closing_writes_what_is_queued_first(tmp_path: Path):
     path = tmp_path / "db.sqlite3"
-    database = await Database.open(path)
-    writes = [asyncio.create_task(database.rolls.create(G, C, user, "{}", NOW)) for user in range(25)]
+    database = await open_sqlite(path)
+    writes = [asyncio.create_task(new_roll(database, G, C, user, "{}", NOW)) for user in range(25)]
     await asyncio.sleep(0)  # queued, not yet written
     await database.close()
     assert len({await write for write in writes}) == 25
     assert count_rows(path) == 25
     with pytest.raises(RuntimeError, match="closed"):
-        await database.rolls.create(G, C, 1, "{}", NOW)
+        await new_roll(database, G, C, 1, "{}", NOW)
 
 
 async def test_aiosqlite_runs_a_function_on_its_thread_with_its_sqlite3_connection(db: Database):
@@ -202,7 +207,7 @@ async def test_a_body_that_fails_in_its_one_trip_writes_nothing(db: Database):
     with pytest.raises(ValueError, match="changed its mind"):
         await db.store.in_one_trip(half)
     assert count_rows(db.store.path) == 0
-    assert await db.rolls.create(G, C, 7, "{}", NOW)  # the connection is usable: no transaction left open
+    assert await new_roll(db, G, C, 7, "{}", NOW)  # the connection is usable: no transaction left open
 
 
 async def test_a_body_that_awaits_anything_else_is_refused_and_rolled_back(db: Database):

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.app.opening import open_sqlite
 from bot.errors import PlayerError
 from bot.storage.errors import InvalidValue, NotEnoughWillpower
 from bot.storage.sqlite import Database
@@ -22,7 +23,7 @@ G, U = 1111, 3333
 
 @pytest.fixture
 async def db(tmp_path: Path):
-    async with await Database.open(tmp_path / "db.sqlite3", busy_timeout_ms=200) as database:
+    async with await open_sqlite(tmp_path / "db.sqlite3", busy_timeout_ms=200) as database:
         yield database
 
 
@@ -78,7 +79,7 @@ async def test_concurrent_changes_are_all_counted(db: Database):
 def test_willpower_follows_a_clamped_model(tmp_path: Path, steps):
     async def run() -> None:
         path = tmp_path / f"model-{time.monotonic_ns()}.sqlite3"
-        async with await Database.open(path) as database:
+        async with await open_sqlite(path) as database:
             model = 0
             for call, amount in steps:
                 model = await _step(database, model, call, amount)

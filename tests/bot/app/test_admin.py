@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot.app.admin import clear_guild_commands, healthcheck
+from bot.app.opening import open_sqlite
 from bot.settings import Settings
 from bot.storage.schema import load_migrations
-from bot.storage.sqlite import Database
 from tests.conftest import TOKEN
 
 
@@ -38,7 +38,7 @@ def test_healthcheck_fails_before_the_bot_made_the_database(tmp_path: Path, caps
 
 async def test_healthcheck_passes_once_the_database_is_migrated(tmp_path: Path, capsys):
     database = tmp_path / "rollkeeper.sqlite3"
-    async with await Database.open(database):
+    async with await open_sqlite(database):
         assert healthcheck(Settings(TOKEN, database)) == 0  # the running bot holding it is healthy
     assert healthcheck(Settings(TOKEN, database)) == 0
     assert capsys.readouterr().out.count("healthy") == 2
@@ -46,7 +46,7 @@ async def test_healthcheck_passes_once_the_database_is_migrated(tmp_path: Path, 
 
 async def test_healthcheck_fails_on_a_database_not_migrated_to_the_latest_schema(tmp_path: Path, capsys):
     database = tmp_path / "rollkeeper.sqlite3"
-    async with await Database.open(database):
+    async with await open_sqlite(database):
         pass
     older = len(load_migrations()) - 1
     with sqlite3.connect(database) as connection:
@@ -66,7 +66,7 @@ async def test_python_m_bot_healthcheck_is_the_command_docker_runs(tmp_path: Pat
     environ = {"DISCORD_TOKEN": TOKEN, "DATABASE_PATH": str(tmp_path / "data.sqlite3")}
     before = run_python(tmp_path, "-m", "bot", "healthcheck", **environ)
     assert before.returncode == 1 and before.stderr.startswith("unhealthy: no database")
-    async with await Database.open(tmp_path / "data.sqlite3"):
+    async with await open_sqlite(tmp_path / "data.sqlite3"):
         pass
     after = run_python(tmp_path, "-m", "bot", "healthcheck", **environ)
     assert (after.returncode, after.stdout) == (0, "healthy\n")

@@ -24,11 +24,13 @@ from discord.ext import commands
 
 from bot.app.client import RollkeeperBot
 from bot.app.logs import configure_logging
+from bot.app.opening import open_sqlite
 from bot.app.serving import serve
 from bot.app.sync import CommandSync, command_definitions_hash
 from bot.settings import Settings
 from bot.storage.roll_log import NewEntry
 from bot.storage.sqlite import Database
+from tests.storage.reading import new_roll
 
 SECRET = "MTIzNDU2.secret-token-for-tests.do-not-log"
 NOW = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
@@ -253,9 +255,9 @@ async def test_a_dev_guild_gets_the_commands_at_once(tmp_path: Path):
 
 
 async def test_setup_opens_migrates_and_purges_and_close_closes(tmp_path: Path):
-    async with await Database.open(tmp_path / "db.sqlite3") as database:
-        old = await database.rolls.create(1, 2, 3, "{}", NOW - timedelta(hours=25))
-        recent = await database.rolls.create(1, 2, 4, "{}", NOW - timedelta(hours=1))
+    async with await open_sqlite(tmp_path / "db.sqlite3") as database:
+        old = await new_roll(database, 1, 2, 3, "{}", NOW - timedelta(hours=25))
+        recent = await new_roll(database, 1, 2, 4, "{}", NOW - timedelta(hours=1))
         logged = NewEntry(1, 2, 3, "heroic", "task", "Success")
         old_entry = await database.log.write(logged, NOW - timedelta(days=91))
         kept_entry = await database.log.write(logged, NOW - timedelta(days=89))

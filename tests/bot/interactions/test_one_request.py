@@ -99,8 +99,8 @@ async def test_a_push_click_reads_its_roll_once_and_claims_in_one_trip(start_bot
     give_faces(bot, "YearZero", 1, 1)
     hops = count_hops(monkeypatch, bot.db)
     await sent_for(fake_discord, bot, fake_discord.click(rolled, label="Push"))
-    # Then, answered, the push goes into the roll log: one UPDATE (a statement and its cursor's close).
-    assert hops == ["_execute_fetchall", "_transact", "execute", "close"], hops
+    # Then, answered, the push goes into the roll log: one UPDATE, its RETURNING rows read in the same hop.
+    assert hops == ["_execute_fetchall", "_transact", "_execute_fetchall"], hops
 
 
 async def test_a_keep_click_is_one_update_of_its_message(start_bot, fake_discord, db_path):

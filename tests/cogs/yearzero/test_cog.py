@@ -17,9 +17,9 @@ import discord
 import pytest
 
 from bot.app.client import STALE_BUTTON
+from bot.app.opening import open_sqlite
 from bot.render.common import LEFT_OUT
 from bot.storage.roll_records import PushRefusal
-from bot.storage.sqlite import Database
 from cogs.yearzero.card import PUSHED_DICE
 from cogs.yearzero.cog import NO_ROLL_TO_PUSH, KeepButton, PushButton, push_view
 from cogs.yearzero.endings import REFUSED, Ending, read_payload
@@ -314,7 +314,7 @@ async def test_a_click_racing_push_pushes_once(start_bot, fake_discord, db_path)
 async def test_a_second_database_connection_racing_the_bot_claims_once(start_bot, fake_discord, db_path):
     """Two processes on one file: a second Database claims through the bot's storage while the bot is clicked."""
     bot = await start_bot(extensions=YZ)
-    other = await Database.open(db_path)
+    other = await open_sqlite(db_path)
     try:
         for round_number in range(1, 4):
             reply = await roll(fake_discord, bot, [2, 3], attribute=1, skill=1)

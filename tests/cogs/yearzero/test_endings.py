@@ -32,6 +32,7 @@ from tests.cogs.yearzero.test_cog import (
     willpower,
 )
 from tests.fakediscord import BOB, FakeDiscord
+from tests.storage.reading import new_roll
 
 pytestmark = pytest.mark.usefixtures("fake_discord")
 
@@ -142,7 +143,7 @@ async def test_the_purge_edits_a_bounded_number_of_messages(start_bot, fake_disc
     now = [datetime(2030, 1, 1, 12, tzinfo=UTC)]
     bot = await start_bot(extensions=YZ, clock=lambda: now[0], PUSH_LIFETIME_HOURS="0.5")
     for n in range(EXPIRING_EDITS + 2):
-        await bot.db.rolls.create(GUILD.id, 9000 + n, n + 1, '{"roll": {}}', now[0])
+        await new_roll(bot.db, GUILD.id, 9000 + n, n + 1, '{"roll": {}}', now[0])
         bot.db.rolls.messages.note(n + 1, 9000 + n, 1_000_000 + n)  # no such messages: each edit fails
     await bot.db.rolls.messages.flush()
     now[0] += timedelta(hours=1)
