@@ -17,6 +17,7 @@ import discord
 from discord.ext import commands
 
 from bot.app.chores import Chores, purge_expired_rolls
+from bot.app.install_links import account_install_url, server_install_url
 from bot.app.opening import DEFAULT_BUSY_TIMEOUT_MS, open_storage
 from bot.app.shard_lease import LeaseHeld, ShardLease
 from bot.app.sync import CommandSync, sync_commands
@@ -25,6 +26,7 @@ from bot.interactions.gateway import drop_malformed_interactions
 from bot.interactions.language import player_speech
 from bot.interactions.rollkeeper import PurgeHook, Rollkeeper
 from bot.interactions.tree import RollkeeperTree, send_private
+from bot.interactions.webhook_edits import InteractionWebhooks
 from bot.settings import Settings
 from bot.shards import running_shards
 from bot.storage.database import Storage
@@ -41,8 +43,6 @@ EXTENSIONS = tuple(
 """The features loaded at start-up, in this order: each cogs/<feature>/cog.py's ``setup``; a missing one stops
 the start."""
 
-INVITE_PERMISSIONS = discord.Permissions(send_messages=True, embed_links=True)
-INVITE_SCOPES = ("bot", "applications.commands")
 INTERACTION_GRACE = 10.0
 """Seconds a closing bot waits for the interactions it is handling: a deferred answer may take a few retries
 (Discord gives it 15 minutes; systemd waits 90 s for a stop)."""
@@ -103,6 +103,8 @@ class RollkeeperBot(commands.AutoShardedBot):
         """True once close() began: new interactions are refused (answered RESTARTING), those in hand finish."""
         self._in_hand: set[asyncio.Task[Any]] = set()
         """The tasks handling an interaction right now (slash commands, clicks), for close() to wait for."""
+        self.webhooks = InteractionWebhooks(self.now)
+        """Where the bot is absent, the interactions' tokens that may still edit their messages (memory only)."""
 
     @property
     def db(self) -> Storage:
@@ -116,9 +118,12 @@ class RollkeeperBot(commands.AutoShardedBot):
         return self._clock()
 
     def invite_url(self) -> str:
-        """The link that adds the bot to a server with exactly the permissions it needs."""
-        client_id = self.application_id or (self.user.id if self.user else 0)
-        return discord.utils.oauth_url(client_id, permissions=INVITE_PERMISSIONS, scopes=INVITE_SCOPES)
+        """The link that adds the bot to a server (install_links.py)."""
+        return server_install_url(self.application_id or (self.user.id if self.user else 0))
+
+    def account_install_url(self) -> str:
+        """The link that adds the app to a player's own account (install_links.py)."""
+        return account_install_url(self.application_id or (self.user.id if self.user else 0))
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         """Register buttons whose custom_id says what they act on; each class names its template as
@@ -259,6 +264,7 @@ class RollkeeperBot(commands.AutoShardedBot):
         if not self._invite_logged:
             self._invite_logged = True
             _log.info("Invite the bot to a server with: %s", self.invite_url())
+            _log.info("Add the app to your own account with: %s", self.account_install_url())
         _log.info("Ready as %s, in %d servers", self.user, len(self.guilds))
         _log.info("%s", self.shards_summary())
 

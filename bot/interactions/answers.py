@@ -10,6 +10,9 @@ exists) before anything is decided; a reset is tried again while Discord has not
 deferral is retried through transient faults, and looked for before anything is undone (`fill_in`). What was
 never shown is withdrawn - a roll, a Willpower spend or set, an extended test's degrees (`withdraw`) - or, for a
 push, shown on the roll's own message or on the roller's next click.
+
+Where Discord shows a user-installed app's answers to their player only (places.answers_forced_private), a public
+answer is sent ephemeral, saying why (`said_privately`), rather than left for Discord to hide without a word.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import aiohttp
 import discord
 
 from bot.interactions.language import player_speech
+from bot.interactions.places import answers_forced_private
 from rules.language import N_
 
 _log = logging.getLogger(__name__)
@@ -39,6 +43,11 @@ ANSWER_ATTEMPTS = 4
 ANSWER_BACKOFF = 0.5
 """Seconds before the second attempt at an answer; doubled for each one after."""
 
+ONLY_YOU_SEE_IT = N_(
+    "Only you see this: this server does not let apps added to a player's account answer publicly (its Use External "
+    "Apps permission)."
+)
+"""Put above a public answer that Discord allows only as an ephemeral one."""
 NOT_SHOWN = N_("Discord lost this answer on its way to you, so nothing was changed. Try again.")
 """Put in place of an answer whose change was withdrawn, if Discord takes anything at all by then."""
 
@@ -159,10 +168,29 @@ async def _first_callback(
     if interaction.type in _UPDATES:
         response = await interaction.response.edit_message(**fields)
     else:
+        if not ephemeral and answers_forced_private(interaction):
+            ephemeral, fields = True, said_privately(interaction, fields)
         response = await interaction.response.send_message(ephemeral=ephemeral, **fields)
     if response is not None and isinstance(response.resource, discord.InteractionMessage):
         return response.resource  # asked ?with_response (discord.py does): the message comes back with it
     return await interaction.original_response()
+
+
+def said_privately(interaction: discord.Interaction, fields: dict[str, Any]) -> dict[str, Any]:
+    """A public answer's fields sent as an ephemeral one, ONLY_YOU_SEE_IT above its content (in the player's
+    language)."""
+    why = player_speech(interaction)._(ONLY_YOU_SEE_IT)
+    content = fields.get("content")
+    return {**fields, "content": f"{why}\n{content}" if content else why}
+
+
+async def send_public(interaction: discord.Interaction, **fields: Any) -> None:
+    """Send a public first answer (type 4) that stores nothing: as it is, or ephemeral saying why where Discord
+    allows only that."""
+    if answers_forced_private(interaction):
+        await interaction.response.send_message(ephemeral=True, **said_privately(interaction, fields))
+    else:
+        await interaction.response.send_message(**fields)
 
 
 async def _fill(

@@ -15,10 +15,10 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot.interactions.answers import answer
+from bot.interactions.answers import answer, send_public
+from bot.interactions.places import answers_forced_private, place_channel
 from bot.interactions.private_rolls import Buttons, roll_view
 from bot.interactions.rollkeeper import rollkeeper
-from bot.interactions.tree import server_channel
 from bot.storage.errors import StorageBusy
 from bot.storage.roll_log import NewEntry
 from rules.language import Speech
@@ -57,8 +57,11 @@ def card_of(embed: discord.Embed) -> dict[str, Any]:
 
 
 def new_entry(interaction: discord.Interaction, embed: discord.Embed, rolled: Rolled, private: bool) -> NewEntry:
-    """What the log keeps of a roll (a pushable Year Zero roll's is stored with the roll: rolls.create_superseding)."""
-    guild_id, channel_id = server_channel(interaction)
+    """What the log keeps of a roll (a pushable Year Zero roll's is stored with the roll: rolls.create_superseding).
+    A public roll that Discord shows to its player only (places.answers_forced_private) is logged as private: the
+    table never saw it, so /log show lists it to its roller alone."""
+    guild_id, channel_id = place_channel(interaction)
+    private = private or answers_forced_private(interaction)
     return NewEntry(
         guild_id, channel_id, interaction.user.id, rolled.system, rolled.kind, reading_of(embed),
         rolled.events_text, rolled.extras, private, card_of(embed) if private else None,
@@ -73,7 +76,7 @@ async def answer_roll(
     bot = rollkeeper(interaction)
     entry, now = new_entry(interaction, embed, rolled, private), bot.now()
     if not private:
-        await interaction.response.send_message(embed=embed)
+        await send_public(interaction, embed=embed)
         await _logged_late(bot.db.log.write(entry, now, interaction_id=interaction.id))
         return
     entry_id = await bot.db.log.write(entry, now, interaction_id=interaction.id)

@@ -14,6 +14,7 @@ from typing import Protocol
 import discord
 
 from bot.interactions.language import player_speech
+from bot.interactions.places import place_channel
 from bot.interactions.rollkeeper import rollkeeper
 from bot.interactions.tree import report_error, send_private
 from bot.storage.database import Storage
@@ -36,8 +37,10 @@ class Rolled(Protocol):
 
 
 def rolled_here(interaction: discord.Interaction, record: Rolled) -> bool:
-    """Whether the click comes from the server and channel the record was rolled in."""
-    return (interaction.guild_id, interaction.channel_id) == (record.guild_id, record.channel_id)
+    """Whether the click comes from the place and channel the record was rolled in (`places.place_channel`)."""
+    if interaction.channel_id is None:
+        return False
+    return place_channel(interaction) == (record.guild_id, record.channel_id)
 
 
 async def only_its_roller(

@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.interactions.webhook_edits import InteractionWebhooks
 from bot.settings import Settings
 from bot.storage.database import Storage
 
@@ -35,6 +36,10 @@ class Rollkeeper(Protocol):
     def tree(self) -> app_commands.CommandTree[Any]: ...
 
     def now(self) -> datetime: ...
+
+    @property
+    def webhooks(self) -> InteractionWebhooks:
+        """The interactions' webhooks that may still edit messages shown where the bot is absent (in memory)."""
 
     def hold_interaction(self) -> None:
         """Count the running task as handling an interaction: the bot waits for it when it closes."""

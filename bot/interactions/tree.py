@@ -173,19 +173,6 @@ S = TypeVar("S")
 R = TypeVar("R")
 InteractionT = TypeVar("InteractionT", bound=discord.Interaction)
 
-NOT_IN_A_SERVER = N_("This command works only in a server's channels, not in direct messages.")
-
-
-def server_channel(interaction: discord.Interaction) -> tuple[int, int]:
-    """(guild id, channel id) of an interaction from a server's channel; a PlayerError anywhere else.
-
-    Discord shows guild-only commands in servers only, but a payload can still come from a DM: the bot checks
-    for itself before it stores anything under a server."""
-    if interaction.guild_id is None or interaction.channel_id is None:
-        raise PlayerError(NOT_IN_A_SERVER)
-    return interaction.guild_id, interaction.channel_id
-
-
 def reports_errors(
     callback: Callable[Concatenate[S, InteractionT, P], Coroutine[Any, Any, R]],
 ) -> Callable[Concatenate[S, InteractionT, P], Coroutine[Any, Any, R | None]]:

@@ -2,34 +2,35 @@
 
 With ``callback_window`` and ``token_lifetime`` set (the playground sets Discord's 3 s and 15 minutes), a first
 callback after the window is refused as Discord refuses it (10062), and so is any use of a token after its
-lifetime (50027); the tests leave both off, as their faults simulate lateness themselves.
+lifetime (50027); the tests leave both off, as their faults simulate lateness themselves, or set them and move
+the stand-in's clock on (`clock_offset`). Where the app came only with a player's account, installs.py's rules hold.
 """
 
 from __future__ import annotations
 
 import time
 
+from bot.playground.channels import ChannelMessages
+from bot.playground.installs import TOO_MANY_FOLLOWUPS, followups_full, forced_ephemeral
 from bot.playground.protocol import (
     ALREADY_ACKNOWLEDGED,
     INVALID_WEBHOOK_TOKEN,
     NOT_FOR_THIS_INTERACTION,
-    UNKNOWN_CHANNEL,
     UNKNOWN_INTERACTION,
     UNKNOWN_MESSAGE,
     UNKNOWN_WEBHOOK,
     Fault,
     Result,
-    error,
 )
 from bot.playground.records import Reply, Request, Violation
 from bot.playground.routes import Validator
 from bot.playground.store import EPHEMERAL, LOADING, CommandRegistry, MessageStore
-from bot.playground.world import FakeChannel, FakeGuild, FakeUser, Snowflakes
+from bot.playground.world import FakeGroupDM, FakeGuild, FakeUser, Snowflakes
 
 AUTOCOMPLETE, MODAL_SUBMIT = 4, 5
 
 
-class Backend:
+class Backend(ChannelMessages):
     """The fake's whole state; REST handlers and the harness both work on it."""
 
     def __init__(
@@ -68,6 +69,10 @@ class Backend:
         """What GET /gateway/bot recommends; a bot must IDENTIFY with this count."""
         self.callback_window = callback_window
         self.token_lifetime = token_lifetime
+        self.clock_offset = 0.0
+        """Seconds the stand-in's clock is ahead of time.monotonic (a test moves it on to age the tokens)."""
+        self.group_dms: dict[int, FakeGroupDM] = {}
+        """The group DMs interactions came from, by channel id (the bot has no access to them)."""
 
     def shard_of(self, guild_id: int | None) -> int:
         """The shard that carries a guild's events (Discord's formula); DMs go to shard 0."""
@@ -81,13 +86,6 @@ class Backend:
 
     def track(self, reply: Reply) -> None:
         self.replies[reply.token] = reply
-
-    def find_channel(self, channel_id: int) -> tuple[FakeGuild, FakeChannel] | None:
-        for guild in self.guilds.values():
-            channel = guild.find_channel(channel_id)
-            if channel is not None:
-                return guild, channel
-        return None
 
     def _own(self, reply: Reply, message: dict) -> dict:
         self.owners[int(message["id"])] = reply
@@ -154,6 +152,8 @@ class Backend:
         return not (callback_type == 9 and interaction_type == MODAL_SUBMIT)
 
     def _send(self, reply: Reply, kind: int, data: dict, files: list[dict]) -> Result | None:
+        if forced_ephemeral(reply.interaction):
+            data = data | {"flags": (data.get("flags") or 0) | EPHEMERAL}
         message = self.store.create(data, **self._place(reply), files=files)
         reply.original_id = int(self._own(reply, message)["id"])
         return None
@@ -198,9 +198,8 @@ class Backend:
 
     # -- interaction webhooks (followups and edits) ---------------------------------------------------
 
-    @staticmethod
-    def _late(reply: Reply, window: float | None) -> bool:
-        return window is not None and time.monotonic() - reply.sent_at > window
+    def _late(self, reply: Reply, window: float | None) -> bool:
+        return window is not None and time.monotonic() + self.clock_offset - reply.sent_at > window
 
     def _acknowledged(self, application_id: int, token: str) -> Reply | None:
         reply = self.replies.get(token)
@@ -219,6 +218,10 @@ class Backend:
         reply = self._acknowledged(application_id, token)
         if reply is None:
             return UNKNOWN_WEBHOOK
+        if followups_full(reply.interaction, len(reply.followup_ids)):
+            return TOO_MANY_FOLLOWUPS
+        if forced_ephemeral(reply.interaction):
+            body = body | {"flags": (body.get("flags") or 0) | EPHEMERAL}
         original = reply.message
         if original is not None and original["flags"] & LOADING:
             message = self.store.fill_loading(original, body, files)
@@ -267,49 +270,3 @@ class Backend:
             return found
         self.store.delete(int(found[1]["id"]))
         return 204, None
-
-    # -- channel messages -----------------------------------------------------------------------------
-
-    def _channel_message(self, channel_id: int, message_id: int) -> dict | None:
-        message = self.store.get(message_id)
-        if message is None or int(message["channel_id"]) != channel_id or message["flags"] & EPHEMERAL:
-            return None
-        return message
-
-    def create_message(self, channel_id: int, body: dict, files: list[dict]) -> Result:
-        found = self.find_channel(channel_id)
-        if found is None:
-            return UNKNOWN_CHANNEL
-        body = {key: value for key, value in body.items() if key != "flags"} | {
-            "flags": (body.get("flags") or 0) & ~EPHEMERAL
-        }
-        return 200, self.store.create(body, channel_id=channel_id, guild_id=found[0].id, files=files)
-
-    def get_message(self, channel_id: int, message_id: int) -> Result:
-        message = self._channel_message(channel_id, message_id)
-        return (200, message) if message is not None else UNKNOWN_MESSAGE
-
-    def edit_message(self, channel_id: int, message_id: int, body: dict, files: list[dict]) -> Result:
-        message = self._channel_message(channel_id, message_id)
-        if message is None:
-            return UNKNOWN_MESSAGE
-        if message["author"]["id"] != str(self.bot_user.id):
-            return error(403, 50005, "Cannot edit a message authored by another user")
-        self.store.apply(message, body, files=files)
-        owner = self.owners.get(message_id)
-        if owner is not None:
-            owner.edits.append({"message_id": message_id, "body": body})
-        return 200, message
-
-    def delete_message(self, channel_id: int, message_id: int) -> Result:
-        if self._channel_message(channel_id, message_id) is None:
-            return UNKNOWN_MESSAGE
-        self.store.delete(message_id)
-        return 204, None
-
-    def get_channel(self, channel_id: int) -> Result:
-        found = self.find_channel(channel_id)
-        if found is None:
-            return UNKNOWN_CHANNEL
-        guild, channel = found
-        return 200, channel.payload(guild.id)

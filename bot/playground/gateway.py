@@ -162,4 +162,5 @@ class Gateway:
         }
 
     def _owned_by(self, session: GatewaySession) -> list:
-        return [guild for guild in self.backend.guilds.values() if self.backend.shard_of(guild.id) == session.shard_id]
+        return [guild for guild in self.backend.guilds.values()
+                if guild.has_app and self.backend.shard_of(guild.id) == session.shard_id]

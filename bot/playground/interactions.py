@@ -17,7 +17,7 @@ from bot.playground.invoke import (
     modal_data,
 )
 from bot.playground.records import Reply
-from bot.playground.world import ALICE, FakeChannel, FakeGuild, FakeUser
+from bot.playground.world import ALICE, FakeChannel, FakeGroupDM, FakeGuild, FakeUser
 
 if TYPE_CHECKING:
     from bot.playground.backend import Backend
@@ -45,20 +45,36 @@ class Interactions:
         guild: FakeGuild | None = None,
         channel: FakeChannel | None = None,
         dm: bool = False,
+        group: FakeGroupDM | None = None,
         expect_answer: bool = True,
         shard: int | None = None,
     ) -> Reply:
-        """Invoke `/command` ("yz roll" for a subcommand) with options typed as the bot registered them.
+        """Invoke `/command` ("yz roll" for a subcommand) with options typed as the bot registered them: in a
+        guild's channel (by default), the bot's DM (`dm`) or a group DM (`group`).
 
         Raises CannotInvoke when Discord's client would refuse (unregistered command, unknown/missing option,
-        value outside choices or bounds, user lacking the command's default permissions).
+        value outside choices or bounds, user lacking the command's default permissions, a context or install the
+        command is not offered in).
         """
-        place = self._place(user, guild, channel, dm)
+        payload = self.command_payload(command, options, user=user, guild=guild, channel=channel, dm=dm, group=group)
+        return await self.send_interaction(payload, expect_answer=expect_answer, shard=shard)
+
+    def command_payload(
+        self,
+        command: str,
+        options: dict | None = None,
+        *,
+        user: FakeUser = ALICE,
+        guild: FakeGuild | None = None,
+        channel: FakeChannel | None = None,
+        dm: bool = False,
+        group: FakeGroupDM | None = None,
+    ) -> dict:
+        """The INTERACTION_CREATE `slash` would send, checked as it checks, without sending it (to deliver twice)."""
+        place = self._place(user, guild, channel, dm, group)
         found = self._registered(command, place)
         data = command_data(found, command.split()[1:], options or {}, place)
-        return await self.send_interaction(
-            self._payload(APPLICATION_COMMAND, data, place), expect_answer=expect_answer, shard=shard
-        )
+        return self._payload(APPLICATION_COMMAND, data, place)
 
     async def autocomplete(
         self,
@@ -71,7 +87,7 @@ class Interactions:
         dm: bool = False,
     ) -> Reply:
         """Ask for the choices of option `focused` while the user types; `reply.choices` holds the answer."""
-        place = self._place(user, guild, None, dm)
+        place = self._place(user, guild, None, dm, None)
         found = self._registered(command, place)
         data = command_data(found, command.split()[1:], options, place, focused=focused)
         return await self.send_interaction(self._payload(AUTOCOMPLETE, data, place))
@@ -107,7 +123,7 @@ class Interactions:
         if modal_reply.modal is None:
             raise CannotInvoke(f"the bot opened no modal: {modal_reply.describe()}")
         interaction = modal_reply.interaction
-        place = Place(user, self.backend.guilds.get(int(interaction.get("guild_id") or 0)), None)
+        place = self._place_in(int(interaction["channel_id"]), user)
         payload = self._payload(MODAL_SUBMIT, modal_data(modal_reply.modal, values), place)
         if "message" in interaction:
             payload["message"] = interaction["message"]
@@ -122,9 +138,10 @@ class Interactions:
         guild: FakeGuild | None = None,
         channel: FakeChannel | None = None,
         dm: bool = False,
+        group: FakeGroupDM | None = None,
     ) -> dict:
         """A fresh INTERACTION_CREATE payload (new id and token): the starting point for hand-made ones."""
-        return self._payload(kind, data, self._place(user, guild, channel, dm))
+        return self._payload(kind, data, self._place(user, guild, channel, dm, group))
 
     async def send_interaction(
         self,
@@ -191,7 +208,15 @@ class Interactions:
 
     # -- helpers --------------------------------------------------------------------------------------
 
-    def _place(self, user: FakeUser, guild: FakeGuild | None, channel: FakeChannel | None, dm: bool) -> Place:
+    def _place(
+        self, user: FakeUser, guild: FakeGuild | None, channel: FakeChannel | None, dm: bool,
+        group: FakeGroupDM | None,
+    ) -> Place:
+        if group is not None:
+            if user not in group.members:
+                raise ValueError(f"{user.name} is not in the group DM {group.name!r}")
+            self.backend.group_dms[group.id] = group
+            return Place(user, None, None, group)
         if dm:
             return Place(user, None, None)
         guild = guild or self.guild
@@ -202,10 +227,17 @@ class Interactions:
         return Place(user, guild, channel or guild.channel)
 
     def _place_of(self, message: dict, user: FakeUser) -> Place:
-        found = self.backend.find_channel(int(message["channel_id"]))
-        if found is None:
-            return Place(user, None, None)
-        return Place(user, found[0], found[1])
+        return self._place_in(int(message["channel_id"]), user)
+
+    def _place_in(self, channel_id: int, user: FakeUser) -> Place:
+        """Where a click or a modal in that channel happens: its guild's channel, its group DM, or the bot's DM."""
+        found = self.backend.find_channel(channel_id)
+        if found is not None:
+            return Place(user, found[0], found[1])
+        group = self.backend.group_dms.get(channel_id)
+        if group is not None and user in group.members:
+            return Place(user, None, None, group)
+        return Place(user, None, None)
 
     def _registered(self, command: str, place: Place) -> dict:
         name = command.split()[0]

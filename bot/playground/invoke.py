@@ -6,9 +6,21 @@ import secrets
 from dataclasses import dataclass
 
 from bot.playground.components import walk_components
-from bot.playground.world import ADMINISTRATOR, FakeChannel, FakeGuild, FakeUser
+from bot.playground.world import (
+    ADMINISTRATOR,
+    MEMBER_PERMISSIONS,
+    USE_EXTERNAL_APPS,
+    FakeChannel,
+    FakeGroupDM,
+    FakeGuild,
+    FakeUser,
+)
 
 SUBCOMMAND, GROUP = 1, 2
+GUILD_INSTALL, USER_INSTALL = 0, 1
+"""An app's installs (a command's ``integration_types``; the keys of ``authorizing_integration_owners``)."""
+IN_GUILD, IN_BOT_DM, IN_PRIVATE_CHANNEL = 0, 1, 2
+"""An interaction's ``context`` (a command's ``contexts``): a server, the bot's DM, a group DM."""
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
 MAX_SAFE_INTEGER = 2**53
 
@@ -19,11 +31,23 @@ class CannotInvoke(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """Where an interaction happens: a guild channel, or a DM when guild is None."""
+    """Where an interaction happens: a guild channel; a group DM when group is given; else the bot's DM."""
 
     user: FakeUser
     guild: FakeGuild | None
     channel: FakeChannel | None
+    group: FakeGroupDM | None = None
+
+    @property
+    def context(self) -> int:
+        if self.guild is not None:
+            return IN_GUILD
+        return IN_PRIVATE_CHANNEL if self.group is not None else IN_BOT_DM
+
+    @property
+    def install(self) -> int:
+        """The install that brings the app here: the server's, or else the player's own account."""
+        return GUILD_INSTALL if self.guild is not None and self.guild.has_app else USER_INSTALL
 
 
 def base_payload(
@@ -43,37 +67,49 @@ def base_payload(
         "attachment_size_limit": 10 * 1024 * 1024,
     }
     guild, user = place.guild, place.user
-    if guild is None:
-        dm_id = user.id + 7
+    if guild is None:  # no member there, only the user; the app came with their account
+        private = {"id": str(user.id + 7), "type": 1, "recipients": [user.payload()], "flags": 0}
+        channel_payload = place.group.payload() if place.group is not None else private
         payload.update(
             user=user.payload(),
-            channel_id=str(dm_id),
-            context=1,
-            channel={"id": str(dm_id), "type": 1, "recipients": [user.payload()], "flags": 0},
-            authorizing_integration_owners={"0": str(user.id)},
+            channel_id=channel_payload["id"],
+            context=place.context,
+            channel=channel_payload,
+            authorizing_integration_owners={str(USER_INSTALL): str(user.id)},
         )
         return payload
     channel = place.channel or guild.channel
     payload.update(
         guild_id=str(guild.id),
         guild_locale=guild.locale,
-        context=0,
+        context=IN_GUILD,
         guild={"id": str(guild.id), "locale": guild.locale, "features": []},
         channel_id=str(channel.id),
         channel=channel.payload(guild.id, permissions=user.permissions),
         member=user.member_payload(),
-        authorizing_integration_owners={"0": str(guild.id)},
+        authorizing_integration_owners={str(GUILD_INSTALL): str(guild.id)},
     )
+    if not guild.has_app:  # a user install: what the app may do there is what its members let external apps do
+        external = USE_EXTERNAL_APPS if guild.external_apps else 0
+        payload.update(
+            app_permissions=str(MEMBER_PERMISSIONS | external),
+            authorizing_integration_owners={str(USER_INSTALL): str(user.id)},
+        )
     return payload
 
 
 def check_access(command: dict, place: Place) -> None:
-    """Discord hides a command from members without its default_member_permissions, and from DMs if barred."""
+    """Discord offers a command only in its contexts and installs (where the app came with a player's account,
+    only a command with the user install; the bot's DM is reached through either), and hides it from members
+    without its default_member_permissions."""
     name = command["name"]
-    if place.guild is None and (
-        command.get("dm_permission") is False or 1 not in (command.get("contexts") or [1])
-    ):
+    if place.guild is None and command.get("dm_permission") is False:
         raise CannotInvoke(f"/{name} cannot be used in DMs")
+    if place.context not in (command.get("contexts") or [IN_GUILD, IN_BOT_DM, IN_PRIVATE_CHANNEL]):
+        raise CannotInvoke(f"/{name} is not offered in context {place.context} (its contexts: {command['contexts']})")
+    if place.context != IN_BOT_DM and place.install not in (command.get("integration_types") or [GUILD_INSTALL]):
+        raise CannotInvoke(f"/{name} is not offered with install {place.install} (its installs: "
+                           f"{command.get('integration_types')})")
     needed = command.get("default_member_permissions")
     if place.guild is not None and needed is not None:
         have = place.user.permissions

@@ -10,6 +10,7 @@ from typing import Any
 from aiohttp import BodyPartReader, web
 
 from bot.playground.backend import Backend
+from bot.playground.installs import MISSING_ACCESS
 from bot.playground.limits import check_limits
 from bot.playground.protocol import Handler, Result, error
 from bot.playground.records import Request, Violation
@@ -258,14 +259,31 @@ class RestApi:
 
     # -- channels -------------------------------------------------------------------------------------
 
+    def without_access(self, request: web.Request) -> web.Response | None:
+        """403 Missing Access, a violation too, for the bot's own token in a channel it is not in (a group DM, a
+        server that never added the app): there the app may use only its interactions' tokens."""
+        if not self.backend.no_access(int(request.match_info["channel"])):
+            return None
+        path = request.path[len(API) :]
+        problem = "the bot used its own token in a channel it is not in (403 Missing Access)"
+        self.backend.violations.append(Violation(request.method, path, self.backend.validator.template_for(path),
+                                                 problem))
+        return respond(MISSING_ACCESS)
+
     async def channel(self, request: web.Request) -> web.Response:
+        if (refused := self.without_access(request)) is not None:
+            return refused
         return respond(self.backend.get_channel(int(request.match_info["channel"])))
 
     async def create_message(self, request: web.Request) -> web.Response:
+        if (refused := self.without_access(request)) is not None:
+            return refused
         channel = int(request.match_info["channel"])
         return respond(self.backend.create_message(channel, request[BODY] or {}, request[FILES]))
 
     async def channel_message(self, request: web.Request) -> web.Response:
+        if (refused := self.without_access(request)) is not None:
+            return refused
         channel, message = int(request.match_info["channel"]), int(request.match_info["message"])
         if request.method == "GET":
             return respond(self.backend.get_message(channel, message))

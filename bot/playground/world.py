@@ -25,6 +25,8 @@ MEMBER_PERMISSIONS = discord.Permissions(
 
 MANAGE_GUILD = discord.Permissions(manage_guild=True).value
 ADMINISTRATOR = discord.Permissions(administrator=True).value
+USE_EXTERNAL_APPS = discord.Permissions(use_external_apps=True).value
+"""A member may use apps added to their own account, and those apps may answer publicly."""
 BOT_PERMISSIONS = MEMBER_PERMISSIONS | discord.Permissions(manage_messages=True).value
 PRIVILEGED_INTENTS = discord.Intents(members=True, presences=True, message_content=True).value
 
@@ -146,6 +148,12 @@ class FakeGuild:
     owner: FakeUser = FakeUser("owner", permissions=ADMINISTRATOR)
     locale: str = "en-US"
     """The server's language as Discord keeps it (an interaction's ``guild_locale``)."""
+    has_app: bool = True
+    """False: the server never added the app. Its players bring the app with their own account (a user install):
+    the bot gets no GUILD_CREATE for it and no access to its channels (Missing Access), and answers only through
+    the interactions' tokens."""
+    external_apps: bool = True
+    """Whether its members hold Use External Apps: without it, a user-installed app's answers there are ephemeral."""
 
     def __post_init__(self) -> None:
         if not self.id:
@@ -216,3 +224,23 @@ class FakeGuild:
 
     def find_channel(self, channel_id: int) -> FakeChannel | None:
         return next((channel for channel in self.channels if channel.id == channel_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class FakeGroupDM:
+    """A group DM (a private channel of up to ten people): the bot is never in one; players who added the app to
+    their account use its commands there (interaction context 2)."""
+
+    name: str
+    members: tuple[FakeUser, ...] = ()
+    id: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.id:
+            object.__setattr__(self, "id", _stable_id(self.name, 4))
+
+    def payload(self) -> dict:
+        """The channel object an interaction carries (type 3, GROUP_DM)."""
+        return {"id": str(self.id), "type": 3, "name": self.name, "owner_id": str(self.members[0].id)
+                if self.members else "0", "recipients": [member.payload() for member in self.members], "flags": 0,
+                "icon": None, "last_message_id": None}

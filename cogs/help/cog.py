@@ -15,8 +15,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.interactions.answers import send_public
 from bot.interactions.common_options import describe
 from bot.interactions.language import player_speech, table_speech
+from bot.interactions.places import anywhere
 from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
 from bot.interactions.tree import reports_errors
 from bot.render.common import Tones
@@ -120,14 +122,17 @@ class Help(commands.Cog):
         self.bot.remove_dynamic_items(HelpMenu)
 
     @app_commands.command(name="help", description=N_("How to use rollkeeper: the commands, the dice and the rulings"))
-    @app_commands.guild_only()
+    @anywhere
     @describe(public=N_("Show the help to everyone in the channel (by default only you see it)"))
     async def help(self, interaction: discord.Interaction, public: bool = False) -> None:
         speech = await table_speech(interaction, self.bot.db.languages) if public else player_speech(interaction)
         pages = all_pages(self.bot.tree, speech)
         view = page_view(pages, pages[0].key, interaction.user.id, speech)
         embed = page_embed(pages, pages[0].key, speech)
-        await interaction.response.send_message(embed=embed, view=view, ephemeral=not public)
+        if public:
+            await send_public(interaction, embed=embed, view=view)
+        else:
+            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
 
 async def setup(bot: Rollkeeper) -> None:

@@ -18,6 +18,7 @@ from bot.interactions.by_hand import HEROIC_FACES, Faces, by_hand
 from bot.interactions.common_options import NOTE, PRIVATE, Descriptions, Note, picker_label
 from bot.interactions.language import answer_speech
 from bot.interactions.logbook import Rolled, answer_roll
+from bot.interactions.places import both_installs, everywhere_contexts
 from bot.interactions.rollkeeper import Rollkeeper
 from cogs.heroic import card as render
 from rules.dice import DiceSource, SystemDice, rolled_with
@@ -89,7 +90,7 @@ class Heroic(commands.Cog):
 
     heroic_group = app_commands.Group(
         name="heroic", description=N_("A Heroic Roll: 2d6 (or d12, d20) + Skill against a Target Number"),
-        guild_only=True, allowed_contexts=app_commands.AppCommandContext(guild=True),
+        allowed_contexts=everywhere_contexts(), allowed_installs=both_installs(),
     )
 
     def __init__(self, bot: Rollkeeper, dice: DiceSource | None = None) -> None:

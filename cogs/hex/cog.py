@@ -22,6 +22,7 @@ from bot.interactions.by_hand import (
 from bot.interactions.common_options import Descriptions, Note
 from bot.interactions.language import answer_speech
 from bot.interactions.logbook import Rolled, answer_roll
+from bot.interactions.places import both_installs, everywhere_contexts
 from bot.interactions.rollkeeper import Rollkeeper
 from cogs.hex import card as render
 from rules.dice import DiceSource, SystemDice, rolled_with
@@ -62,8 +63,8 @@ class Hex(commands.Cog):
     """HEX: a d6 success pool; each 6 is a success, Hazard Dice bring Mishaps."""
 
     hex_group = app_commands.Group(
-        name="hex", description=N_("HEX: roll a d6 pool, each 6 a success, with Hazard Dice"), guild_only=True,
-        allowed_contexts=app_commands.AppCommandContext(guild=True),
+        name="hex", description=N_("HEX: roll a d6 pool, each 6 a success, with Hazard Dice"),
+        allowed_contexts=everywhere_contexts(), allowed_installs=both_installs(),
     )
 
     def __init__(self, bot: Rollkeeper, dice: DiceSource | None = None) -> None:

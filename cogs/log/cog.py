@@ -18,9 +18,10 @@ from discord.ext import commands
 
 from bot.errors import PlayerError
 from bot.interactions.language import player_speech
+from bot.interactions.places import both_installs, everywhere_contexts, place_channel, server_of
 from bot.interactions.roller import from_its_place
 from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
-from bot.interactions.tree import reports_errors, server_channel
+from bot.interactions.tree import reports_errors
 from bot.storage.roll_log import LogEntry
 from cogs.log.cards import log_csv, render_log_page
 from cogs.log.reveal import RevealButton
@@ -99,7 +100,7 @@ async def log_page(
 ) -> tuple[discord.Embed, discord.ui.View]:
     """The page of the log the reader asked for, newest first, with Newer and Older buttons, each disabled when
     nothing lies that way. A page emptied since its button was drawn (its rolls purged) gives way to the latest."""
-    guild_id, channel_id = server_channel(interaction)
+    guild_id, channel_id = place_channel(interaction)
     log = rollkeeper(interaction).db.log
     ask = functools.partial(log.page, guild_id, channel_id, interaction.user.id, limit=PAGE_SIZE + 1)
     entries = await ask(before=before, after=after)
@@ -129,8 +130,8 @@ class RollLogCog(commands.Cog, name="RollLog"):
     """The roll log: every roll of this channel, and Reveal for private rolls."""
 
     log_group = app_commands.Group(
-        name="log", description=N_("The roll log of this channel"), guild_only=True,
-        allowed_contexts=app_commands.AppCommandContext(guild=True),
+        name="log", description=N_("The roll log of this channel"),
+        allowed_contexts=everywhere_contexts(), allowed_installs=both_installs(),
     )
 
     def __init__(self, bot: Rollkeeper) -> None:
@@ -147,15 +148,18 @@ class RollLogCog(commands.Cog, name="RollLog"):
         embed, view = await log_page(interaction)
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
-    @log_group.command(name="export", description=N_("Game masters: this channel's roll log as a CSV file"))
+    @log_group.command(
+        name="export",
+        description=N_("Game masters, in a server that added rollkeeper: this channel's roll log as a CSV"),
+    )
     @app_commands.describe(
         start=N_("First day, YYYY-MM-DD (UTC); default 29 days before the end"),
         end=N_("Last day, YYYY-MM-DD (UTC); default today"),
     )
     async def export(self, interaction: discord.Interaction, start: str | None = None, end: str | None = None) -> None:
+        guild_id, channel_id = server_of(interaction), place_channel(interaction)[1]
         if not interaction.permissions.manage_guild:
             raise PlayerError(NEEDS_MANAGE_SERVER)
-        guild_id, channel_id = server_channel(interaction)
         begin, finish = export_range(start, end, self.bot.now().date())
         entries = await self.bot.db.log.between(guild_id, channel_id, interaction.user.id, begin, finish)
         name = f"roll-log-{channel_id}-{begin.date()}-{(finish - timedelta(days=1)).date()}.csv"

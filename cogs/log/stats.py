@@ -15,8 +15,8 @@ from discord.ext import commands
 
 from bot.errors import PlayerError
 from bot.interactions.language import player_speech, table_speech
+from bot.interactions.places import anywhere, place_channel, server_contexts, server_install, server_of
 from bot.interactions.rollkeeper import Rollkeeper
-from bot.interactions.tree import server_channel
 from bot.text import inert
 from cogs.log.cards import render_stats
 from cogs.log.tallies import IN_TOTAL, events_of, per_system, sparkline, tally
@@ -38,14 +38,14 @@ class Stats(commands.Cog):
     session_group = app_commands.Group(
         name="session", description=N_("Game sessions of this channel"), guild_only=True,
         default_permissions=discord.Permissions(manage_guild=True),
-        allowed_contexts=app_commands.AppCommandContext(guild=True),
+        allowed_contexts=server_contexts(), allowed_installs=server_install(),
     )
 
     def __init__(self, bot: Rollkeeper) -> None:
         self.bot = bot
 
     @app_commands.command(name="stats", description=N_("Your luck from the exact odds of your rolls in this channel"))
-    @app_commands.guild_only()
+    @anywhere
     @app_commands.describe(
         player=N_("Game masters: another player's stats"),
         everyone=N_("Game masters: the whole channel's stats"),
@@ -56,9 +56,9 @@ class Stats(commands.Cog):
         since: app_commands.Range[int, 1, MAX_HOURS] | None = None,
     ) -> None:
         """Rolls, successes, expected successes, luck percentile and 'at least this good', per system."""
-        guild_id, channel_id = server_channel(interaction)
+        guild_id, channel_id = place_channel(interaction)
         someone_else = everyone or (player is not None and player.id != interaction.user.id)
-        if someone_else and not interaction.permissions.manage_guild:
+        if someone_else and interaction.guild_id is not None and not interaction.permissions.manage_guild:
             raise PlayerError(GM_ONLY)
         speech = player_speech(interaction)
         start, period = await self._period(guild_id, channel_id, since, speech)
@@ -87,7 +87,7 @@ class Stats(commands.Cog):
     @session_group.command(name="start", description=N_("Game masters: start a session here (/stats counts from now)"))
     @app_commands.checks.has_permissions(manage_guild=True)
     async def start(self, interaction: discord.Interaction) -> None:
-        guild_id, channel_id = server_channel(interaction)
+        guild_id, channel_id = server_of(interaction), place_channel(interaction)[1]
         await self.bot.db.meta.set(session_key(guild_id, channel_id), self.bot.now().isoformat())
         speech = await table_speech(interaction, self.bot.db.languages)
         await interaction.response.send_message(speech._(SESSION_STARTED))

@@ -16,8 +16,8 @@ from bot.interactions.by_hand import Faces, by_hand
 from bot.interactions.common_options import describe, picker_label
 from bot.interactions.language import player_speech, table_speech
 from bot.interactions.logbook import Rolled, new_entry
+from bot.interactions.places import anywhere, place_channel
 from bot.interactions.rollkeeper import Rollkeeper
-from bot.interactions.tree import server_channel
 from bot.storage.resources import RatingChange, ResourceRatings
 from bot.text import inert
 from cogs.resources.card import DIE, NO_DIE, RESOURCE_NAMES, rating_text, render_resource
@@ -46,19 +46,20 @@ FACES = N_("The die rolled by hand: its one face (1 up to the die's sides)")
 
 
 def _is_game_master(interaction: discord.Interaction) -> bool:
-    """What /willpower-set checks (Manage Server)."""
+    """What /willpower-set checks (Manage Server): only in a server; in a DM or a group DM each player keeps their
+    own."""
     permissions = getattr(interaction, "permissions", None)
     return bool(permissions and permissions.manage_guild)
 
 
-def _whose(interaction: discord.Interaction, player: discord.Member | None) -> discord.abc.User:
+def _whose(interaction: discord.Interaction, player: discord.User | None) -> discord.abc.User:
     who = player or interaction.user
     if who.id != interaction.user.id and not _is_game_master(interaction):
         raise PlayerError(ONLY_YOUR_OWN)
     return who
 
 
-@app_commands.guild_only()
+@anywhere
 class ResourceCommands(
     commands.GroupCog, group_name="resource",
     # Translators: a command description (at most 100 characters): the /resource group of commands.
@@ -80,7 +81,7 @@ class ResourceCommands(
     @describe(resource=N_("The resource used: Food, Water, Arrows or Torches."), faces=FACES)
     async def roll(self, interaction: discord.Interaction, resource: str, faces: Faces | None = None) -> None:
         """Roll a resource die: on 1 or 2 it steps down one size."""
-        key = (server_channel(interaction)[0], interaction.user.id, resource)
+        key = (place_channel(interaction)[0], interaction.user.id, resource)
         made = await self._roll(interaction, Resource(resource), faces)
         speech = await table_speech(interaction, self.bot.db.languages)
         card, rolled = _card(made, speech, faces)
@@ -99,16 +100,16 @@ class ResourceCommands(
         """The roll of the player's rated die (or of the faces typed); a resource rated none is refused. (A repeat
         delivery of the roll that used it up is refused too, after the first delivery's answer: the tree leaves
         that answer standing, as for a Willpower spend.)"""
-        place = server_channel(interaction)[0]
+        place = place_channel(interaction)[0]
         rating = (await self._ratings.ratings(place, interaction.user.id)).get(resource.value, NONE)
         return rolled_with(faces, self.dice, lambda dice: roll_resource(resource, rating, dice))
 
     @app_commands.command(name="show", description=N_("See your resource dice (a game master may see anyone's)."))
     @describe(player=N_("Whose resource dice to see (game masters only; default yourself)."))
-    async def show(self, interaction: discord.Interaction, player: discord.Member | None = None) -> None:
+    async def show(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         """See your resource dice (a game master may see anyone's)."""
         who = _whose(interaction, player)
-        ratings = await self._ratings.ratings(server_channel(interaction)[0], who.id)
+        ratings = await self._ratings.ratings(place_channel(interaction)[0], who.id)
         speech = player_speech(interaction)
         listed = " · ".join(f"{speech._(name)} **{rating_text(ratings.get(resource.value, NONE), speech)}**"
                             for resource, name in RESOURCE_NAMES.items())
@@ -128,11 +129,11 @@ class ResourceCommands(
               rating=N_("Its new die, D6 to D12, or none."),
               player=N_("Whose resource to set (game masters only; default yourself)."))
     async def set_rating(
-        self, interaction: discord.Interaction, resource: str, rating: str, player: discord.Member | None = None
+        self, interaction: discord.Interaction, resource: str, rating: str, player: discord.User | None = None
     ) -> None:
         """Set a resource die, yours (a game master may set anyone's)."""
         who = _whose(interaction, player)
-        key = (server_channel(interaction)[0], who.id, resource)
+        key = (place_channel(interaction)[0], who.id, resource)
         before = (await self._ratings.ratings(*key[:2])).get(resource, NONE)
         change = RatingChange(before, RATING_OF[rating])
         stored = await in_time(interaction, self._ratings.change(key, change, self.bot.now(),

@@ -12,8 +12,8 @@ from discord.ext import commands
 
 from bot.interactions.common_options import describe
 from bot.interactions.language import player_speech
+from bot.interactions.places import server_contexts, server_install, server_of
 from bot.interactions.rollkeeper import Rollkeeper
-from bot.interactions.tree import server_channel
 from rules.language import LANGUAGES, N_, speak
 
 AUTOMATIC = "automatic"
@@ -37,7 +37,7 @@ class Settings(commands.Cog):
     settings_group = app_commands.Group(
         name="settings", description=N_("Game masters: this server's settings for rollkeeper"), guild_only=True,
         default_permissions=discord.Permissions(manage_guild=True),
-        allowed_contexts=app_commands.AppCommandContext(guild=True),
+        allowed_contexts=server_contexts(), allowed_installs=server_install(),
     )
 
     def __init__(self, bot: Rollkeeper) -> None:
@@ -48,7 +48,7 @@ class Settings(commands.Cog):
     @app_commands.choices(choice=LANGUAGE_CHOICES)
     @describe(choice=N_("A language, or automatic: the server's Discord language"))
     async def language(self, interaction: discord.Interaction, choice: str) -> None:
-        guild_id, _ = server_channel(interaction)
+        guild_id = server_of(interaction)
         chosen = None if choice == AUTOMATIC else choice
         await self.bot.db.languages.set(guild_id, chosen)
         if chosen is None:

@@ -17,13 +17,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import PlayerError
-from bot.interactions.answers import in_time, withdraw
+from bot.interactions.answers import in_time, send_public, withdraw
 from bot.interactions.by_hand import SK_COMPETITION_FACES, SK_FACES, Faces, by_hand
 from bot.interactions.common_options import Descriptions, Note
 from bot.interactions.language import answer_speech, player_speech
 from bot.interactions.logbook import Rolled, answer_roll, deliver_roll
+from bot.interactions.places import both_installs, everywhere_contexts, place_channel, server_of
 from bot.interactions.rollkeeper import Rollkeeper
-from bot.interactions.tree import server_channel
 from bot.storage.applied import AlreadyApplied
 from bot.storage.errors import NoSuchExtendedTest
 from bot.storage.extended import ExtendedTask, ExtendedTests, task_name
@@ -90,8 +90,8 @@ class SevenKingdoms(commands.Cog):
     """Seven Kingdoms tests: test, bonus and penalty dice, degrees of success."""
 
     test_group = app_commands.Group(
-        name="test", description=N_("Seven Kingdoms tests: test, bonus and penalty dice, degrees"), guild_only=True,
-        allowed_contexts=app_commands.AppCommandContext(guild=True),
+        name="test", description=N_("Seven Kingdoms tests: test, bonus and penalty dice, degrees"),
+        allowed_contexts=everywhere_contexts(), allowed_installs=both_installs(),
     )
 
     def __init__(self, bot: Rollkeeper, dice: DiceSource | None = None) -> None:
@@ -185,7 +185,7 @@ class SevenKingdoms(commands.Cog):
         injuries: Rank = 0, aid: bool = False, private: bool = False, note: Note | None = None,
         faces: Faces | None = None,
     ) -> None:
-        guild_id, channel_id = server_channel(interaction)
+        guild_id, channel_id = place_channel(interaction)
         name = task_name(task)
         sk_pool = build_pool(
             pool, rank, bonus, discard, wounds=wounds, pool_penalty=pool_penalty, injuries=injuries, aid=aid
@@ -224,20 +224,23 @@ class SevenKingdoms(commands.Cog):
     @test_group.command(name="progress", description=N_("Show the extended tests of this channel and their progress"))
     @describe("private")
     async def progress(self, interaction: discord.Interaction, private: bool = False) -> None:
-        guild_id, channel_id = server_channel(interaction)
+        guild_id, channel_id = place_channel(interaction)
         tasks = await self._extended.in_channel(guild_id, channel_id)
         speech = await answer_speech(interaction, self.bot.db.languages, private=private)
         tasks_shown = [(task.name, task.progress, task.needed) for task in tasks]
         embed = render.render_tasks(tasks_shown, None, speech=speech)
-        await interaction.response.send_message(embed=embed, ephemeral=private)
+        if private:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+        else:
+            await send_public(interaction, embed=embed)
 
     @test_group.command(
         name="clear",
-        description=N_("Forget an extended test of this channel (its starter or Manage Server; asks first)"),
+        description=N_("In a server that added rollkeeper: forget an extended test here (its starter or a GM)"),
     )
     @describe(task=N_("The name of the task to forget"))
     async def clear(self, interaction: discord.Interaction, task: TaskName) -> None:
-        guild_id, channel_id = server_channel(interaction)
+        guild_id, channel_id = server_of(interaction), place_channel(interaction)[1]
         name = task_name(task)
         stored = await self._extended.get(guild_id, channel_id, name)
         if stored is None:

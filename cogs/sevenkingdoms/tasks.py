@@ -16,8 +16,9 @@ from discord import app_commands
 
 from bot.errors import PlayerError
 from bot.interactions.language import player_speech, table_speech
+from bot.interactions.places import place_channel, server_of
 from bot.interactions.rollkeeper import rollkeeper
-from bot.interactions.tree import reports_errors, send_private, server_channel
+from bot.interactions.tree import reports_errors, send_private
 from bot.storage.extended import ExtendedTask
 from bot.text import inert, plain
 from rules.language import N_, Speech
@@ -41,11 +42,11 @@ def task_choices(tasks: list[ExtendedTask], typed: str) -> list[app_commands.Cho
 
 
 async def channel_tasks(interaction: discord.Interaction) -> list[ExtendedTask]:
-    """The extended tests of the interaction's channel; none to offer outside a server's channel (a crafted
-    autocomplete from a DM: discord.py would only log what an autocomplete raises, and answer nothing)."""
-    if interaction.guild_id is None or interaction.channel_id is None:
+    """The extended tests of the interaction's channel, in its place (a server, a DM or a group DM); none when
+    Discord named no channel (a crafted autocomplete: discord.py would only log what it raises, and answer nothing)."""
+    if interaction.channel_id is None:
         return []
-    return await rollkeeper(interaction).db.extended.in_channel(interaction.guild_id, interaction.channel_id)
+    return await rollkeeper(interaction).db.extended.in_channel(*place_channel(interaction))
 
 
 def may_clear(task: ExtendedTask, interaction: discord.Interaction) -> None:
@@ -80,7 +81,7 @@ def confirmation(task: ExtendedTask, asker_id: int, speech: Speech) -> tuple[str
 
 
 async def _task_named_by(interaction: discord.Interaction, digest: str) -> ExtendedTask | None:
-    guild_id, channel_id = server_channel(interaction)
+    guild_id, channel_id = server_of(interaction), place_channel(interaction)[1]
     tasks = await rollkeeper(interaction).db.extended.in_channel(guild_id, channel_id)
     return next((task for task in tasks if task_digest(task.name) == digest), None)
 
@@ -130,7 +131,7 @@ class ClearTaskButton(discord.ui.DynamicItem[discord.ui.Button], template=CLEAR_
 
 async def _forget(interaction: discord.Interaction, task: ExtendedTask) -> bool:
     """Delete the task; False when another click or command was first."""
-    guild_id, channel_id = server_channel(interaction)
+    guild_id, channel_id = server_of(interaction), place_channel(interaction)[1]
     return await rollkeeper(interaction).db.extended.clear(guild_id, channel_id, task.name)
 
 

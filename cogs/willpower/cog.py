@@ -1,5 +1,9 @@
-"""/willpower: each player's Willpower Points in this server, 0-10, each change atomic in the store and
-withdrawn if its answer never reaches the player (bot.interactions.answers)."""
+"""/willpower: each player's Willpower Points in this place (a server, or a DM or group DM: places.py), 0-10, each
+change atomic in the store and withdrawn if its answer never reaches the player (bot.interactions.answers).
+
+In a server that added rollkeeper a game master sets a player's Willpower (/willpower-set, Manage Server); where
+there is no such server (a DM, a group DM, a server where the app came with a player's account) each player sets
+their own (/willpower set)."""
 
 from __future__ import annotations
 
@@ -13,8 +17,9 @@ from bot.errors import PlayerError
 from bot.interactions.answers import answer_or_withdraw, in_time
 from bot.interactions.common_options import describe
 from bot.interactions.language import player_speech, table_speech
+from bot.interactions.places import anywhere, bot_present, place_channel, server_of, server_only
 from bot.interactions.rollkeeper import Rollkeeper
-from bot.interactions.tree import server_channel
+from bot.interactions.tree import NOT_FOUND_HERE
 from bot.storage.errors import NotEnoughWillpower
 from bot.text import inert
 from rules.language import N_
@@ -23,14 +28,18 @@ from rules.yearzero.willpower import MAX_WILLPOWER
 MAX_NAME_SHOWN = 80
 """A display name is shown cut to this many characters (Discord allows 32 for a nickname, more for others)."""
 ONLY_YOUR_OWN = N_("You can see only your own Willpower; a game master (Manage Server) can see anyone's.")
+GAME_MASTER_SETS = N_("In this server a game master sets Willpower, with /willpower-set.")
 
 
-def _is_game_master(interaction: discord.Interaction) -> bool:
+def _may_see_anyone(interaction: discord.Interaction) -> bool:
+    """A game master in a server (Manage Server); anyone at a table with no server (a DM or a group DM)."""
+    if interaction.guild_id is None:
+        return True
     permissions = getattr(interaction, "permissions", None)
     return bool(permissions and permissions.manage_guild)
 
 
-@app_commands.guild_only()
+@anywhere
 class WillpowerCommands(
     commands.GroupCog, group_name="willpower",
     # Translators: a command description (at most 100 characters): the /willpower group of commands.
@@ -46,12 +55,14 @@ class WillpowerCommands(
         name="show", description=N_("See your Willpower Points (a game master may look at anyone's).")
     )
     @describe(player=N_("Whose Willpower to see (game masters only; default yourself)."))
-    async def show(self, interaction: discord.Interaction, player: discord.Member | None = None) -> None:
+    async def show(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         """See your Willpower Points (a game master may look at anyone's)."""
+        if player is not None and not isinstance(player, discord.abc.User):  # an id Discord sent unresolved
+            raise PlayerError(NOT_FOUND_HERE)
         who = player or interaction.user
-        if who.id != interaction.user.id and not _is_game_master(interaction):
+        if who.id != interaction.user.id and not _may_see_anyone(interaction):
             raise PlayerError(ONLY_YOUR_OWN)
-        points = await self.bot.db.willpower.get(server_channel(interaction)[0], who.id)
+        points = await self.bot.db.willpower.get(place_channel(interaction)[0], who.id)
         speech = player_speech(interaction)
         if who.id == interaction.user.id:
             text = speech._("You have **{points}** Willpower (at most {most}).", points=points, most=MAX_WILLPOWER)
@@ -66,7 +77,7 @@ class WillpowerCommands(
         self, interaction: discord.Interaction, points: app_commands.Range[int, 1, MAX_WILLPOWER] = 1
     ) -> None:
         """Spend your Willpower Points, for a talent say."""
-        guild_id = server_channel(interaction)[0]
+        guild_id = place_channel(interaction)[0]
         have = await self.bot.db.willpower.get(guild_id, interaction.user.id)
         if have < points:  # refused at once; the spend itself checks again, atomically
             raise NotEnoughWillpower(have, points)
@@ -79,6 +90,26 @@ class WillpowerCommands(
         refund = partial(willpower.withdraw_spend, guild_id, user_id, points, interaction_id=interaction.id)
         await answer_or_withdraw(interaction, "/willpower spend", refund, content=text)
 
+    @app_commands.command(
+        name="set", description=N_("Set your own Willpower (in DMs, group DMs and servers without the bot).")
+    )
+    @describe(points=N_("Your new Willpower (0-10)."))
+    async def set_own(
+        self, interaction: discord.Interaction, points: app_commands.Range[int, 0, MAX_WILLPOWER]
+    ) -> None:
+        """Set your own Willpower Points where no game master can (see the module's docstring)."""
+        if bot_present(interaction):
+            raise PlayerError(GAME_MASTER_SETS)
+        place, user_id = place_channel(interaction)[0], interaction.user.id
+        willpower = self.bot.db.willpower
+        change = await in_time(interaction, willpower.set(place, user_id, points, interaction_id=interaction.id))
+        speech = await table_speech(interaction, self.bot.db.languages)
+        # Translators: {player} is a mention of the player, who set their own Willpower.
+        text = speech._("{player} sets their Willpower to **{after}** (was {before}).", player=interaction.user.mention,
+                        after=change.after, before=change.before)
+        unset = partial(willpower.withdraw_set, place, user_id, change, interaction_id=interaction.id)
+        await answer_or_withdraw(interaction, "/willpower set", unset, content=text)
+
 
 class WillpowerSetting(commands.Cog):
     """/willpower-set: a top-level command of its own, because Discord applies default_member_permissions to
@@ -89,9 +120,10 @@ class WillpowerSetting(commands.Cog):
         self.bot = bot
 
     @app_commands.command(
-        name="willpower-set", description=N_("Set a player's Willpower Points (game masters: Manage Server).")
+        name="willpower-set",
+        description=N_("In a server that added rollkeeper: set a player's Willpower (game masters: Manage Server)."),
     )
-    @app_commands.guild_only()
+    @server_only
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
     @describe(player=N_("The player whose Willpower to set."), points=N_("Their new Willpower (0-10)."))
@@ -100,7 +132,7 @@ class WillpowerSetting(commands.Cog):
         points: app_commands.Range[int, 0, MAX_WILLPOWER],
     ) -> None:
         """Set a player's Willpower Points (game masters: Manage Server)."""
-        guild_id = server_channel(interaction)[0]
+        guild_id = server_of(interaction)
         willpower = self.bot.db.willpower
         change = await in_time(interaction, willpower.set(guild_id, player.id, points, interaction_id=interaction.id))
         speech = await table_speech(interaction, self.bot.db.languages)

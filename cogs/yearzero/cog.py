@@ -23,9 +23,10 @@ from bot.interactions.by_hand import YZ_FACES, Faces, mark_log
 from bot.interactions.common_options import Note, describe
 from bot.interactions.language import answer_speech
 from bot.interactions.logbook import Rolled
+from bot.interactions.places import anywhere, bot_present, place_channel
 from bot.interactions.roller import only_its_roller
 from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
-from bot.interactions.tree import reports_errors, server_channel
+from bot.interactions.tree import reports_errors
 from bot.render.by_hand import mark_card
 from bot.storage.database import Storage
 from bot.storage.roll_records import PushRefusal, RollState, YearZeroRoll
@@ -184,7 +185,7 @@ class YearZero(commands.Cog):
     @app_commands.command(
         name="yz", description=N_("Roll Attribute + Skill base dice, gear dice, Artifact Dice and Pride; push or keep")
     )
-    @app_commands.guild_only()
+    @anywhere
     @describe(
         "private", "note",
         attribute=N_("The Attribute's current score: that many base dice (0-10)."),
@@ -218,7 +219,7 @@ class YearZero(commands.Cog):
             faces, self.dice, lambda dice: roll_yz(attribute, skill, gear, artifacts, dice, pride=pride, pushes=pushes)
         )
         hand = faces is not None
-        server_channel(interaction)  # a roll is stored under its server's channel: refused in a DM
+        place_channel(interaction)  # a roll is stored under its place's channel: refused where Discord named none
         speech = await answer_speech(interaction, self.bot.db.languages, private=private)
         if roll.can_push:
             await self._store_and_show(interaction, roll, pushes, note, private, speech, hand)
@@ -234,7 +235,7 @@ class YearZero(commands.Cog):
         and shows nothing."""
         embed, rolled = _first_card(interaction, roll, note, speech, hand), yearzero_rolled(roll, pool_odds(roll), hand)
         await logbook.answer_roll(interaction, embed, rolled, private=private, speech=speech)
-        where = (*server_channel(interaction), interaction.user.id)
+        where = (*place_channel(interaction), interaction.user.id)
         for older in await self.bot.db.rolls.supersede(*where, interaction_id=interaction.id):
             await self.superseded.mark(older)
 
@@ -245,9 +246,9 @@ class YearZero(commands.Cog):
         """A pushable roll (`pushes` allowed) is stored with its log entry (one transaction, once per interaction,
         which also finds the roller's older roll here), then shown with Push and Keep; once shown, the older roll's
         message says it ended. A repeat shows what the first stored. `hand`: its dice were rolled by hand."""
-        guild_id, channel_id = server_channel(interaction)
+        guild_id, channel_id = place_channel(interaction)
         where = (guild_id, channel_id, interaction.user.id)
-        payload = stored_payload(roll, note, private, speech, by_hand=hand)
+        payload = stored_payload(roll, note, private, speech, by_hand=hand, botless=not bot_present(interaction))
         embed, rolled = _first_card(interaction, roll, note, speech, hand), yearzero_rolled(roll, pool_odds(roll), hand)
         entry = logbook.new_entry(interaction, embed, rolled, private)
         rolls, now = self.bot.db.rolls, self.bot.now()
@@ -269,6 +270,7 @@ class YearZero(commands.Cog):
             return
         # Best effort, written with others a moment later: only the message edits need it.
         self.bot.db.rolls.messages.note(stored.id, channel_id, answer.id)
+        self.bot.webhooks.remember(interaction, answer.id)  # where the bot is absent, only this token may edit it
         if replaced is not None:
             await self.superseded.mark(replaced)
 
@@ -276,11 +278,11 @@ class YearZero(commands.Cog):
         name="push",
         description=N_("Push your latest Year Zero roll in this channel: reroll every die that shows neither 6 nor 1"),
     )
-    @app_commands.guild_only()
+    @anywhere
     @describe(faces=PUSH_FACES)
     async def push_latest(self, interaction: discord.Interaction, faces: Faces | None = None) -> None:
         """Push your latest Year Zero roll in this channel: reroll every die that shows neither 6 nor 1."""
-        guild_id, channel_id = server_channel(interaction)
+        guild_id, channel_id = place_channel(interaction)
         stored = await self.bot.db.rolls.latest_pending(
             guild_id, channel_id, interaction.user.id, self.bot.now(), self.bot.settings.push_lifetime
         )

@@ -6,6 +6,10 @@ buttons go, and its card is drawn again from the stored roll in its ended state 
 no content line, no Push line nor push cost, a link to the pushed result after /push). An edit that fails (Discord down,
 message deleted) is only logged: the next click on the message repairs it (``refuse_or_repair``). A private roll's
 message is ephemeral, which only the interaction that sent it could edit, so it is left as it is.
+
+Where the bot itself is absent (a DM, a group DM, a server that did not add the app: the stored payload says
+``botless``), the bot's own token reaches no channel: the message is edited through the token of the interaction that
+last showed it, while that lives (bot/interactions/webhook_edits.py), and otherwise left to a click to repair.
 """
 
 from __future__ import annotations
@@ -76,12 +80,25 @@ _ENDINGS = {
 _PUSHED = {PushRefusal.ALREADY_PUSHED, PushRefusal.NO_PUSHES_LEFT, PushRefusal.PUSHED_MEANWHILE}
 
 
-def stored_payload(roll: YzRoll, note: str | None, private: bool, speech: Speech, *, by_hand: bool = False) -> str:
+def stored_payload(
+    roll: YzRoll, note: str | None, private: bool, speech: Speech, *, by_hand: bool = False, botless: bool = False
+) -> str:
     """The JSON stored for a roll: the roll itself, the player's note, whether it was rolled privately, the
     language its card speaks (every later card of the roll speaks it too) and, only when true, that its dice were
-    rolled by hand (its pushes then take the player's faces too)."""
+    rolled by hand (its pushes then take the player's faces too) and that it was rolled where the bot itself is
+    absent (its message is then never edited with the bot's own token)."""
     data = {"roll": roll.as_dict(), "note": note, "private": private, "language": speech.code}
-    return _COMPACT.encode({**data, "by_hand": True} if by_hand else data)
+    if by_hand:
+        data["by_hand"] = True
+    if botless:
+        data["botless"] = True
+    return _COMPACT.encode(data)
+
+
+def is_botless(stored: YearZeroRoll) -> bool:
+    """Whether the roll was rolled where the bot itself is absent (places.bot_present): a DM or a group DM (whose
+    place is its channel), or a server that did not add the app."""
+    return stored.guild_id == stored.channel_id or bool(json.loads(stored.payload).get("botless"))
 
 
 def is_by_hand(stored: YearZeroRoll) -> bool:
@@ -133,6 +150,13 @@ def ended_card(stored: YearZeroRoll, ending: Ending, result_url: str | None = No
         return None
 
 
+def _roll_channel(bot: Rollkeeper, stored: YearZeroRoll) -> discord.PartialMessageable:
+    """The roll's channel, for its links (and the bot's own edits): in a DM or group DM, whose place is the channel
+    itself, a channel of no server (its links then read @me)."""
+    in_server = stored.guild_id != stored.channel_id
+    return bot.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id if in_server else None)
+
+
 def _ended_message(embed: discord.Embed | None, ending: Ending, speech: Speech) -> dict:
     """The edit of an ended roll's message: its card redrawn with the ending in it, and any content cleared (null,
     as Discord's spec allows) so the ending is read once; only a roll whose card cannot be redrawn (purged, or an
@@ -145,7 +169,7 @@ async def edit_ended(bot: Rollkeeper, stored: YearZeroRoll, ending: Ending, resu
     or could not."""
     if stored.message_id is None:
         return False
-    channel = bot.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id)
+    channel = _roll_channel(bot, stored)
     result_url = channel.get_partial_message(result_id).jump_url if result_id is not None else None
     message = _ended_message(ended_card(stored, ending, result_url), ending, payload_speech(stored))
     doing = f"mark it as {ending.name.lower()}"
@@ -155,7 +179,9 @@ async def edit_ended(bot: Rollkeeper, stored: YearZeroRoll, ending: Ending, resu
 async def _edit_message(bot: Rollkeeper, stored: YearZeroRoll, message_id: int, doing: str, **edit: Any) -> bool:
     """Edit the stored roll's own message, message_id; False, logged saying what it was `doing`, when Discord
     refused or could not."""
-    channel = bot.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id)
+    if is_botless(stored):
+        return await bot.webhooks.edit(message_id, f"{doing} (roll {stored.id})", **edit)
+    channel = _roll_channel(bot, stored)
     try:
         await channel.get_partial_message(message_id).edit(**edit)
     except (discord.HTTPException, aiohttp.ClientError) as failure:
@@ -250,5 +276,5 @@ def _shown_at(interaction: discord.Interaction, stored: YearZeroRoll) -> str | N
     """The link to the message a public roll now shows in, when it moved there from the clicked one."""
     if stored.message_id is None or is_private(stored) or not shown_elsewhere(interaction, stored):
         return None
-    channel = interaction.client.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id)
+    channel = _roll_channel(rollkeeper(interaction), stored)
     return channel.get_partial_message(stored.message_id).jump_url

@@ -80,13 +80,16 @@ class RollPushes:
         view = roll_view(roll_id, private, speech, self.buttons if pushes_left else None)  # Reveal if private
         what = f"push of roll {roll_id}"
         if edit_in_place:  # not shown: its roller's next click on the message shows it
-            await answer(interaction, what, embed=embed, view=view)
+            updated = await answer(interaction, what, embed=embed, view=view)
+            if updated is not None:  # where the bot is absent, the click's token may edit it for 15 minutes more
+                self.bot.webhooks.remember(interaction, updated.id)
         else:
             shown = await answer(interaction, what, ephemeral=private, embed=embed, **_with(view))
             if shown is None:  # shown on the roll's own message instead, or on its roller's next click there
                 await show_pushed_in_place(self.bot, stored, embed, view)
             else:  # the roll now shows in the answer
                 self.bot.db.rolls.messages.note(roll_id, stored.channel_id, shown.id)
+                self.bot.webhooks.remember(interaction, shown.id)
                 await mark_ended(self.bot, stored, Ending.PUSHED, shown.id)
         logged = yearzero_push_rolled(latest, pushed, claim.willpower.gained)
         await logbook.record_push(interaction, roll_id, claim.roll.pushes_made, embed, logged, private)  # once answered

@@ -107,6 +107,10 @@ async def test_a_whole_run_at_debug_never_logs_the_token(fake_discord, tmp_path)
     assert query["client_id"] == [str(fake.application_id)]
     granted = discord.Permissions(int(query["permissions"][0]))
     assert granted == discord.Permissions(send_messages=True, embed_links=True)
+    assert query["integration_type"] == ["0"]
+    [account] = [line.split(": ")[-1] for line in log.splitlines() if "Add the app to your own account with: " in line]
+    account_query = parse_qs(urlsplit(account).query)
+    assert account_query["scope"] == ["applications.commands"] and account_query["integration_type"] == ["1"]
     assert f"Ready as {fake.bot_user.name}" in log and "in 1 servers" in log
 
 

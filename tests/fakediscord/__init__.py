@@ -35,6 +35,7 @@ from bot.playground.world import (
     MANAGE_GUILD,
     MEMBER_PERMISSIONS,
     FakeChannel,
+    FakeGroupDM,
     FakeGuild,
     FakeUser,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "CannotInvoke",
     "FakeChannel",
     "FakeDiscord",
+    "FakeGroupDM",
     "FakeGuild",
     "FakeUser",
     "Reply",

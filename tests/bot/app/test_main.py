@@ -219,7 +219,10 @@ def test_invite_asks_for_exactly_send_messages_and_embed_links(tmp_path: Path):
     url = bot.invite_url()
     wanted = discord.Permissions(send_messages=True, embed_links=True).value
     assert "client_id=4242" in url and "scope=bot+applications.commands" in url
-    assert f"permissions={wanted}&" in url + "&"
+    assert f"permissions={wanted}&" in url + "&" and url.endswith("&integration_type=0")
+    account = bot.account_install_url()  # the user install: the commands only, no bot user, no permissions
+    assert "client_id=4242" in account and "scope=applications.commands" in account and "bot" not in account
+    assert "permissions" not in account and account.endswith("&integration_type=1")
     assert bot.intents == discord.Intents.default() and not bot.intents.message_content
 
 

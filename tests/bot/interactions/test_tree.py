@@ -12,7 +12,6 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.errors import PlayerError
 from bot.interactions.tree import (
     DATABASE_LOST,
     GENERIC_MESSAGE,
@@ -220,14 +219,3 @@ def test_a_refused_value_is_shown_back_inert():
     string = discord.AppCommandOptionType.string
     link = app_commands.TransformerError("[Push](https://evil.example)\u202e", string, _Free())
     assert player_message(link, speak("en")) == "“\\[Push](https://evil.example)” is not a valid value for this option."
-
-
-def test_server_channel_refuses_an_interaction_from_outside_a_server():
-    """Guild-only is checked by the bot itself too: a crafted payload from a DM stores nothing under a server."""
-    from bot.interactions.tree import NOT_IN_A_SERVER, server_channel
-
-    assert server_channel(SimpleNamespace(guild_id=5, channel_id=7)) == (5, 7)
-    for outside in (SimpleNamespace(guild_id=None, channel_id=7), SimpleNamespace(guild_id=5, channel_id=None)):
-        with pytest.raises(PlayerError, match="only in a server"):
-            server_channel(outside)
-    assert "direct messages" in NOT_IN_A_SERVER

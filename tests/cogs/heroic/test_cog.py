@@ -101,8 +101,8 @@ async def test_discord_refuses_what_the_options_do_not_offer(fake_discord, bot):
         await fake_discord.slash("heroic tn", {"skill": 3, "tn": 10, "dice": "d8"})
     with pytest.raises(CannotInvoke, match="not one of the choices"):
         await fake_discord.slash("heroic tn", {"skill": 3, "tn": 10, "kind": "reaction"})
-    with pytest.raises(CannotInvoke, match="cannot be used in DMs"):
-        await fake_discord.slash("heroic tn", {"skill": 3, "tn": 10}, dm=True)
+    in_a_dm = await fake_discord.slash("heroic tn", {"skill": 3, "tn": 10}, dm=True)  # played anywhere (issue 22)
+    assert in_a_dm.type == 4 and in_a_dm.embed is not None, in_a_dm.describe()
 
 
 async def test_each_way_of_giving_the_target_is_a_sub_command_whose_target_is_required(fake_discord, bot):
@@ -138,7 +138,7 @@ async def test_every_command_and_option_is_described_and_bounded(fake_discord, s
     }
     walked = 0
     for command in commands.values():
-        assert command["dm_permission"] is False, f"/{command['name']} must be guild-only"
+        assert command["contexts"] == [0, 1, 2] and command["integration_types"] == [0, 1], command["name"]
         assert command["description"] and command["description"] != "…"
         for option in command.get("options") or []:
             assert option["description"] and option["description"] != "…"

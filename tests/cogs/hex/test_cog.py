@@ -138,5 +138,5 @@ async def test_discord_itself_refuses_values_outside_the_bounds_and_dms(fake_dis
         await fake_discord.slash("hex cast", {"attribute": 2, "risk": 6})
     with pytest.raises(CannotInvoke, match=r"needs option\(s\) \['opposing'\]"):
         await fake_discord.slash("hex contest", {"attribute": 2})
-    with pytest.raises(CannotInvoke, match="cannot be used in DMs"):
-        await fake_discord.slash("hex plain", {"dice": 2}, user=ALICE, dm=True)
+    in_a_dm = await fake_discord.slash("hex plain", {"dice": 2}, user=ALICE, dm=True)  # played anywhere (issue 22)
+    assert in_a_dm.type == 4 and in_a_dm.embed is not None, in_a_dm.describe()

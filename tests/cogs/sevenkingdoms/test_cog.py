@@ -147,8 +147,8 @@ async def test_discord_refuses_out_of_range_values_and_dms(fake_discord, bot):
         await fake_discord.slash("test basic", {"rank": 11, "difficulty": "5"})
     with pytest.raises(CannotInvoke, match=r"needs option\(s\) \['difficulty'\]"):
         await fake_discord.slash("test basic", {"rank": 2})  # required: Discord's client asks for it
-    with pytest.raises(CannotInvoke, match="cannot be used in DMs"):
-        await fake_discord.slash("test progress", dm=True)
+    in_a_dm = await fake_discord.slash("test progress", dm=True)  # played anywhere (issue 22)
+    assert in_a_dm.type == 4 and in_a_dm.errors == [], in_a_dm.describe()
 
 
 async def test_basic_offers_the_named_difficulties_and_a_number_typed_while_typing(fake_discord, bot):
