@@ -8,9 +8,11 @@ Year Zero push updates its entry with `record_push`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, TypeVar
 
 import discord
@@ -27,6 +29,10 @@ from rules.luck import LuckEvent
 T = TypeVar("T")
 
 _log = logging.getLogger(__name__)
+LATE_LOG_TRIES = 3
+"""How often a log write made after the answer is tried while the database stays busy (each try waits for the lock
+up to the store's busy timeout), LATE_LOG_PAUSE seconds apart: the player has their roll, and the log should too."""
+LATE_LOG_PAUSE = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +83,7 @@ async def answer_roll(
     entry, now = new_entry(interaction, embed, rolled, private), bot.now()
     if not private:
         await send_public(interaction, embed=embed)
-        await _logged_late(bot.db.log.write(entry, now, interaction_id=interaction.id))
+        await _logged_late(partial(bot.db.log.write, entry, now, interaction_id=interaction.id))
         return
     entry_id = await bot.db.log.write(entry, now, interaction_id=interaction.id)
     await interaction.response.send_message(embed=embed, ephemeral=True, **_with(roll_view(entry_id, True, speech)))
@@ -103,7 +109,7 @@ async def deliver_roll(
             await bot.db.log.withdraw(entry_id)
         return None
     if entry is not None and not private:
-        await _logged_late(bot.db.log.write(entry, now, entry_id=entry_id, interaction_id=interaction.id))
+        await _logged_late(partial(bot.db.log.write, entry, now, entry_id=entry_id, interaction_id=interaction.id))
     return shown
 
 
@@ -111,13 +117,18 @@ def _with(view: discord.ui.View | None) -> dict[str, Any]:
     return {"view": view} if view is not None else {}
 
 
-async def _logged_late(write: Awaitable[T]) -> T | None:
-    """A log write made after the answer: a busy database is logged, not told to a player who has their roll."""
-    try:
-        return await write
-    except StorageBusy:
-        _log.warning("A roll was answered but not logged: the database was busy")
-        return None
+async def _logged_late(write: Callable[[], Awaitable[T]]) -> T | None:
+    """A log write made after the answer, tried again while the database is busy (each write is once-only: a
+    repeat changes nothing); past LATE_LOG_TRIES it is logged, not told to a player who has their roll."""
+    for attempt in range(1, LATE_LOG_TRIES + 1):
+        try:
+            return await write()
+        except StorageBusy:
+            if attempt == LATE_LOG_TRIES:
+                _log.warning("A roll was answered but not logged: the database stayed busy %d times", attempt)
+                return None
+            await asyncio.sleep(LATE_LOG_PAUSE)
+    return None
 
 
 async def record_push(
@@ -128,4 +139,5 @@ async def record_push(
     pushed card (kept for Reveal when private), its luck events, the push and the Willpower it gained."""
     card = card_of(embed) if private else None
     log = rollkeeper(interaction).db.log
-    await _logged_late(log.record_push(entry_id, pushes, reading_of(embed), rolled.events_text, rolled.extras, card))
+    await _logged_late(partial(log.record_push, entry_id, pushes, reading_of(embed), rolled.events_text, rolled.extras,
+                               card))
