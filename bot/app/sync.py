@@ -72,9 +72,14 @@ async def _sync_guild(tree: Tree, guild_id: int) -> CommandSync:
     return CommandSync.GUILD
 
 
+def synced_hash_key(application_id: int | None) -> str:
+    """The meta key under which the hash of the definitions last synced globally for that application is kept."""
+    return f"commands_hash:{application_id}"
+
+
 async def _sync_global(tree: Tree, db: Storage, application_id: int | None) -> CommandSync:
     digest = await command_definitions_hash(tree)
-    key = f"commands_hash:{application_id}"
+    key = synced_hash_key(application_id)
     if await db.meta.get(key) == digest:
         _log.info("Slash commands unchanged since the last sync; not syncing")
         return CommandSync.UNCHANGED

@@ -68,7 +68,7 @@ def base_payload(
     }
     guild, user = place.guild, place.user
     if guild is None:  # no member there, only the user; the app came with their account
-        private = {"id": str(user.id + 7), "type": 1, "recipients": [user.payload()], "flags": 0}
+        private = {"id": str(user.dm_channel_id), "type": 1, "recipients": [user.payload()], "flags": 0}
         channel_payload = place.group.payload() if place.group is not None else private
         payload.update(
             user=user.payload(),

@@ -17,18 +17,18 @@ from bot.playground.invoke import CannotInvoke, Place, check_access, command_dat
 from bot.playground.protocol import CALLBACK_WINDOW, TOKEN_LIFETIME
 from bot.playground.records import Reply
 from bot.playground.routes import OwnChecks
-from bot.playground.table import BOT_USER, GUILD, LANGUAGES, PEOPLE, channel, person
+from bot.playground.table import BOT_USER, GUILD, LANGUAGES, NO_BOTS, PARTY, PEOPLE, person, place, sidebar
 from bot.playground.world import BOT_PERMISSIONS, FakeGuild
 
 Listener = Callable[[dict], None]
 
 
 class Table(Interactions):
-    """The stand-in's state and gateway for the playground's server, and the people's actions on it."""
+    """The stand-in's state and gateway for the playground's places, and the people's actions in them."""
 
     def __init__(self) -> None:
         self.backend = Backend(
-            guilds=[GUILD],
+            guilds=[GUILD, NO_BOTS],
             bot_user=BOT_USER,
             application_id=BOT_USER.id,
             validator=OwnChecks(),
@@ -36,6 +36,7 @@ class Table(Interactions):
             callback_window=CALLBACK_WINDOW,
             token_lifetime=TOKEN_LIFETIME,
         )
+        self.backend.group_dms[PARTY.id] = PARTY
         self.gateway = Gateway(self.backend)
         self.timeout = CALLBACK_WINDOW
         self.guild: FakeGuild = GUILD
@@ -56,12 +57,24 @@ class Table(Interactions):
     def _message_changed(self, change: str, message: dict) -> None:
         self.tell({"type": "message", "change": change, "message": message})
 
-    def commands(self) -> list[dict]:
-        """The commands the bot registered for the table's server (its own, then global ones)."""
+    def commands(self, guild: FakeGuild | None = GUILD) -> list[dict]:
+        """The commands the bot registered that a server's members see (those for it, then global ones); without a
+        server, the global ones. The page tells each place's and person's apart with `offered`."""
         registry = self.backend.commands
-        scoped = registry.list(GUILD.id)
+        scoped = registry.list(guild.id) if guild is not None else []
         names = {command["name"] for command in scoped}
         return scoped + [command for command in registry.list(None) if command["name"] not in names]
+
+    def offered(self, where: Place) -> list[str]:
+        """The names of the commands Discord's client offers this person there (contexts, installs, permissions)."""
+        return list(self._definitions(where))
+
+    def places(self) -> list[dict]:
+        """The places of the page's sidebar (table.sidebar), each with the commands offered there to each person."""
+        return [
+            entry | {"offered": {who: self.offered(place(who, where)) for who, where in entry["channels"].items()}}
+            for entry in sidebar()
+        ]
 
     def messages(self) -> list[dict]:
         return sorted(self.backend.store.messages.values(), key=lambda message: int(message["id"]))
@@ -75,28 +88,33 @@ class Table(Interactions):
 
     # -- what people do -----------------------------------------------------------------------------------
 
-    def _definitions(self, user_id: str) -> dict[str, dict]:
-        place = Place(person(user_id).user, GUILD, None)
+    def _definitions(self, where: Place) -> dict[str, dict]:
         visible = {}
-        for command in self.commands():
+        for command in self.commands(where.guild):
             try:
-                check_access(command, place)
+                check_access(command, where)
             except CannotInvoke:
                 continue
             visible[command["name"]] = command
         return visible
 
     def _read(self, user_id: str, channel_id: str, line: str, *, typed_only: bool = False) -> tuple:
-        someone, where = person(user_id), channel(channel_id)
+        where = place(user_id, channel_id)
         users = [other.user for other in PEOPLE]
-        read = read_line(line, self._definitions(user_id), users, list(GUILD.channels), typed_only=typed_only)
-        return read, Place(someone.user, GUILD, where)
+        channels = list(where.guild.channels) if where.guild is not None else []
+        read = read_line(line, self._definitions(where), users, channels, typed_only=typed_only)
+        return read, where
+
+    def command_payload_for(self, user_id: str, channel_id: str, line: str) -> dict:
+        """The INTERACTION_CREATE Discord's client sends for this line typed there (CannotInvoke where it would
+        refuse it)."""
+        read, where = self._read(user_id, channel_id, line)
+        data = command_data(read.command, read.path, read.options, where)
+        return self._payload(APPLICATION_COMMAND, data, where)
 
     async def command(self, user_id: str, channel_id: str, line: str) -> Reply:
         """Send the command line as Discord's client would (CannotInvoke where it would refuse)."""
-        read, place = self._read(user_id, channel_id, line)
-        data = command_data(read.command, read.path, read.options, place)
-        return await self._send(self._payload(APPLICATION_COMMAND, data, place))
+        return await self._send(self.command_payload_for(user_id, channel_id, line))
 
     async def choices(self, user_id: str, channel_id: str, line: str, focused: str) -> list[dict]:
         """The bot's autocomplete answer for option `focused` of the line typed so far ([] if none in time)."""
@@ -126,7 +144,7 @@ class Table(Interactions):
     def _payload(self, kind: int, data: dict, place: Place) -> dict:
         """As Discord's client sends it, with the table's language as the player's and the server's locale."""
         guild = replace(place.guild, locale=self.locale) if place.guild is not None else None
-        return super()._payload(kind, data, Place(replace(place.user, locale=self.locale), guild, place.channel))
+        return super()._payload(kind, data, replace(place, user=replace(place.user, locale=self.locale), guild=guild))
 
     async def _send(self, payload: dict) -> Reply:
         """Dispatch; an interaction the bot does not answer in time fails for its user, as in Discord."""
@@ -142,5 +160,6 @@ class Table(Interactions):
         try:
             await asyncio.wait_for(reply.answered.wait(), CALLBACK_WINDOW + 0.5)
         except TimeoutError:
-            user = (reply.interaction.get("member") or {}).get("user") or {}
-            self.tell({"type": "failed", "user": user.get("id"), "channel": reply.interaction.get("channel_id")})
+            interaction = reply.interaction
+            user = (interaction.get("member") or {}).get("user") or interaction.get("user") or {}
+            self.tell({"type": "failed", "user": user.get("id"), "channel": interaction.get("channel_id")})

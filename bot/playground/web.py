@@ -12,7 +12,7 @@ from aiohttp import WSMsgType, web
 from bot.playground.botprocess import BotProcess
 from bot.playground.invoke import CannotInvoke
 from bot.playground.session import Table
-from bot.playground.table import GUILD, LANGUAGES, PEOPLE
+from bot.playground.table import LANGUAGES, PEOPLE
 
 STATIC = Path(__file__).with_name("static")
 TABLE: web.AppKey[Table] = web.AppKey("table", Table)
@@ -31,8 +31,7 @@ async def state(request: web.Request) -> web.Response:
     table, bot = request.app[TABLE], request.app[BOT]
     return web.json_response(
         {
-            "guild": {"id": str(GUILD.id), "name": GUILD.name},
-            "channels": [{"id": str(channel.id), "name": channel.name} for channel in GUILD.channels],
+            "places": table.places(),
             "people": [someone.payload() for someone in PEOPLE],
             "bot": {"name": table.backend.bot_user.name, "id": str(table.backend.bot_user.id), "state": bot.state},
             "commands": table.commands(),

@@ -68,6 +68,11 @@ class FakeUser:
         if not self.id:
             object.__setattr__(self, "id", _stable_id(self.name, 1))
 
+    @property
+    def dm_channel_id(self) -> int:
+        """The id of this account's DM with the bot (a private channel of type 1)."""
+        return self.id + 7
+
     def payload(self) -> dict:
         """The user object as Discord sends it."""
         return {

@@ -80,7 +80,8 @@ def test_the_playground_connects_to_loopback_only(tmp_path: Path):
         running.wait_ready()
         with urllib.request.urlopen(running.url + "/api/state", timeout=30) as answer:
             state = json.load(answer)
-        alice, tavern = state["people"][0]["id"], state["channels"][0]["id"]
+        alice = state["people"][0]["id"]
+        tavern = state["places"][0]["channels"][alice]
         post(running.url + "/api/command", {"user": alice, "channel": tavern, "line": "/yz attribute:3 skill:1"})
         post(running.url + "/api/restart", {"kill": False})
     finally:

@@ -1,10 +1,11 @@
 "use strict";
-// The page: who is playing, which channel, the messages (live over a WebSocket), the command box, the bot's state.
+// The page: who is playing, where (a server's channel, the group DM, the bot's DM), the messages (live over a
+// WebSocket), the command box, the bot's state.
 const {drawMessage, spokenText, el, names, EPHEMERAL, LOADING} = window.Markup;
-const {readLine, problems, suggestions, optionHint, visibleCommands} = window.CommandBox;
+const {readLine, problems, suggestions, optionHint} = window.CommandBox;
 
-const view = {people: [], channels: [], commands: [], languages: [], locale: "en-US", messages: new Map(), bot: {name: "rollkeeper", state: "starting"},
-  me: null, channel: null, items: [], active: -1, autocompleteFor: ""};
+const view = {people: [], places: [], commands: [], languages: [], locale: "en-US", messages: new Map(), bot: {name: "rollkeeper", state: "starting"},
+  me: null, place: 0, items: [], active: -1, autocompleteFor: ""};
 const $ = id => document.getElementById(id);
 
 async function api(path, body) {
@@ -17,8 +18,14 @@ async function api(path, body) {
 
 function person() { return view.people.find(someone => someone.id === view.me); }
 
+// The place shown, and its channel for the person playing (the bot's DM is each person's own).
+function place() { return view.places[view.place]; }
+function channelId() { return place().channels[view.me]; }
+const SIGNS = {text: "#", group: "@", dm: "@"};
+function placeLabel(where) { return where.kind === "text" ? `#${where.name}` : where.kind === "dm" ? `@${where.name}` : where.name; }
+
 function visible(message) {
-  if (message.channel_id !== view.channel) return false;
+  if (message.channel_id !== channelId()) return false;
   if (!(message.flags & EPHEMERAL)) return true;
   const meta = message.interaction_metadata;
   return !!meta && !!meta.user && meta.user.id === view.me;
@@ -104,15 +111,25 @@ async function speak(locale) {
   drawLanguages(); refresh();
 }
 
-function drawChannels() {
-  $("channels").replaceChildren(...view.channels.map(channel => el("li", {},
-    el("button", {type: "button", class: "channel-link", "aria-current": channel.id === view.channel ? "page" : null,
-      onclick: () => { view.channel = channel.id; drawChannels(); drawAll(); }}, el("span", {"aria-hidden": "true", text: "# "}), channel.name))));
-  const name = view.channels.find(channel => channel.id === view.channel).name;
-  $("channel-name").textContent = name;
-  $("box").placeholder = `Message #${name}`;
-  $("box-label").textContent = `Message #${name}`;
+function drawPlaces() {
+  // The sidebar: each server's channels, then the direct messages, picked like a channel.
+  const sections = [...new Set(view.places.map(where => where.section))];
+  $("places").replaceChildren(...sections.map(section => el("div", {class: "place-section"},
+    el("h2", {class: "section", text: section}),
+    el("ul", {class: "channels"}, ...view.places.map((where, index) => [where, index]).filter(([where]) => where.section === section)
+      .map(([where, index]) => el("li", {}, el("button", {type: "button", class: "channel-link", title: where.about,
+        "aria-current": index === view.place ? "page" : null, onclick: () => go(index)},
+        el("span", {"aria-hidden": "true", text: SIGNS[where.kind] + " "}), where.name)))))));
+  const here = place();
+  $("server-name").textContent = here.section;
+  $("channel-sign").textContent = SIGNS[here.kind];
+  $("channel-name").textContent = here.name;
+  $("topic").textContent = here.about;
+  $("box").placeholder = `Message ${placeLabel(here)}`;
+  $("box-label").textContent = `Message ${placeLabel(here)}`;
 }
+
+function go(index) { view.place = index; drawPlaces(); drawAll(); refresh(); }
 
 // -- the command box ----------------------------------------------------------------------------------------
 
@@ -146,7 +163,11 @@ function accept(index) {
   refresh();
 }
 
-function commandsForMe() { return visibleCommands(view.commands, person()); }
+function commandsForMe() {
+  // Those Discord's client offers this person here: the place's contexts and installs, the person's permissions.
+  const offered = place().offered[view.me] || [];
+  return view.commands.filter(command => offered.includes(command.name));
+}
 
 let autocompleteTimer = null;
 
@@ -157,7 +178,9 @@ function refresh() {
   if (!line.startsWith("/")) { showSuggestions([]); return; }
   const state = readLine(line, commandsForMe());
   const heading = state.command ? "/" + [state.command.name, ...state.path].join(" ") : "Commands of " + view.bot.name;
-  showSuggestions(suggestions(state, commandsForMe(), view.people, view.channels, view.locale), heading);
+  const channels = view.places.filter(where => where.kind === "text" && where.section === place().section)
+    .map(where => ({id: where.channels[view.me], name: where.name}));
+  showSuggestions(suggestions(state, commandsForMe(), view.people, channels, view.locale), heading);
   if (state.typing === "value" && state.focused) {
     $("hint").textContent = optionHint(state.focused, view.locale);
     $("hint").hidden = false;
@@ -173,7 +196,7 @@ function refresh() {
 
 async function askBot(line, focused) {
   try {
-    const answer = await api("/api/autocomplete", {user: view.me, channel: view.channel, line, focused});
+    const answer = await api("/api/autocomplete", {user: view.me, channel: channelId(), line, focused});
     if ($("box").value !== line) return;
     showSuggestions(answer.choices.map(choice => ({label: choice.name, detail: "", insert: String(choice.value) + " "})),
       `${focused}: suggested by ${view.bot.name}`);
@@ -193,7 +216,7 @@ async function send() {
   const found = problems(state);
   if (found.length) { setError(found.join("; ")); return; }
   try {
-    await api("/api/command", {user: view.me, channel: view.channel, line});
+    await api("/api/command", {user: view.me, channel: channelId(), line});
     box.value = "";
     showSuggestions([]);
     $("hint").hidden = true;
@@ -235,7 +258,7 @@ function listen() {
       view.bot.state = change.state;
       drawBot();
       if (change.state === "online") load(false);
-    } else if (change.type === "failed" && change.user === view.me && change.channel === view.channel) {
+    } else if (change.type === "failed" && change.user === view.me && change.channel === channelId()) {
       notice("This interaction failed");
     }
   };
@@ -244,19 +267,17 @@ function listen() {
 
 async function load(first) {
   const state = await api("/api/state");
-  Object.assign(view, {people: state.people, channels: state.channels, commands: state.commands,
+  Object.assign(view, {people: state.people, places: state.places, commands: state.commands,
     languages: state.languages, locale: state.locale});
   view.bot = state.bot;
   for (const someone of state.people) names.set(someone.id, someone.display);
-  for (const channel of state.channels) names.set(channel.id, channel.name);
+  for (const where of state.places) for (const id of Object.values(where.channels)) names.set(id, where.name);
   names.set(state.bot.id, state.bot.name);
-  $("server-name").textContent = state.guild.name;
   if (first) {
     view.me = view.me || state.people[0].id;
-    view.channel = view.channel || state.channels[0].id;
     for (const message of state.messages) if (!view.messages.has(message.id)) view.messages.set(message.id, message);
   }
-  drawPeople(); drawLanguages(); drawChannels(); drawBot(); if (first) drawAll();
+  drawPeople(); drawLanguages(); drawPlaces(); drawBot(); if (first) drawAll();
 }
 
 async function restart(kill) {
@@ -277,7 +298,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("box").addEventListener("keydown", keys);
   $("box").addEventListener("blur", () => setTimeout(() => showSuggestions([]), 150));
   $("composer").addEventListener("submit", event => { event.preventDefault(); send(); });
-  $("who").addEventListener("change", () => { view.me = $("who").value; drawPeople(); drawAll(); refresh(); });
+  $("who").addEventListener("change", () => { view.me = $("who").value; drawPeople(); drawPlaces(); drawAll(); refresh(); });
   $("language").addEventListener("change", () => speak($("language").value));
   $("restart").addEventListener("click", () => restart(false));
   $("kill").addEventListener("click", () => restart(true));

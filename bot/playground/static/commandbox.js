@@ -6,15 +6,6 @@
 const SUBCOMMAND = 1, GROUP = 2, STRING = 3, INTEGER = 4, BOOLEAN = 5, USER = 6, CHANNEL = 7, NUMBER = 10;
 const KIND_NAMES = {3: "text", 4: "whole number", 5: "True or False", 6: "member", 7: "channel", 8: "role", 9: "mentionable", 10: "number", 11: "file"};
 
-function visibleCommands(commands, person) {
-  const have = BigInt(person.permissions), admin = 8n;
-  return commands.filter(command => {
-    if (command.default_member_permissions === null || command.default_member_permissions === undefined) return true;
-    const needed = BigInt(command.default_member_permissions);
-    return (have & admin) === admin || (have & needed) === needed;
-  });
-}
-
 // What the line says so far: the command, subcommand path, leaf option definitions, typed options, and what is
 // being typed at the end (a command name, a subcommand, an option name, or an option's value).
 function readLine(line, commands) {
@@ -135,5 +126,5 @@ function suggestions(state, commands, people, channels, locale) {
   return [];
 }
 
-window.CommandBox = {readLine, problems, suggestions, optionHint, visibleCommands};
+window.CommandBox = {readLine, problems, suggestions, optionHint};
 })();
