@@ -9,8 +9,6 @@ and so it does a follow-up past the five Discord allows a user-installed app (th
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-from contextlib import closing
 
 import pytest
 
@@ -18,7 +16,7 @@ from bot.interactions.answers import ANSWER_ATTEMPTS
 from bot.playground.installs import MAX_FOLLOWUPS
 from rules.dice import FixedDice
 from tests.bot.embeds import give_faces
-from tests.bot.test_faults import ANSWER_ROUTES, handling, resume_replaying
+from tests.bot.test_faults import ANSWER_ROUTES, handling, query, resume_replaying, willpower
 from tests.fakediscord import ALICE, BOB, GM, FakeDiscord, FakeGroupDM, FakeGuild, Reply
 from tests.fakediscord.faults import says, shows
 
@@ -48,16 +46,6 @@ def never_overreaching(fake_discord):
     overreach = [str(violation) for violation in fake_discord.violations
                  if "own token" in violation.problem or "follow up" in violation.problem]
     assert overreach == [], overreach
-
-
-def query(db_path, sql: str, *params) -> list[tuple]:
-    with closing(sqlite3.connect(db_path)) as connection:
-        return connection.execute(sql, params).fetchall()
-
-
-def willpower(db_path) -> int:
-    found = query(db_path, "SELECT points FROM willpower WHERE user_id = ?", ALICE.id)
-    return found[0][0] if found else 0
 
 
 async def roll(fake: FakeDiscord, bot, faces, place: dict) -> Reply:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import itertools
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -205,16 +207,29 @@ def test_on_a_phone(browser, playground: Playground, shots: Path):
     context.close()
 
 
-def test_a_german_table_on_a_phone(browser, playground: Playground, shots: Path):
-    """The language picker sets the players' and the server's Discord locale: the picker and the card speak it."""
-    german = speak("de")
+@contextmanager
+def phone_speaking(browser, playground: Playground, language: str) -> Iterator:
+    """A page of the playground on a 390 px phone, its players and server speaking `language` (the picker's label);
+    English again afterwards, since the playground is shared by the module's tests. The page is checked to fit."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark", is_mobile=True)
     page = context.new_page()
     page.goto(playground.url)
     page.wait_for_selector("body[data-ready=yes]")
-    language = page.get_by_label("Language")
-    language.select_option(label="Deutsch")
+    picker = page.get_by_label("Language")
+    picker.select_option(label=language)
     try:
+        yield page
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"the page is {width} px wide on a 390 px phone"
+    finally:
+        picker.select_option(label="English")
+        context.close()
+
+
+def test_a_german_table_on_a_phone(browser, playground: Playground, shots: Path):
+    """The language picker sets the players' and the server's Discord locale: the picker and the card speak it."""
+    german = speak("de")
+    with phone_speaking(browser, playground, "Deutsch") as page:
         box = page.get_by_role("combobox", name="Message #tavern")
         box.click()
         box.press_sequentially("/y")
@@ -235,23 +250,12 @@ def test_a_german_table_on_a_phone(browser, playground: Playground, shots: Path)
         expect(card.locator(".embed")).not_to_have_text(before, timeout=SLOW)
         expect(push).to_have_count(0)
         page.screenshot(path=shots / f"{next(STEPS):02}-phone-german-pushed.png", full_page=True)
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= 390, f"the page is {width} px wide on a 390 px phone"
-    finally:
-        language.select_option(label="English")  # the playground is shared by the module's tests
-        context.close()
 
 
 def test_resource_dice_on_a_phone(browser, playground: Playground, shots: Path):
     """A Swedish table's Food die set to D8, then rolled by hand on a 2: the card says it steps down, D8 → D6."""
     swedish = speak("sv_SE")
-    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark", is_mobile=True)
-    page = context.new_page()
-    page.goto(playground.url)
-    page.wait_for_selector("body[data-ready=yes]")
-    language = page.get_by_label("Language")
-    language.select_option(label="Svenska")
-    try:
+    with phone_speaking(browser, playground, "Svenska") as page:
         box = page.get_by_role("combobox", name="Message #tavern")
         box.fill("/resource set resource:food rating:d8")
         box.press("Enter")
@@ -265,8 +269,3 @@ def test_resource_dice_on_a_phone(browser, playground: Playground, shots: Path):
         expect(card).to_contain_text(f"{swedish._('D{sides}', sides=8)} → {d6}")
         expect(card).to_contain_text("25")  # the chance a D8 had of stepping down, 2/8
         page.screenshot(path=shots / f"{next(STEPS):02}-phone-swedish-resource.png", full_page=True)
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= 390, f"the page is {width} px wide on a 390 px phone"
-    finally:
-        language.select_option(label="English")  # the playground is shared by the module's tests
-        context.close()
