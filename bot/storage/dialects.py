@@ -22,6 +22,7 @@ class Dialect:
     set_messages: str  # write :noted (JSON: [{id, channel, message}]) as rolls' messages; RETURNING their ids
     before_recall: str | None  # run on :id before an applied interaction is read: a second delivery waits
     lease_turn: str | None  # run first when the shard leases change, so they change one process at a time
+    store_roll: str | None  # a logged roll stored in one statement (rolls.create_superseding; None: a transaction)
 
 
 _SQLITE_PENDING = "created_at >= :oldest AND (SELECT state FROM yz_roll_states WHERE id = :id) = 'pending'"
@@ -61,6 +62,7 @@ RETURNING yz_rolls.id
 """,
     before_recall=None,
     lease_turn=None,
+    store_roll=None,
 )
 
 _POSTGRES_PUSHABLE = """
@@ -111,4 +113,36 @@ RETURNING yz_rolls.id
     before_recall="SELECT pg_advisory_xact_lock(:id)",
     # ('roll', 1): the two-key form, apart from the other advisory locks' key space.
     lease_turn=f"SELECT pg_advisory_xact_lock({0x726F6C6C}, 1)",
+    # One statement, one implicit transaction. A repeat of :interaction finds the first delivery's row (ON CONFLICT
+    # waits for it to commit), so its roll id is chosen again: the roll and its entry conflict, nothing is added,
+    # and the roll is read back; no row at all when the first committed after this statement's snapshot.
+    store_roll="""
+WITH new_id AS (SELECT nextval(pg_get_serial_sequence('yz_rolls', 'id')) AS id),
+remembered AS (
+    INSERT INTO applied_interactions (interaction_id, outcome, applied_at)
+    SELECT CAST(:interaction AS bigint), json_build_object('roll_id', id)::text, CAST(:applied AS double precision)
+    FROM new_id WHERE CAST(:interaction AS bigint) IS NOT NULL
+    ON CONFLICT (interaction_id) DO UPDATE SET outcome = applied_interactions.outcome
+    RETURNING CAST(outcome::json ->> 'roll_id' AS bigint) AS id
+),
+chosen AS (SELECT coalesce((SELECT id FROM remembered), (SELECT id FROM new_id)) AS id),
+roll AS (
+    INSERT INTO yz_rolls (id, guild_id, channel_id, user_id, payload, created_at, pushes_allowed)
+    VALUES ((SELECT id FROM chosen), :guild, :channel, :user, :payload, :now, :allowed)
+    ON CONFLICT (id) DO NOTHING RETURNING *
+),
+logged AS (
+    INSERT INTO roll_log (id, guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras,
+                          private, card, interaction_id)
+    VALUES ((SELECT id FROM chosen), :guild, :channel, :user, :now, :system, :kind, :reading, :events, :extras,
+            :private, :card, :interaction)
+    ON CONFLICT DO NOTHING
+)
+SELECT 'new' AS found, * FROM roll
+UNION ALL SELECT 'new', * FROM yz_roll_states WHERE id = (SELECT id FROM chosen)  -- a repeat's (in the snapshot)
+UNION ALL SELECT 'older', * FROM yz_rolls WHERE state = 'pending' AND id = (
+    SELECT max(id) FROM yz_rolls WHERE guild_id = :guild AND channel_id = :channel AND user_id = :user
+      AND id < (SELECT id FROM roll)
+)
+""",
 )

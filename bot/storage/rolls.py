@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 from bot.storage.applied import AppliedInteractions
 from bot.storage.dialects import Dialect
 from bot.storage.driver import PURGE_BATCH, Row, Session, Statements, epoch, storable_id
-from bot.storage.roll_log import NewEntry, log_in, unlog_in
+from bot.storage.roll_log import NewEntry, entry_params, log_in, unlog_in
 from bot.storage.roll_messages import RollMessages
 from bot.storage.roll_records import PushRefusal, YearZeroRoll, push_subject, refusal_of, roll_from
 from bot.storage.willpower import Willpower, WillpowerChange
@@ -86,6 +87,12 @@ ORDER BY roll.created_at, roll.id LIMIT :round
             raise TypeError("payload must be the roll as a JSON string")
         params = {"guild": guild_id, "channel": channel_id, "user": user_id, "payload": payload, "now": epoch(now),
                   "allowed": pushes_allowed}
+        if log is not None and (sql := self._dialect.store_roll) is not None:  # one statement
+            params = entry_params(log, now, None, interaction_id) | params | {"applied": time.time()}
+            # No row: a repeat whose first delivery committed after the statement began; it is seen the second time.
+            rows = await self._db.write(sql, params) or await self._db.write(sql, params)
+            found = {row["found"]: row for row in rows}
+            return self.messages.seen_in(roll_from(found["new"])), self._seen(found.get("older"))
 
         async def store(session: Session) -> tuple[Row, Row | None]:
             outcome = await self._applied.recalled(session, interaction_id)
