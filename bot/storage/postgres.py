@@ -71,6 +71,13 @@ def _reason(error: BaseException) -> str:
     return f"the server refused the connection ({type(error).__name__})"
 
 
+async def _roll_back_only(connection: asyncpg.Connection) -> None:
+    """The pool's reset of a connection it takes back: no trip unless a transaction is left open. asyncpg's default
+    also ends session state (advisory locks, LISTEN, SET, cursors): the bot leaves none (migrate unlocks its own)."""
+    if connection.is_in_transaction():
+        await connection.execute("ROLLBACK")
+
+
 class NamedStatements(Session):
     """Statements with named parameters on one asyncpg connection: a transaction's, or each on its own."""
 
@@ -95,7 +102,8 @@ class PostgresStore(Statements):
         location = database_location(url)
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=min_size, max_size=max_size, timeout=CONNECT_TIMEOUT, command_timeout=STATEMENT_TIMEOUT
+                url, min_size=min_size, max_size=max_size, timeout=CONNECT_TIMEOUT, command_timeout=STATEMENT_TIMEOUT,
+                reset=_roll_back_only,
             )
         except (*OFFLINE, asyncpg.PostgresError, ValueError) as error:
             raise StorageUnavailable(location, _reason(error)) from error
