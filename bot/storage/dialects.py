@@ -22,7 +22,7 @@ class Dialect:
     set_messages: str  # write :noted (JSON: [{id, channel, message}]) as rolls' messages; RETURNING their ids
     before_recall: str | None  # run on :id before an applied interaction is read: a second delivery waits
     lease_turn: str | None  # run first when the shard leases change, so they change one process at a time
-    store_roll: str | None  # a logged roll stored in one statement (rolls.create_superseding; None: a transaction)
+    store_roll: str | None  # a roll, its log entry and :interaction in one statement (else rolls.py's transaction)
 
 
 _SQLITE_PENDING = "created_at >= :oldest AND (SELECT state FROM yz_roll_states WHERE id = :id) = 'pending'"
@@ -113,33 +113,30 @@ RETURNING yz_rolls.id
     before_recall="SELECT pg_advisory_xact_lock(:id)",
     # ('roll', 1): the two-key form, apart from the other advisory locks' key space.
     lease_turn=f"SELECT pg_advisory_xact_lock({0x726F6C6C}, 1)",
-    # One statement, one implicit transaction. A repeat of :interaction finds the first delivery's row (ON CONFLICT
-    # waits for it to commit), so its roll id is chosen again: the roll and its entry conflict, nothing is added,
-    # and the roll is read back; no row at all when the first committed after this statement's snapshot.
+    # One statement (one implicit transaction); a repeat of :interaction meets the first delivery's row, waiting for
+    # its commit, and takes its roll id: the roll and its entry then conflict and the roll is read back (no row when
+    # the first delivery committed after this statement began: rolls.py runs it again).
     store_roll="""
-WITH new_id AS (SELECT nextval(pg_get_serial_sequence('yz_rolls', 'id')) AS id),
-remembered AS (
-    INSERT INTO applied_interactions (interaction_id, outcome, applied_at)
-    SELECT CAST(:interaction AS bigint), json_build_object('roll_id', id)::text, CAST(:applied AS double precision)
-    FROM new_id WHERE CAST(:interaction AS bigint) IS NOT NULL
+WITH remembered AS (
+    INSERT INTO applied_interactions (interaction_id, applied_at, outcome)
+    VALUES (:interaction, :applied, json_build_object('roll_id', nextval(pg_get_serial_sequence('yz_rolls', 'id'))))
     ON CONFLICT (interaction_id) DO UPDATE SET outcome = applied_interactions.outcome
     RETURNING CAST(outcome::json ->> 'roll_id' AS bigint) AS id
 ),
-chosen AS (SELECT coalesce((SELECT id FROM remembered), (SELECT id FROM new_id)) AS id),
 roll AS (
     INSERT INTO yz_rolls (id, guild_id, channel_id, user_id, payload, created_at, pushes_allowed)
-    VALUES ((SELECT id FROM chosen), :guild, :channel, :user, :payload, :now, :allowed)
+    VALUES ((SELECT id FROM remembered), :guild, :channel, :user, :payload, :now, :allowed)
     ON CONFLICT (id) DO NOTHING RETURNING *
 ),
 logged AS (
     INSERT INTO roll_log (id, guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras,
                           private, card, interaction_id)
-    VALUES ((SELECT id FROM chosen), :guild, :channel, :user, :now, :system, :kind, :reading, :events, :extras,
+    VALUES ((SELECT id FROM remembered), :guild, :channel, :user, :now, :system, :kind, :reading, :events, :extras,
             :private, :card, :interaction)
     ON CONFLICT DO NOTHING
 )
 SELECT 'new' AS found, * FROM roll
-UNION ALL SELECT 'new', * FROM yz_roll_states WHERE id = (SELECT id FROM chosen)  -- a repeat's (in the snapshot)
+UNION ALL SELECT 'new', * FROM yz_roll_states WHERE id = (SELECT id FROM remembered)  -- a repeat's, if committed
 UNION ALL SELECT 'older', * FROM yz_rolls WHERE state = 'pending' AND id = (
     SELECT max(id) FROM yz_rolls WHERE guild_id = :guild AND channel_id = :channel AND user_id = :user
       AND id < (SELECT id FROM roll)

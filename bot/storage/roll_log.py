@@ -209,7 +209,8 @@ class RollLog:
 async def log_in(session: Session, entry: NewEntry, now: datetime, *, entry_id: int | None = None,
                  interaction_id: int | None) -> int | None:
     """Log a roll inside session (a pushable Year Zero roll's under entry_id, in the transaction that stores it)."""
-    rows = await session.fetch_all(_INSERT_AS if entry_id else _INSERT, entry_params(entry, now, entry_id, interaction_id))
+    params = entry_params(entry, now, entry_id, interaction_id)
+    rows = await session.fetch_all(_INSERT_AS if entry_id else _INSERT, params)
     return int(rows[0]["id"]) if rows else None  # None: the interaction logged one already
 
 
@@ -218,9 +219,7 @@ async def unlog_in(session: Session, entry_id: int) -> None:
     await session.fetch_all(_UNLOG, {"id": entry_id})
 
 
-def entry_params(
-    entry: NewEntry, now: datetime, entry_id: int | None, interaction_id: int | None
-) -> dict[str, Any]:
+def entry_params(entry: NewEntry, now: datetime, entry_id: int | None, interaction_id: int | None) -> dict[str, Any]:
     """The named parameters of an entry's INSERT (and of the dialect's store_roll)."""
     params = {
         "guild": entry.guild_id, "channel": entry.channel_id, "user": entry.user_id, "now": epoch(now),

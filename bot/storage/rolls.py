@@ -87,7 +87,7 @@ ORDER BY roll.created_at, roll.id LIMIT :round
             raise TypeError("payload must be the roll as a JSON string")
         params = {"guild": guild_id, "channel": channel_id, "user": user_id, "payload": payload, "now": epoch(now),
                   "allowed": pushes_allowed}
-        if log is not None and (sql := self._dialect.store_roll) is not None:  # one statement
+        if log is not None and interaction_id is not None and (sql := self._dialect.store_roll) is not None:
             params = entry_params(log, now, None, interaction_id) | params | {"applied": time.time()}
             # No row: a repeat whose first delivery committed after the statement began; it is seen the second time.
             rows = await self._db.write(sql, params) or await self._db.write(sql, params)
