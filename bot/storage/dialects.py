@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.storage.roll_log import VALUES, WRITTEN
+
 
 @dataclass(frozen=True, slots=True)
 class Dialect:
@@ -113,13 +115,11 @@ RETURNING yz_rolls.id
     before_recall="SELECT pg_advisory_xact_lock(:id)",
     # ('roll', 1): the two-key form, apart from the other advisory locks' key space.
     lease_turn=f"SELECT pg_advisory_xact_lock({0x726F6C6C}, 1)",
-    # One statement (one implicit transaction); a repeat of :interaction meets the first delivery's row, waiting for
-    # its commit, and takes its roll id: the roll and its entry then conflict and the roll is read back (no row when
-    # the first delivery committed after this statement began: rolls.py runs it again).
-    store_roll="""
+    # One statement, one implicit transaction: a repeat takes the first delivery's roll id (docs/architecture.md).
+    store_roll=f"""
 WITH remembered AS (
     INSERT INTO applied_interactions (interaction_id, applied_at, outcome)
-    VALUES (:interaction, :applied, json_build_object('roll_id', nextval(pg_get_serial_sequence('yz_rolls', 'id'))))
+    VALUES (:interaction, :now, json_build_object('roll_id', nextval(pg_get_serial_sequence('yz_rolls', 'id'))))
     ON CONFLICT (interaction_id) DO UPDATE SET outcome = applied_interactions.outcome
     RETURNING CAST(outcome::json ->> 'roll_id' AS bigint) AS id
 ),
@@ -129,11 +129,7 @@ roll AS (
     ON CONFLICT (id) DO NOTHING RETURNING *
 ),
 logged AS (
-    INSERT INTO roll_log (id, guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras,
-                          private, card, interaction_id)
-    VALUES ((SELECT id FROM remembered), :guild, :channel, :user, :now, :system, :kind, :reading, :events, :extras,
-            :private, :card, :interaction)
-    ON CONFLICT DO NOTHING
+    INSERT INTO roll_log (id, {WRITTEN}) VALUES ((SELECT id FROM remembered), {VALUES}) ON CONFLICT DO NOTHING
 )
 SELECT 'new' AS found, * FROM roll
 UNION ALL SELECT 'new', * FROM yz_roll_states WHERE id = (SELECT id FROM remembered)  -- a repeat's, if committed

@@ -8,7 +8,6 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from bot.storage.dialects import Dialect
 from bot.storage.driver import LARGEST_ID, Row, Session, Statements, epoch, from_row, moment, storable_id
 
 MAX_READING = 300  # characters of a roll's reading kept in the log (a card's title is at most 256)
@@ -95,12 +94,12 @@ def refusal_for(entry: LogEntry | None, user_id: int) -> RevealRefusal:
 
 _FIELDS = "guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras, private, card"
 _COLUMNS = f"id, {_FIELDS}, revealed_at"
-_WRITTEN = f"{_FIELDS}, interaction_id"
-_VALUES = ":guild, :channel, :user, :now, :system, :kind, :reading, :events, :extras, :private, :card, :interaction"
+WRITTEN = f"{_FIELDS}, interaction_id"  # the columns an INSERT writes, and their parameters (entry_params)
+VALUES = ":guild, :channel, :user, :now, :system, :kind, :reading, :events, :extras, :private, :card, :interaction"
 
 # The entry's id is the database's next, or one given (a Year Zero roll's); a repeated interaction inserts nothing.
-_INSERT = f"INSERT INTO roll_log ({_WRITTEN}) VALUES ({_VALUES}) ON CONFLICT DO NOTHING RETURNING id"
-_INSERT_AS = f"INSERT INTO roll_log (id, {_WRITTEN}) VALUES (:id, {_VALUES}) ON CONFLICT DO NOTHING RETURNING id"
+_INSERT = f"INSERT INTO roll_log ({WRITTEN}) VALUES ({VALUES}) ON CONFLICT DO NOTHING RETURNING id"
+_INSERT_AS = f"INSERT INTO roll_log (id, {WRITTEN}) VALUES (:id, {VALUES}) ON CONFLICT DO NOTHING RETURNING id"
 _LOGGED_FOR = "SELECT id FROM roll_log WHERE interaction_id = :interaction"
 _UNLOG = "DELETE FROM roll_log WHERE id = :id RETURNING id"
 _GET = f"SELECT {_COLUMNS} FROM roll_log WHERE id = :id"
@@ -132,9 +131,9 @@ ORDER BY id
 class RollLog:
     """The roll log of every channel."""
 
-    def __init__(self, statements: Statements, dialect: Dialect) -> None:
+    def __init__(self, statements: Statements, log_push: str) -> None:
         self._db = statements
-        self._push = dialect.log_push
+        self._push = log_push
 
     async def write(
         self, entry: NewEntry, now: datetime, *, entry_id: int | None = None, interaction_id: int | None = None
