@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.storage.roll_log import VALUES, WRITTEN
+from bot.storage.roll_log import LOG_COLUMNS, LOG_VALUES
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,13 +129,11 @@ roll AS (
     ON CONFLICT (id) DO NOTHING RETURNING *
 ),
 logged AS (
-    INSERT INTO roll_log (id, {WRITTEN}) VALUES ((SELECT id FROM remembered), {VALUES}) ON CONFLICT DO NOTHING
+    INSERT INTO roll_log (id, {LOG_COLUMNS}) VALUES ((SELECT id FROM remembered), {LOG_VALUES}) ON CONFLICT DO NOTHING
 )
 SELECT 'new' AS found, * FROM roll
 UNION ALL SELECT 'new', * FROM yz_roll_states WHERE id = (SELECT id FROM remembered)  -- a repeat's, if committed
-UNION ALL SELECT 'older', * FROM yz_rolls WHERE state = 'pending' AND id = (
-    SELECT max(id) FROM yz_rolls WHERE guild_id = :guild AND channel_id = :channel AND user_id = :user
-      AND id < (SELECT id FROM roll)
-)
+UNION ALL SELECT 'older', * FROM yz_rolls WHERE state = 'pending' AND id = (SELECT max(id) FROM yz_rolls
+    WHERE guild_id = :guild AND channel_id = :channel AND user_id = :user AND id < (SELECT id FROM roll))
 """,
 )

@@ -72,8 +72,7 @@ def _reason(error: BaseException) -> str:
 
 
 async def _roll_back_only(connection: asyncpg.Connection) -> None:
-    """The pool's reset of a connection it takes back: no trip unless a transaction is left open. asyncpg's default
-    also ends session state (advisory locks, LISTEN, SET, cursors): the bot leaves none (migrate unlocks its own)."""
+    """The pool's reset on release: a trip only for a transaction left open (docs/architecture.md: no session state)."""
     if connection.is_in_transaction():
         await connection.execute("ROLLBACK")
 

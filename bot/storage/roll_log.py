@@ -94,12 +94,12 @@ def refusal_for(entry: LogEntry | None, user_id: int) -> RevealRefusal:
 
 _FIELDS = "guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras, private, card"
 _COLUMNS = f"id, {_FIELDS}, revealed_at"
-WRITTEN = f"{_FIELDS}, interaction_id"  # the columns an INSERT writes, and their parameters (entry_params)
-VALUES = ":guild, :channel, :user, :now, :system, :kind, :reading, :events, :extras, :private, :card, :interaction"
+LOG_COLUMNS = f"{_FIELDS}, interaction_id"  # the columns an INSERT writes, and their parameters (entry_params)
+LOG_VALUES = ":guild, :channel, :user, :now, :system, :kind, :reading, :events, :extras, :private, :card, :interaction"
 
 # The entry's id is the database's next, or one given (a Year Zero roll's); a repeated interaction inserts nothing.
-_INSERT = f"INSERT INTO roll_log ({WRITTEN}) VALUES ({VALUES}) ON CONFLICT DO NOTHING RETURNING id"
-_INSERT_AS = f"INSERT INTO roll_log (id, {WRITTEN}) VALUES (:id, {VALUES}) ON CONFLICT DO NOTHING RETURNING id"
+_INSERT = f"INSERT INTO roll_log ({LOG_COLUMNS}) VALUES ({LOG_VALUES}) ON CONFLICT DO NOTHING RETURNING id"
+_INSERT_AS = f"INSERT INTO roll_log (id, {LOG_COLUMNS}) VALUES (:id, {LOG_VALUES}) ON CONFLICT DO NOTHING RETURNING id"
 _LOGGED_FOR = "SELECT id FROM roll_log WHERE interaction_id = :interaction"
 _UNLOG = "DELETE FROM roll_log WHERE id = :id RETURNING id"
 _GET = f"SELECT {_COLUMNS} FROM roll_log WHERE id = :id"

@@ -95,8 +95,7 @@ ORDER BY roll.created_at, roll.id LIMIT :round
 
         async def store(session: Session) -> tuple[Row, Row | None]:
             outcome = await self._applied.recalled(session, interaction_id)
-            row = await session.fetch_one(self._GET, {"id": outcome["roll_id"]}) if outcome else None
-            if row is not None:
+            if outcome and (row := await session.fetch_one(self._GET, {"id": outcome["roll_id"]})) is not None:
                 return row, None
             row = (await session.fetch_all(self._INSERT, params))[0]
             if outcome is None:
