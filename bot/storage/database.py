@@ -32,7 +32,7 @@ class Storage(Generic[StoreT]):
         self.extended = ExtendedTests(store, self.dialect, applied)
         self.meta = KeyedText(store, "meta", "key", "value")
         self.leases = ShardLeases(store, self.dialect.lease_turn)
-        self.log = RollLog(store, self.dialect)
+        self.log = RollLog(store, self.dialect.log_push)
         self.languages = RememberedText(store, "server_languages", "guild_id", "language")
 
     async def close(self) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.storage.roll_log import LOG_COLUMNS, LOG_VALUES
+
 
 @dataclass(frozen=True, slots=True)
 class Dialect:
@@ -22,6 +24,7 @@ class Dialect:
     set_messages: str  # write :noted (JSON: [{id, channel, message}]) as rolls' messages; RETURNING their ids
     before_recall: str | None  # run on :id before an applied interaction is read: a second delivery waits
     lease_turn: str | None  # run first when the shard leases change, so they change one process at a time
+    store_roll: str | None  # a roll, its log entry and :interaction in one statement (else rolls.py's transaction)
 
 
 _SQLITE_PENDING = "created_at >= :oldest AND (SELECT state FROM yz_roll_states WHERE id = :id) = 'pending'"
@@ -61,6 +64,7 @@ RETURNING yz_rolls.id
 """,
     before_recall=None,
     lease_turn=None,
+    store_roll=None,
 )
 
 _POSTGRES_PUSHABLE = """
@@ -111,4 +115,25 @@ RETURNING yz_rolls.id
     before_recall="SELECT pg_advisory_xact_lock(:id)",
     # ('roll', 1): the two-key form, apart from the other advisory locks' key space.
     lease_turn=f"SELECT pg_advisory_xact_lock({0x726F6C6C}, 1)",
+    # One statement, one implicit transaction: a repeat takes the first delivery's roll id (docs/architecture.md).
+    store_roll=f"""
+WITH remembered AS (
+    INSERT INTO applied_interactions (interaction_id, applied_at, outcome)
+    VALUES (:interaction, :now, json_build_object('roll_id', nextval(pg_get_serial_sequence('yz_rolls', 'id'))))
+    ON CONFLICT (interaction_id) DO UPDATE SET outcome = applied_interactions.outcome
+    RETURNING CAST(outcome::json ->> 'roll_id' AS bigint) AS id
+),
+roll AS (
+    INSERT INTO yz_rolls (id, guild_id, channel_id, user_id, payload, created_at, pushes_allowed)
+    VALUES ((SELECT id FROM remembered), :guild, :channel, :user, :payload, :now, :allowed)
+    ON CONFLICT (id) DO NOTHING RETURNING *
+),
+logged AS (
+    INSERT INTO roll_log (id, {LOG_COLUMNS}) VALUES ((SELECT id FROM remembered), {LOG_VALUES}) ON CONFLICT DO NOTHING
+)
+SELECT 'new' AS found, * FROM roll
+UNION ALL SELECT 'new', * FROM yz_roll_states WHERE id = (SELECT id FROM remembered)  -- a repeat's, if committed
+UNION ALL SELECT 'older', * FROM yz_rolls WHERE state = 'pending' AND id = (SELECT max(id) FROM yz_rolls
+    WHERE guild_id = :guild AND channel_id = :channel AND user_id = :user AND id < (SELECT id FROM roll))
+""",
 )

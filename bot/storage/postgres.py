@@ -71,6 +71,12 @@ def _reason(error: BaseException) -> str:
     return f"the server refused the connection ({type(error).__name__})"
 
 
+async def _roll_back_only(connection: asyncpg.Connection) -> None:
+    """The pool's reset on release: a trip only for a transaction left open (docs/architecture.md: no session state)."""
+    if connection.is_in_transaction():
+        await connection.execute("ROLLBACK")
+
+
 class NamedStatements(Session):
     """Statements with named parameters on one asyncpg connection: a transaction's, or each on its own."""
 
@@ -95,7 +101,8 @@ class PostgresStore(Statements):
         location = database_location(url)
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=min_size, max_size=max_size, timeout=CONNECT_TIMEOUT, command_timeout=STATEMENT_TIMEOUT
+                url, min_size=min_size, max_size=max_size, timeout=CONNECT_TIMEOUT, command_timeout=STATEMENT_TIMEOUT,
+                reset=_roll_back_only,
             )
         except (*OFFLINE, asyncpg.PostgresError, ValueError) as error:
             raise StorageUnavailable(location, _reason(error)) from error

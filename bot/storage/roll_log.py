@@ -8,7 +8,6 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from bot.storage.dialects import Dialect
 from bot.storage.driver import LARGEST_ID, Row, Session, Statements, epoch, from_row, moment, storable_id
 
 MAX_READING = 300  # characters of a roll's reading kept in the log (a card's title is at most 256)
@@ -95,12 +94,12 @@ def refusal_for(entry: LogEntry | None, user_id: int) -> RevealRefusal:
 
 _FIELDS = "guild_id, channel_id, user_id, created_at, system, kind, reading, events, extras, private, card"
 _COLUMNS = f"id, {_FIELDS}, revealed_at"
-_WRITTEN = f"{_FIELDS}, interaction_id"
-_VALUES = ":guild, :channel, :user, :now, :system, :kind, :reading, :events, :extras, :private, :card, :interaction"
+LOG_COLUMNS = f"{_FIELDS}, interaction_id"  # the columns an INSERT writes, and their parameters (entry_params)
+LOG_VALUES = ":guild, :channel, :user, :now, :system, :kind, :reading, :events, :extras, :private, :card, :interaction"
 
 # The entry's id is the database's next, or one given (a Year Zero roll's); a repeated interaction inserts nothing.
-_INSERT = f"INSERT INTO roll_log ({_WRITTEN}) VALUES ({_VALUES}) ON CONFLICT DO NOTHING RETURNING id"
-_INSERT_AS = f"INSERT INTO roll_log (id, {_WRITTEN}) VALUES (:id, {_VALUES}) ON CONFLICT DO NOTHING RETURNING id"
+_INSERT = f"INSERT INTO roll_log ({LOG_COLUMNS}) VALUES ({LOG_VALUES}) ON CONFLICT DO NOTHING RETURNING id"
+_INSERT_AS = f"INSERT INTO roll_log (id, {LOG_COLUMNS}) VALUES (:id, {LOG_VALUES}) ON CONFLICT DO NOTHING RETURNING id"
 _LOGGED_FOR = "SELECT id FROM roll_log WHERE interaction_id = :interaction"
 _UNLOG = "DELETE FROM roll_log WHERE id = :id RETURNING id"
 _GET = f"SELECT {_COLUMNS} FROM roll_log WHERE id = :id"
@@ -132,15 +131,15 @@ ORDER BY id
 class RollLog:
     """The roll log of every channel."""
 
-    def __init__(self, statements: Statements, dialect: Dialect) -> None:
+    def __init__(self, statements: Statements, log_push: str) -> None:
         self._db = statements
-        self._push = dialect.log_push
+        self._push = log_push
 
     async def write(
         self, entry: NewEntry, now: datetime, *, entry_id: int | None = None, interaction_id: int | None = None
     ) -> int:
         """Log a roll in one INSERT; its id (entry_id when given). A repeat of interaction_id gets the first id back."""
-        params = _params(entry, now, entry_id, interaction_id)
+        params = entry_params(entry, now, entry_id, interaction_id)
         rows = await self._db.write(_INSERT if entry_id is None else _INSERT_AS, params)
         if rows:
             return int(rows[0]["id"])
@@ -209,7 +208,8 @@ class RollLog:
 async def log_in(session: Session, entry: NewEntry, now: datetime, *, entry_id: int | None = None,
                  interaction_id: int | None) -> int | None:
     """Log a roll inside session (a pushable Year Zero roll's under entry_id, in the transaction that stores it)."""
-    rows = await session.fetch_all(_INSERT_AS if entry_id else _INSERT, _params(entry, now, entry_id, interaction_id))
+    params = entry_params(entry, now, entry_id, interaction_id)
+    rows = await session.fetch_all(_INSERT_AS if entry_id else _INSERT, params)
     return int(rows[0]["id"]) if rows else None  # None: the interaction logged one already
 
 
@@ -218,7 +218,8 @@ async def unlog_in(session: Session, entry_id: int) -> None:
     await session.fetch_all(_UNLOG, {"id": entry_id})
 
 
-def _params(entry: NewEntry, now: datetime, entry_id: int | None, interaction_id: int | None) -> dict[str, Any]:
+def entry_params(entry: NewEntry, now: datetime, entry_id: int | None, interaction_id: int | None) -> dict[str, Any]:
+    """The named parameters of an entry's INSERT (and of the dialect's store_roll)."""
     params = {
         "guild": entry.guild_id, "channel": entry.channel_id, "user": entry.user_id, "now": epoch(now),
         "system": entry.system, "kind": entry.kind, "reading": entry.reading[:MAX_READING], "events": entry.events,

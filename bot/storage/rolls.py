@@ -9,7 +9,7 @@ from typing import Any
 from bot.storage.applied import AppliedInteractions
 from bot.storage.dialects import Dialect
 from bot.storage.driver import PURGE_BATCH, Row, Session, Statements, epoch, storable_id
-from bot.storage.roll_log import NewEntry, log_in, unlog_in
+from bot.storage.roll_log import NewEntry, entry_params, log_in, unlog_in
 from bot.storage.roll_messages import RollMessages
 from bot.storage.roll_records import PushRefusal, YearZeroRoll, push_subject, refusal_of, roll_from
 from bot.storage.willpower import Willpower, WillpowerChange
@@ -56,7 +56,7 @@ DELETE FROM yz_rolls WHERE id = :id AND state = 'pending' AND pushes_made = 0 AN
     # when its message still shows buttons: pending, and the player's newest there (the max of the player's index,
     # one seek on both databases; not the view, whose NOT EXISTS PostgreSQL may answer by scanning the player).
     _EXPIRING_ROUND = """
-SELECT roll.id, roll.created_at, roll.state = 'pending' AND roll.message_id IS NOT NULL AND roll.id = (
+SELECT roll.*, roll.state = 'pending' AND roll.message_id IS NOT NULL AND roll.id = (
     SELECT max(newer.id) FROM yz_rolls AS newer
     WHERE newer.guild_id = roll.guild_id AND newer.channel_id = roll.channel_id AND newer.user_id = roll.user_id
 ) AS showing
@@ -86,11 +86,16 @@ ORDER BY roll.created_at, roll.id LIMIT :round
             raise TypeError("payload must be the roll as a JSON string")
         params = {"guild": guild_id, "channel": channel_id, "user": user_id, "payload": payload, "now": epoch(now),
                   "allowed": pushes_allowed}
+        if log is not None and interaction_id is not None and (sql := self._dialect.store_roll) is not None:
+            params = entry_params(log, now, None, interaction_id) | params
+            # No row: a repeat whose first delivery committed after the statement began; it is seen the second time.
+            rows = await self._db.write(sql, params) or await self._db.write(sql, params)
+            found = {row["found"]: row for row in rows}
+            return self.messages.seen_in(roll_from(found["new"])), self._seen(found.get("older"))
 
         async def store(session: Session) -> tuple[Row, Row | None]:
             outcome = await self._applied.recalled(session, interaction_id)
-            row = await session.fetch_one(self._GET, {"id": outcome["roll_id"]}) if outcome else None
-            if row is not None:
+            if outcome and (row := await session.fetch_one(self._GET, {"id": outcome["roll_id"]})) is not None:
                 return row, None
             row = (await session.fetch_all(self._INSERT, params))[0]
             if outcome is None:
@@ -189,15 +194,14 @@ ORDER BY roll.created_at, roll.id LIMIT :round
     async def expiring(self, now: datetime, lifetime: timedelta, limit: int) -> list[YearZeroRoll]:
         """Up to limit expired rolls still showing buttons, oldest first, looked for in rounds of PURGE_BATCH rolls."""
         params: dict[str, Any] = {"oldest": epoch(now - lifetime), "round": PURGE_BATCH, "after_at": -1, "after_id": 0}
-        found: list[int] = []
+        found: list[YearZeroRoll] = []
         while len(found) < limit:
             rows = await self._db.fetch_all(self._EXPIRING_ROUND, params)
-            found += [row["id"] for row in rows if row["showing"]]
+            found += [roll_from(row) for row in rows if row["showing"]]
             if len(rows) < PURGE_BATCH:
                 break
             params |= {"after_at": rows[-1]["created_at"], "after_id": rows[-1]["id"]}
-        read = [await self._db.fetch_one(self._GET, {"id": roll_id}) for roll_id in found[:limit]]
-        return [roll_from(row) for row in read if row is not None]
+        return found[:limit]
 
     def _seen(self, row: Row | None) -> YearZeroRoll | None:
         """The roll read, with the message noted for it (perhaps not written yet)."""
