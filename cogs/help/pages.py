@@ -162,9 +162,9 @@ ANYWHERE = HelpPage(
     "anywhere", N_("Where to play"), N_("Play anywhere: servers, DMs, group DMs"),
     N_("**Add the app to your account** (click the app's name, then *Add App* → *Add to My Apps*) and its commands "
        "go with you: to your DMs with me, to group DMs, and to servers that never added me.\n\n"
-       "Each server, DM and group DM keeps its own Willpower, rolls and log. Where I am not in the server, each "
-       "player sets their own Willpower with `/willpower set`; in a server that added me, a game master uses "
-       "`/willpower-set`.\n"
+       "Each server, DM and group DM keeps its own Willpower, resource dice, rolls and log. Where I am not in the "
+       "server, each player sets their own Willpower with `/willpower set`; in a server that added me, a game master "
+       "uses `/willpower-set`.\n"
        "Where I am not in the server I can update a roll's card for 15 minutes; after that, a click on it brings it "
        "up to date. A server may let such apps answer only privately: I then say so.\n"
        "`/willpower-set`, `/settings`, `/session start`, `/log export` and `/test clear` work only in a server that "
