@@ -73,28 +73,35 @@ class Willpower:
         """Spend points (1 or more), else NotEnoughWillpower; a repeat of interaction_id gets the first change back."""
         check_whole("Willpower to spend", points, low=1)
         params = {"guild": guild_id, "user": user_id, "points": points}
-        async with self._db.transaction() as session:
+
+        async def spending(session: Session) -> WillpowerChange | None:  # one trip; None: not enough
             if (outcome := await self._applied.recalled(session, interaction_id)) is not None:
                 return WillpowerChange(**outcome)
-            rows = await session.fetch_all(_SPEND, params)
-            if rows:
-                await self._applied.remember(session, interaction_id, asdict(_spent(rows[0], points)))
-        if not rows:
+            if not (rows := await session.fetch_all(_SPEND, params)):
+                return None
+            change = _spent(rows[0], points)
+            await self._applied.remember(session, interaction_id, asdict(change))
+            return change
+
+        if (spent := await self._db.in_one_trip(spending)) is None:
             raise NotEnoughWillpower(await self.get(guild_id, user_id), points)
-        return _spent(rows[0], points)
+        return spent
 
     async def set(
         self, guild_id: int, user_id: int, points: int, *, interaction_id: int | None = None
     ) -> WillpowerChange:
         """Set the player's Willpower to points (0 to 10); a repeat of interaction_id gets the first change back."""
         check_whole("Willpower", points, low=0, high=MAX_WILLPOWER)
-        async with self._db.transaction() as session:
+
+        async def setting(session: Session) -> WillpowerChange:  # one trip
             if (outcome := await self._applied.recalled(session, interaction_id)) is not None:
                 return WillpowerChange(**outcome)
             before = await self._points(session, self._before_change, guild_id, user_id)
             change = await self._store(session, guild_id, user_id, WillpowerChange(before, points))
             await self._applied.remember(session, interaction_id, asdict(change))
-        return change
+            return change
+
+        return await self._db.in_one_trip(setting)
 
     async def withdraw_spend(self, guild_id: int, user_id: int, points: int, *, interaction_id: int) -> bool:
         """Refund a spend never shown, whatever changed since, and forget interaction_id; False if not applied."""

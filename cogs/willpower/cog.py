@@ -20,7 +20,6 @@ from bot.interactions.language import player_speech, table_speech
 from bot.interactions.places import anywhere, bot_present, place_channel, server_of, server_only
 from bot.interactions.rollkeeper import Rollkeeper
 from bot.interactions.tree import NOT_FOUND_HERE
-from bot.storage.errors import NotEnoughWillpower
 from bot.text import inert
 from rules.language import N_
 from rules.yearzero.willpower import MAX_WILLPOWER
@@ -78,10 +77,7 @@ class WillpowerCommands(
     ) -> None:
         """Spend your Willpower Points, for a talent say."""
         guild_id = place_channel(interaction)[0]
-        have = await self.bot.db.willpower.get(guild_id, interaction.user.id)
-        if have < points:  # refused at once; the spend itself checks again, atomically
-            raise NotEnoughWillpower(have, points)
-        willpower, user_id = self.bot.db.willpower, interaction.user.id
+        willpower, user_id = self.bot.db.willpower, interaction.user.id  # one trip: the spend refuses what you lack
         change = await in_time(interaction, willpower.spend(guild_id, user_id, points, interaction_id=interaction.id))
         speech = await table_speech(interaction, self.bot.db.languages)
         # Translators: {player} is a mention of the player; {before} → {after} their Willpower.

@@ -1,8 +1,7 @@
 """What each write costs in trips to aiosqlite's worker thread, and how writes queued together behave.
 
 Every statement is one trip (SQLite's trace callback sees each one), so the statements a write runs are the
-trips it makes: a spend is one transaction around one atomic UPDATE; a roll and a push claim are each one
-transaction in one trip.
+trips it makes: a spend (one atomic UPDATE), a roll and a push claim are each one transaction in one trip.
 """
 
 from __future__ import annotations
@@ -78,12 +77,13 @@ async def test_a_withdrawn_roll_takes_its_log_entry_with_it(db: Database):
     assert await db.log.get(roll.id) is None and count_rows(db.store.path) == 0
 
 
-async def test_a_spend_is_one_transaction_and_a_refused_one_reads_once_more(db: Database):
+async def test_a_spend_is_one_transaction_in_one_trip_and_a_refused_one_reads_once_more(db: Database, monkeypatch):
     await db.willpower.set(G, 7, 5)
     seen = await statements(db)
+    hops = count_hops(monkeypatch, db)
     assert (await db.willpower.spend(G, 7, 2, interaction_id=70)).after == 3
     # The applied interaction's recall, the spend (one atomic UPDATE), the interaction remembered.
-    assert verbs(seen) == ["BEGIN", "SELECT", "UPDATE", "INSERT", "COMMIT"]
+    assert verbs(seen) == ["BEGIN", "SELECT", "UPDATE", "INSERT", "COMMIT"] and len(hops) == 1
     seen.clear()
     with pytest.raises(Exception, match="Willpower"):
         await db.willpower.spend(G, 7, 4, interaction_id=71)

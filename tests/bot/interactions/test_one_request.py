@@ -122,10 +122,13 @@ async def test_a_refused_click_is_one_private_message(start_bot, fake_discord, d
     assert query(db_path, "SELECT state FROM yz_roll_states") == [("pending",)]
 
 
-async def test_a_willpower_spend_is_one_message(start_bot, fake_discord, db_path):
+async def test_a_willpower_spend_is_one_message_and_one_trip(start_bot, fake_discord, db_path, monkeypatch):
     bot = await start_bot(extensions=YZ)
     await fake_discord.slash("willpower-set", {"player": ALICE, "points": 5}, user=GM)
+    hops = count_hops(monkeypatch, bot.db)
     spent, sent = await sent_for(fake_discord, bot, fake_discord.slash("willpower spend", {"points": 2}))
+    # One trip; a chore of the bot (its shard lease's renewal) may run meanwhile.
+    assert [hop for hop in hops if hop not in ("execute", "close")] == ["_transact"], hops
     assert sent == [("POST", CALLBACK)] and callback_type(spent) == 4 and not spent.ephemeral
     assert spent.content.endswith("5 → **3**.") and willpower(db_path) == 3
 
