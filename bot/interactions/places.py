@@ -50,6 +50,12 @@ def bot_present(interaction: discord.Interaction) -> bool:
     return interaction.is_guild_integration()
 
 
+def game_master(interaction: discord.Interaction) -> bool:
+    """Whether the player acts as the game master here: Manage Server in a server; nobody in a DM or a group DM,
+    where each player keeps their own."""
+    return interaction.guild_id is not None and interaction.permissions.manage_guild
+
+
 def server_of(interaction: discord.Interaction) -> int:
     """The id of the server a server-only command runs in: one that installed the app (a PlayerError in a DM, a
     group DM, or a server where the app came only with a player's account)."""

@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.errors import PlayerError
 from bot.interactions.language import player_speech
-from bot.interactions.places import both_installs, everywhere_contexts, place_channel, server_of
+from bot.interactions.places import both_installs, everywhere_contexts, game_master, place_channel, server_of
 from bot.interactions.roller import from_its_place
 from bot.interactions.rollkeeper import Rollkeeper, rollkeeper
 from bot.interactions.tree import reports_errors
@@ -158,7 +158,7 @@ class RollLogCog(commands.Cog, name="RollLog"):
     )
     async def export(self, interaction: discord.Interaction, start: str | None = None, end: str | None = None) -> None:
         guild_id, channel_id = server_of(interaction), place_channel(interaction)[1]
-        if not interaction.permissions.manage_guild:
+        if not game_master(interaction):
             raise PlayerError(NEEDS_MANAGE_SERVER)
         begin, finish = export_range(start, end, self.bot.now().date())
         entries = await self.bot.db.log.between(guild_id, channel_id, interaction.user.id, begin, finish)

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.errors import PlayerError
 from bot.interactions.language import player_speech, table_speech
-from bot.interactions.places import anywhere, place_channel, server_contexts, server_install, server_of
+from bot.interactions.places import anywhere, game_master, place_channel, server_contexts, server_install, server_of
 from bot.interactions.rollkeeper import Rollkeeper
 from bot.text import inert
 from cogs.log.cards import render_stats
@@ -58,7 +58,7 @@ class Stats(commands.Cog):
         """Rolls, successes, expected successes, luck percentile and 'at least this good', per system."""
         guild_id, channel_id = place_channel(interaction)
         someone_else = everyone or (player is not None and player.id != interaction.user.id)
-        if someone_else and interaction.guild_id is not None and not interaction.permissions.manage_guild:
+        if someone_else and interaction.guild_id is not None and not game_master(interaction):
             raise PlayerError(GM_ONLY)
         speech = player_speech(interaction)
         start, period = await self._period(guild_id, channel_id, since, speech)

@@ -16,7 +16,7 @@ from bot.interactions.by_hand import Faces, by_hand
 from bot.interactions.common_options import describe, picker_label
 from bot.interactions.language import player_speech, table_speech
 from bot.interactions.logbook import Rolled, new_entry
-from bot.interactions.places import anywhere, place_channel
+from bot.interactions.places import anywhere, game_master, place_channel
 from bot.interactions.rollkeeper import Rollkeeper
 from bot.storage.resources import RatingChange, ResourceRatings
 from bot.text import inert
@@ -45,16 +45,9 @@ CHANGED_MEANWHILE = N_("Your {resource} changed meanwhile, so nothing was done. 
 FACES = N_("The die rolled by hand: its one face (1 up to the die's sides)")
 
 
-def _is_game_master(interaction: discord.Interaction) -> bool:
-    """What /willpower-set checks (Manage Server): only in a server; in a DM or a group DM each player keeps their
-    own."""
-    permissions = getattr(interaction, "permissions", None)
-    return bool(permissions and permissions.manage_guild)
-
-
 def _whose(interaction: discord.Interaction, player: discord.User | None) -> discord.abc.User:
     who = player or interaction.user
-    if who.id != interaction.user.id and not _is_game_master(interaction):
+    if who.id != interaction.user.id and not game_master(interaction):
         raise PlayerError(ONLY_YOUR_OWN)
     return who
 

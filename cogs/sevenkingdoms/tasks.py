@@ -16,7 +16,7 @@ from discord import app_commands
 
 from bot.errors import PlayerError
 from bot.interactions.language import player_speech, table_speech
-from bot.interactions.places import place_channel, server_of
+from bot.interactions.places import game_master, place_channel, server_of
 from bot.interactions.rollkeeper import rollkeeper
 from bot.interactions.tree import reports_errors, send_private
 from bot.storage.extended import ExtendedTask
@@ -51,8 +51,7 @@ async def channel_tasks(interaction: discord.Interaction) -> list[ExtendedTask]:
 
 def may_clear(task: ExtendedTask, interaction: discord.Interaction) -> None:
     """Nothing when the player started the task or has Manage Server; else a PlayerError saying who may."""
-    permissions = interaction.permissions
-    if task.started_by == interaction.user.id or (permissions is not None and permissions.manage_guild):
+    if task.started_by == interaction.user.id or game_master(interaction):
         return
     if task.started_by is not None:
         # Translators: {starter} is a mention of the player who started the task; {name} the task's name.

@@ -17,7 +17,7 @@ from bot.errors import PlayerError
 from bot.interactions.answers import answer_or_withdraw, in_time
 from bot.interactions.common_options import describe
 from bot.interactions.language import player_speech, table_speech
-from bot.interactions.places import anywhere, bot_present, place_channel, server_of, server_only
+from bot.interactions.places import anywhere, bot_present, game_master, place_channel, server_of, server_only
 from bot.interactions.rollkeeper import Rollkeeper
 from bot.interactions.tree import NOT_FOUND_HERE
 from bot.text import inert
@@ -28,14 +28,6 @@ MAX_NAME_SHOWN = 80
 """A display name is shown cut to this many characters (Discord allows 32 for a nickname, more for others)."""
 ONLY_YOUR_OWN = N_("You can see only your own Willpower; a game master (Manage Server) can see anyone's.")
 GAME_MASTER_SETS = N_("In this server a game master sets Willpower, with /willpower-set.")
-
-
-def _may_see_anyone(interaction: discord.Interaction) -> bool:
-    """A game master in a server (Manage Server); anyone at a table with no server (a DM or a group DM)."""
-    if interaction.guild_id is None:
-        return True
-    permissions = getattr(interaction, "permissions", None)
-    return bool(permissions and permissions.manage_guild)
 
 
 @anywhere
@@ -59,7 +51,8 @@ class WillpowerCommands(
         if player is not None and not isinstance(player, discord.abc.User):  # an id Discord sent unresolved
             raise PlayerError(NOT_FOUND_HERE)
         who = player or interaction.user
-        if who.id != interaction.user.id and not _may_see_anyone(interaction):
+        # A game master in a server; anyone at a table with no server (a DM or a group DM).
+        if who.id != interaction.user.id and interaction.guild_id is not None and not game_master(interaction):
             raise PlayerError(ONLY_YOUR_OWN)
         points = await self.bot.db.willpower.get(place_channel(interaction)[0], who.id)
         speech = player_speech(interaction)
