@@ -14,6 +14,15 @@ def inert(text: str, limit: int | None = None) -> str:
     return discord.utils.escape_markdown(plain(text, limit))
 
 
+NAME_SHOWN = 80
+"""A player's display name is shown cut to this many characters (Discord allows 32 for a nickname, more for others)."""
+
+
+def player_name(player: discord.abc.User) -> str:
+    """A player's display name as a card or answer shows it: inert, and cut to NAME_SHOWN characters."""
+    return inert(player.display_name, NAME_SHOWN)
+
+
 def plain(text: str, limit: int | None = None) -> str:
     """text as `inert` makes it but without escaping Markdown: for places Discord shows as plain text (the
     choices of an autocomplete), where a backslash would show as typed."""

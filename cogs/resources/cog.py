@@ -19,7 +19,7 @@ from bot.interactions.logbook import Rolled, new_entry
 from bot.interactions.places import anywhere, game_master, place_channel
 from bot.interactions.rollkeeper import Rollkeeper
 from bot.storage.resources import RatingChange, ResourceRatings
-from bot.text import inert
+from bot.text import player_name
 from cogs.resources.card import DIE, NO_DIE, RESOURCE_NAMES, rating_text, render_resource
 from rules.dice import DiceSource, FixedDice, SystemDice, rolled_with
 from rules.errors import Term
@@ -28,7 +28,6 @@ from rules.yearzero.resources import NONE, RATINGS, Resource, ResourceRoll, reso
 
 SYSTEM = "resources"
 """The roll log's system of a resource roll (/stats counts it apart: its luck is keeping the die)."""
-MAX_NAME_SHOWN = 80
 RESOURCE_CHOICES: list[app_commands.Choice[str]] = [
     app_commands.Choice(name=name, value=resource.value) for resource, name in RESOURCE_NAMES.items()
 ]
@@ -109,8 +108,7 @@ class ResourceCommands(
         if who.id == interaction.user.id:
             text = speech._("Your resource dice: {ratings}.", ratings=listed)
         else:
-            text = speech._("{name}'s resource dice: {ratings}.", name=inert(who.display_name, MAX_NAME_SHOWN),
-                            ratings=listed)
+            text = speech._("{name}'s resource dice: {ratings}.", name=player_name(who), ratings=listed)
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(

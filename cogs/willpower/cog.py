@@ -20,12 +20,10 @@ from bot.interactions.language import player_speech, table_speech
 from bot.interactions.places import anywhere, bot_present, game_master, place_channel, server_of, server_only
 from bot.interactions.rollkeeper import Rollkeeper
 from bot.interactions.tree import NOT_FOUND_HERE
-from bot.text import inert
+from bot.text import player_name
 from rules.language import N_
 from rules.yearzero.willpower import MAX_WILLPOWER
 
-MAX_NAME_SHOWN = 80
-"""A display name is shown cut to this many characters (Discord allows 32 for a nickname, more for others)."""
 ONLY_YOUR_OWN = N_("You can see only your own Willpower; a game master (Manage Server) can see anyone's.")
 GAME_MASTER_SETS = N_("In this server a game master sets Willpower, with /willpower-set.")
 
@@ -60,7 +58,7 @@ class WillpowerCommands(
             text = speech._("You have **{points}** Willpower (at most {most}).", points=points, most=MAX_WILLPOWER)
         else:
             text = speech._("{name} has **{points}** Willpower (at most {most}).",
-                            name=inert(who.display_name, MAX_NAME_SHOWN), points=points, most=MAX_WILLPOWER)
+                            name=player_name(who), points=points, most=MAX_WILLPOWER)
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="spend", description=N_("Spend your Willpower Points, for a talent say."))
