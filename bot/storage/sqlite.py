@@ -151,7 +151,7 @@ class Store(Statements):
         async with self._turn() as connection:
             # DEP: aiosqlite has no public call to run a function on its worker thread; Connection._execute does.
             # DEP: Connection._conn is its sqlite3 connection. Both pinned by tests/storage/test_sqlite_trips.py.
-            return await connection._execute(_transact, connection._conn, body)  # noqa: SLF001
+            return await connection._execute(_transact, connection._conn, body)  # noqa: SLF001 - DEP: above
 
     async def pragma(self, name: str) -> int:
         row = await self.fetch_one(f"PRAGMA {name}")
