@@ -119,11 +119,15 @@ class RollkeeperBot(commands.AutoShardedBot):
 
     def invite_url(self) -> str:
         """The link that adds the bot to a server (install_links.py)."""
-        return server_install_url(self.application_id or (self.user.id if self.user else 0))
+        return server_install_url(self._client_id())
 
     def account_install_url(self) -> str:
         """The link that adds the app to a player's own account (install_links.py)."""
-        return account_install_url(self.application_id or (self.user.id if self.user else 0))
+        return account_install_url(self._client_id())
+
+    def _client_id(self) -> int:
+        """The application's id, which both install links name (the bot user's before Discord said it)."""
+        return self.application_id or (self.user.id if self.user else 0)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         """Register buttons whose custom_id says what they act on; each class names its template as
