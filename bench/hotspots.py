@@ -189,7 +189,7 @@ BARE_STAGES = (
 """The same steps of the bare bot's /yz (bench.barebot: a constant embed, no buttons, nothing stored)."""
 
 PUSH_STAGES = (
-    Stage("gateway event read and parsed (discord.py)", ("discord/gateway.py:received_message",)),
+    YZ_STAGES[0],  # the gateway event read and parsed
     Stage(
         "click routed to its button (discord.py)",
         ("discord/ui/view.py:schedule_dynamic_item_call",),
