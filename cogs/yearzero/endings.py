@@ -96,9 +96,9 @@ def stored_payload(
 
 
 def is_botless(stored: YearZeroRoll) -> bool:
-    """Whether the roll was rolled where the bot itself is absent (places.bot_present): a DM or a group DM (whose
-    place is its channel), or a server that did not add the app."""
-    return stored.guild_id == stored.channel_id or bool(json.loads(stored.payload).get("botless"))
+    """Whether the roll was rolled where the bot itself is absent (places.bot_present, as its payload recorded): a
+    DM, a group DM, or a server that did not add the app."""
+    return bool(json.loads(stored.payload).get("botless"))
 
 
 def is_by_hand(stored: YearZeroRoll) -> bool:
