@@ -17,8 +17,10 @@ _TAKE = """
 INSERT INTO shard_leases (shard_id, owner, expires_at) VALUES (:shard, :owner, :until)
 ON CONFLICT (shard_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
 """
+# Every lease of the owner (a name no other run shares), only while all :held it took are still its own and live.
 _RENEW = """
-UPDATE shard_leases SET expires_at = :until WHERE shard_id = :shard AND owner = :owner AND expires_at > :now
+UPDATE shard_leases SET expires_at = :until
+WHERE owner = :owner AND (SELECT count(*) FROM shard_leases WHERE owner = :owner AND expires_at > :now) = :held
 RETURNING shard_id
 """
 _RELEASE = "DELETE FROM shard_leases WHERE shard_id = :shard AND owner = :owner"
@@ -67,23 +69,14 @@ class ShardLeases:
         return held
 
     async def renew(self, shard_ids: Sequence[int], owner: str, now: datetime, ttl: timedelta) -> bool:
-        """Extend owner's leases to now + ttl; False (nothing changed) if any was lost (expired or taken)."""
-        try:
-            async with self._changing() as transaction:
-                for shard in shard_ids:
-                    params = {"shard": shard, "owner": owner, "now": now.timestamp(), "until": (now + ttl).timestamp()}
-                    if await transaction.fetch_one(_RENEW, params) is None:
-                        raise _Lost(shard)
-        except _Lost:
-            return False
-        return True
+        """Extend the leases owner took (shard_ids, all of them) to now + ttl in one statement; False (nothing
+        changed) if any was lost (expired or taken)."""
+        params = {"owner": owner, "now": now.timestamp(), "until": (now + ttl).timestamp(), "held": len(shard_ids)}
+        async with self._changing() as transaction:
+            return bool(await transaction.fetch_all(_RENEW, params))
 
     async def release(self, shard_ids: Sequence[int], owner: str) -> None:
         """Give owner's leases back (at a clean stop), so the next start need not wait for them to expire."""
         async with self._changing() as transaction:
             for shard in shard_ids:
                 await transaction.fetch_all(_RELEASE, {"shard": shard, "owner": owner})
-
-
-class _Lost(Exception):
-    """A lease was no longer the owner's: raised inside renew's transaction to roll it back."""

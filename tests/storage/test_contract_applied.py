@@ -79,6 +79,18 @@ async def test_one_process_at_a_time_holds_a_shards_lease(db: Storage, open_db):
         await second.close()
 
 
+async def test_a_renewal_that_lost_one_lease_renews_none(db: Storage):
+    """All the owner's leases or none: the one still its own keeps its old expiry when another was taken over."""
+    ttl = timedelta(seconds=30)
+    assert await db.leases.take([0], "first:1", NOW, ttl) == []  # until 30 s
+    assert await db.leases.take([1], "first:1", NOW + timedelta(seconds=20), ttl) == []  # until 50 s
+    assert await db.leases.take([0], "second:2", NOW + timedelta(seconds=35), ttl) == []  # 0 expired: taken over
+    assert await db.leases.renew([0, 1], "first:1", NOW + timedelta(seconds=36), ttl) is False
+    assert await db.leases.take([1], "second:2", NOW + timedelta(seconds=49), ttl) != []  # still first's until 50 s
+    assert await db.leases.take([1], "second:2", NOW + timedelta(seconds=51), ttl) == []  # not renewed to 66 s
+    assert await db.leases.renew([0, 1], "second:2", NOW + timedelta(seconds=52), ttl) is True
+
+
 async def test_takes_racing_through_two_stores_never_both_win_a_shard(db: Storage, open_db):
     """Round after round, two processes starting at once on a free shard: exactly one of them gets it."""
     second = await open_db()
