@@ -8,10 +8,10 @@ from typing import Any
 from bot.storage.applied import AlreadyApplied, AppliedInteractions, Outcome
 from bot.storage.dialects import Dialect
 from bot.storage.driver import Row, Statements, from_row
-from bot.storage.errors import InvalidValue, NoSuchExtendedTest, TaskComplete
-from rules.errors import Term
+from bot.storage.errors import InvalidValue, NoSuchExtendedTest, TaskComplete, check_whole
 from rules.sevenkingdoms.extended import MAX_TASK_NAME, is_complete
 
+LARGEST_COUNT = 2**31 - 1  # the largest a count column holds (INTEGER)
 _COLUMNS = "guild_id, channel_id, name, needed, progress, started_by"
 
 
@@ -40,13 +40,6 @@ def task_name(name: str) -> str:
     if len(tidy) > MAX_TASK_NAME:
         raise InvalidValue("An extended test's name can be at most {high} characters.", high=MAX_TASK_NAME)
     return tidy
-
-
-def check_count(name: str, value: int, low: int) -> None:
-    """Refuse anything but a whole number from low that the database can hold."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or value >= 2**31:
-        raise InvalidValue("{name} must be a whole number of at least {low}, not {value!r}", name=Term(name), low=low,
-                           value=value)
 
 
 def recorded(task: ExtendedTask, added: int, before: Row | None, *, fresh: bool) -> Outcome:
@@ -95,8 +88,8 @@ RETURNING name
     ) -> ExtendedTask:
         """Count one roll's degrees in one transaction, (re)starting the task first when fresh; return the task.
         NoSuchExtendedTest if it is missing, TaskComplete if it finished meanwhile; AlreadyApplied for a repeat."""
-        check_count("Degrees needed", needed, low=1)
-        check_count("Degrees", degrees, low=0)
+        check_whole("Degrees needed", needed, low=1, high=LARGEST_COUNT)
+        check_whole("Degrees", degrees, low=0, high=LARGEST_COUNT)
         tidy = task_name(name)
         params = {"guild": guild_id, "channel": channel_id, "name": tidy, "needed": needed, "starter": started_by}
         async with self._db.transaction() as session:
