@@ -113,6 +113,6 @@ class ShardLease:
             await asyncio.gather(self._renewing, return_exceptions=True)
             self._renewing = None
             try:
-                await self.db.leases.release(self.shard_ids, self.owner)
+                await self.db.leases.release(self.owner)
             except StorageError as error:
                 _log.warning("Could not give back the shard lease (it will expire): %s", error)

@@ -23,7 +23,7 @@ UPDATE shard_leases SET expires_at = :until
 WHERE owner = :owner AND (SELECT count(*) FROM shard_leases WHERE owner = :owner AND expires_at > :now) = :held
 RETURNING shard_id
 """
-_RELEASE = "DELETE FROM shard_leases WHERE shard_id = :shard AND owner = :owner"
+_RELEASE = "DELETE FROM shard_leases WHERE owner = :owner"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +75,7 @@ class ShardLeases:
         async with self._changing() as transaction:
             return bool(await transaction.fetch_all(_RENEW, params))
 
-    async def release(self, shard_ids: Sequence[int], owner: str) -> None:
+    async def release(self, owner: str) -> None:
         """Give owner's leases back (at a clean stop), so the next start need not wait for them to expire."""
         async with self._changing() as transaction:
-            for shard in shard_ids:
-                await transaction.fetch_all(_RELEASE, {"shard": shard, "owner": owner})
+            await transaction.fetch_all(_RELEASE, {"owner": owner})

@@ -46,7 +46,7 @@ async def test_renewing_keeps_the_lease_and_release_gives_it_back(db):
     await db.leases.take([0], "first", NOW, TTL)
     assert await db.leases.renew([0], "first", NOW + timedelta(seconds=20), TTL)
     assert await db.leases.take([0], "second", NOW + timedelta(seconds=45), TTL) != []  # renewed until 50 s
-    await db.leases.release([0], "first")
+    await db.leases.release("first")
     assert await db.leases.take([0], "second", NOW + timedelta(seconds=45), TTL) == []
 
 

@@ -73,7 +73,7 @@ async def test_one_process_at_a_time_holds_a_shards_lease(db: Storage, open_db):
         assert await db.leases.renew([0, 1], winner, NOW + ttl / 2, ttl) is True
         assert await db.leases.renew([0, 1], loser, NOW, ttl) is False
         assert await db.leases.take([0], loser, NOW + ttl * 2, ttl) == []  # expired: taken over
-        await db.leases.release([1], winner)
+        await db.leases.release(winner)
         assert await second.leases.take([1], loser, NOW, ttl) == []
     finally:
         await second.close()
