@@ -139,11 +139,9 @@ class RollLog:
         self, entry: NewEntry, now: datetime, *, entry_id: int | None = None, interaction_id: int | None = None
     ) -> int:
         """Log a roll in one INSERT; its id (entry_id when given). A repeat of interaction_id gets the first id back."""
-        params = entry_params(entry, now, entry_id, interaction_id)
-        rows = await self._db.write(_INSERT if entry_id is None else _INSERT_AS, params)
-        if rows:
-            return int(rows[0]["id"])
-        first = await self._db.fetch_one(_LOGGED_FOR, params) if interaction_id is not None else None
+        if (logged := await log_in(self._db, entry, now, entry_id=entry_id, interaction_id=interaction_id)) is not None:
+            return logged
+        first = await self._db.fetch_one(_LOGGED_FOR, {"interaction": interaction_id}) if interaction_id else None
         return int(first["id"]) if first else int(entry_id or 0)
 
     async def record_push(
@@ -205,9 +203,9 @@ class RollLog:
         return [entry_from(row) for row in await self._db.fetch_all(_BETWEEN, params)]
 
 
-async def log_in(session: Session, entry: NewEntry, now: datetime, *, entry_id: int | None = None,
+async def log_in(session: Session | Statements, entry: NewEntry, now: datetime, *, entry_id: int | None = None,
                  interaction_id: int | None) -> int | None:
-    """Log a roll inside session (a pushable Year Zero roll's under entry_id, in the transaction that stores it)."""
+    """Log a roll in one INSERT, alone or inside session (a Year Zero roll's under entry_id, where it is stored)."""
     params = entry_params(entry, now, entry_id, interaction_id)
     rows = await session.fetch_all(_INSERT_AS if entry_id else _INSERT, params)
     return int(rows[0]["id"]) if rows else None  # None: the interaction logged one already
