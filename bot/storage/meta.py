@@ -27,10 +27,7 @@ INSERT INTO {table} ({key}, {value}) VALUES (:key, :value) ON CONFLICT ({key}) D
 
     async def set(self, key: int | str, value: str | None) -> None:
         """Keep value under key, replacing any earlier one; None forgets the key."""
-        if value is None:
-            await self._db.write(self._forget, {"key": key})
-        else:
-            await self._db.write(self._set, {"key": key, "value": value})
+        await self._db.write(self._forget if value is None else self._set, {"key": key, "value": value})
 
 
 class RememberedText(KeyedText):
