@@ -139,8 +139,6 @@ ORDER BY roll.created_at, roll.id LIMIT :round
 
     async def refusal_for_missing(self, roll_id: int) -> PushRefusal:
         """Why `get` found no roll with this id: EXPIRED when the id was given once (purged since), else UNKNOWN."""
-        if not storable_id(roll_id):
-            return PushRefusal.UNKNOWN
         return await self._missing_reason(self._db, roll_id)
 
     async def latest_pending(
