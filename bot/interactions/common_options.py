@@ -9,8 +9,9 @@ raw_options.py beside it checks the raw options an interaction carries against w
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TypeVar
+from typing import Any, TypeVar
 
+import discord
 from discord import app_commands
 
 from rules.language import N_
@@ -25,6 +26,24 @@ NOTE = N_("A note shown on the result, e.g. what the roll is for")
 SHARED = {"private": PRIVATE, "note": NOTE}
 
 T = TypeVar("T")
+
+
+class _ResolvedUser(app_commands.Transformer):
+    """A user option as discord.py gives it, refused when Discord sent the id alone (no user data: discord.py then
+    gives a bare discord.Object, documented in app_commands.Namespace); the tree says "I cannot find" privately."""
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.user
+
+    async def transform(self, interaction: discord.Interaction, value: Any, /) -> discord.abc.User:
+        if not isinstance(value, discord.abc.User):
+            raise app_commands.TransformerError(value, self.type, self)
+        return value
+
+
+Player = app_commands.Transform[discord.abc.User, _ResolvedUser]
+"""A player picked in an option (a User, or a Member in a server): declare it ``player: Player | None = None``."""
 
 
 class Descriptions:

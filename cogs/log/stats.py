@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import PlayerError
+from bot.interactions.common_options import Player
 from bot.interactions.language import player_speech, table_speech
 from bot.interactions.places import anywhere, game_master, place_channel, server_contexts, server_install, server_of
 from bot.interactions.rollkeeper import Rollkeeper
@@ -52,7 +53,7 @@ class Stats(commands.Cog):
         since=N_("Hours to look back, e.g. 3 (default: since the session started, else 24 hours)"),
     )
     async def stats(
-        self, interaction: discord.Interaction, player: discord.User | None = None, everyone: bool = False,
+        self, interaction: discord.Interaction, player: Player | None = None, everyone: bool = False,
         since: app_commands.Range[int, 1, MAX_HOURS] | None = None,
     ) -> None:
         """Rolls, successes, expected successes, luck percentile and 'at least this good', per system."""

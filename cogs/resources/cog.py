@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.errors import PlayerError
 from bot.interactions.answers import answer_or_withdraw, in_time
 from bot.interactions.by_hand import Faces, by_hand
-from bot.interactions.common_options import describe, picker_label
+from bot.interactions.common_options import Player, describe, picker_label
 from bot.interactions.language import player_speech, table_speech
 from bot.interactions.logbook import Rolled, new_entry
 from bot.interactions.places import anywhere, game_master, place_channel
@@ -44,7 +44,7 @@ CHANGED_MEANWHILE = N_("Your {resource} changed meanwhile, so nothing was done. 
 FACES = N_("The die rolled by hand: its one face (1 up to the die's sides)")
 
 
-def _whose(interaction: discord.Interaction, player: discord.User | None) -> discord.abc.User:
+def _whose(interaction: discord.Interaction, player: discord.abc.User | None) -> discord.abc.User:
     who = player or interaction.user
     if who.id != interaction.user.id and not game_master(interaction):
         raise PlayerError(ONLY_YOUR_OWN)
@@ -98,7 +98,7 @@ class ResourceCommands(
 
     @app_commands.command(name="show", description=N_("See your resource dice (a game master may see anyone's)."))
     @describe(player=N_("Whose resource dice to see (game masters only; default yourself)."))
-    async def show(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+    async def show(self, interaction: discord.Interaction, player: Player | None = None) -> None:
         """See your resource dice (a game master may see anyone's)."""
         who = _whose(interaction, player)
         ratings = await self._ratings.ratings(place_channel(interaction)[0], who.id)
@@ -120,7 +120,7 @@ class ResourceCommands(
               rating=N_("Its new die, D6 to D12, or none."),
               player=N_("Whose resource to set (game masters only; default yourself)."))
     async def set_rating(
-        self, interaction: discord.Interaction, resource: str, rating: str, player: discord.User | None = None
+        self, interaction: discord.Interaction, resource: str, rating: str, player: Player | None = None
     ) -> None:
         """Set a resource die, yours (a game master may set anyone's)."""
         who = _whose(interaction, player)

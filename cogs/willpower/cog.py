@@ -15,11 +15,10 @@ from discord.ext import commands
 
 from bot.errors import PlayerError
 from bot.interactions.answers import answer_or_withdraw, in_time
-from bot.interactions.common_options import describe
+from bot.interactions.common_options import Player, describe
 from bot.interactions.language import player_speech, table_speech
 from bot.interactions.places import anywhere, bot_present, game_master, place_channel, server_of, server_only
 from bot.interactions.rollkeeper import Rollkeeper
-from bot.interactions.tree import NOT_FOUND_HERE
 from bot.text import player_name
 from rules.language import N_
 from rules.yearzero.willpower import MAX_WILLPOWER
@@ -44,10 +43,8 @@ class WillpowerCommands(
         name="show", description=N_("See your Willpower Points (a game master may look at anyone's).")
     )
     @describe(player=N_("Whose Willpower to see (game masters only; default yourself)."))
-    async def show(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+    async def show(self, interaction: discord.Interaction, player: Player | None = None) -> None:
         """See your Willpower Points (a game master may look at anyone's)."""
-        if player is not None and not isinstance(player, discord.abc.User):  # an id Discord sent unresolved
-            raise PlayerError(NOT_FOUND_HERE)
         who = player or interaction.user
         # A game master in a server; anyone at a table with no server (a DM or a group DM).
         if who.id != interaction.user.id and interaction.guild_id is not None and not game_master(interaction):

@@ -21,12 +21,16 @@ LIMIT = 2000
 
 @pytest.fixture
 async def bot(start_bot):
-    return await start_bot(extensions=("cogs.willpower.cog",))
+    return await start_bot(extensions=("cogs.willpower.cog", "cogs.resources.cog", "cogs.log.cog"))
 
 
-async def test_an_unresolved_user_option_is_refused_without_a_python_repr(fake_discord, bot):
+@pytest.mark.parametrize(("command", "options"), [
+    ("willpower show", {}), ("resource show", {}), ("resource set", {"resource": "food", "rating": "d8"}),
+    ("stats", {}),
+])
+async def test_an_unresolved_user_option_is_refused_without_a_python_repr(fake_discord, bot, command, options):
     someone = FakeUser("someone")
-    payload = slash_payload(fake_discord, "willpower show", {"player": someone}, user=GM)
+    payload = slash_payload(fake_discord, command, options | {"player": someone}, user=GM)
     del payload["data"]["resolved"]  # the id alone: discord.py makes a bare discord.Object of it
     reply = await fake_discord.send_interaction(payload)
     assert answered_once(reply)
