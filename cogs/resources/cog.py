@@ -18,7 +18,7 @@ from bot.interactions.language import player_speech, table_speech
 from bot.interactions.logbook import Rolled, new_entry
 from bot.interactions.places import anywhere, game_master, place_channel
 from bot.interactions.rollkeeper import Rollkeeper
-from bot.storage.resources import RatingChange, ResourceRatings
+from bot.storage.resources import Key, RatingChange, ResourceRatings
 from bot.text import player_name
 from cogs.resources.card import DIE, NO_DIE, RESOURCE_NAMES, rating_text, render_resource
 from rules.dice import DiceSource, FixedDice, SystemDice, rolled_with
@@ -74,13 +74,9 @@ class ResourceCommands(
     async def roll(self, interaction: discord.Interaction, resource: str, faces: Faces | None = None) -> None:
         """Roll a resource die: on 1 or 2 it steps down one size."""
         key = (place_channel(interaction)[0], interaction.user.id, resource)
-        made = await self._roll(interaction, Resource(resource), faces)
         speech = await table_speech(interaction, self.bot.db.languages)
-        card, rolled = _card(made, speech, faces)
-        change = RatingChange(made.before, made.after, made.die.face)
-        store = self._ratings.change(key, change, self.bot.now(), interaction_id=interaction.id,
-                                     log=new_entry(interaction, card, rolled, private=False))
-        stored = await in_time(interaction, store)
+        # The rating's read and the change's write both count in the budget before "thinking..." is shown.
+        made, card, stored = await in_time(interaction, self._roll_and_store(interaction, key, speech, faces))
         if stored is None:
             raise PlayerError(CHANGED_MEANWHILE, resource=Term(RESOURCE_NAMES[made.resource]))
         if (stored.before, stored.face) != (made.before, made.die.face):  # a repeat: the first roll's card
@@ -88,13 +84,27 @@ class ResourceCommands(
         withdrawal = partial(self._ratings.withdraw, key, stored, interaction_id=interaction.id)
         await answer_or_withdraw(interaction, "/resource roll", withdrawal, embed=card)
 
-    async def _roll(self, interaction: discord.Interaction, resource: Resource, faces: str | None) -> ResourceRoll:
-        """The roll of the player's rated die (or of the faces typed); a resource rated none is refused. (A repeat
+    async def _roll_and_store(
+        self, interaction: discord.Interaction, key: Key, speech: Speech, faces: str | None
+    ) -> tuple[ResourceRoll, discord.Embed, RatingChange | None]:
+        """The roll of the player's rated die (or of the faces typed), its card, and the change stored once with its
+        log entry (None: the rating changed since it was read). A resource rated none is refused. (A repeat
         delivery of the roll that used it up is refused too, after the first delivery's answer: the tree leaves
         that answer standing, as for a Willpower spend.)"""
-        place = place_channel(interaction)[0]
-        rating = (await self._ratings.ratings(place, interaction.user.id)).get(resource.value, NONE)
-        return rolled_with(faces, self.dice, lambda dice: roll_resource(resource, rating, dice))
+        resource = Resource(key[2])
+        rating = (await self._ratings.ratings(*key[:2])).get(resource.value, NONE)
+        made = rolled_with(faces, self.dice, lambda dice: roll_resource(resource, rating, dice))
+        card, rolled = _card(made, speech, faces)
+        change = RatingChange(made.before, made.after, made.die.face)
+        log = new_entry(interaction, card, rolled, private=False)
+        return made, card, await self._ratings.change(key, change, self.bot.now(), interaction_id=interaction.id,
+                                                      log=log)
+
+    async def _set(self, key: Key, rating: int, interaction_id: int) -> RatingChange | None:
+        """The rating set from what it is now, once (None: it changed since it was read)."""
+        before = (await self._ratings.ratings(*key[:2])).get(key[2], NONE)
+        return await self._ratings.change(key, RatingChange(before, rating), self.bot.now(),
+                                          interaction_id=interaction_id)
 
     @app_commands.command(name="show", description=N_("See your resource dice (a game master may see anyone's)."))
     @describe(player=N_("Whose resource dice to see (game masters only; default yourself)."))
@@ -125,10 +135,7 @@ class ResourceCommands(
         """Set a resource die, yours (a game master may set anyone's)."""
         who = _whose(interaction, player)
         key = (place_channel(interaction)[0], who.id, resource)
-        before = (await self._ratings.ratings(*key[:2])).get(resource, NONE)
-        change = RatingChange(before, RATING_OF[rating])
-        stored = await in_time(interaction, self._ratings.change(key, change, self.bot.now(),
-                                                                 interaction_id=interaction.id))
+        stored = await in_time(interaction, self._set(key, RATING_OF[rating], interaction.id))
         if stored is None:
             raise PlayerError(CHANGED_MEANWHILE, resource=Term(RESOURCE_NAMES[Resource(resource)]))
         speech = await table_speech(interaction, self.bot.db.languages)

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from bot.interactions.answers import ANSWER_ATTEMPTS, NOT_SHOWN
+from bot.interactions.answers import ANSWER_ATTEMPTS, DEFER_BUDGET, NOT_SHOWN
 from bot.storage.resources import RatingChange
 from tests.bot.embeds import give_faces
 from tests.bot.payloads import slash_payload
@@ -101,3 +101,27 @@ async def test_a_set_whose_answer_never_arrives_is_withdrawn(fake_discord, bot):
     lost = await fake_discord.slash("resource set", options, expect_answer=False)
     assert lost.content == NOT_SHOWN and await food(bot) == 8, lost.describe()
     assert await outcome(bot.db, lost.id) is None
+
+
+@pytest.mark.parametrize("command", ["resource roll", "resource set"])
+async def test_a_slow_rating_read_counts_in_the_budget_and_is_acknowledged_meanwhile(
+    fake_discord: FakeDiscord, bot, database, command
+):
+    """The read of the rating waits behind a long write of the same bot past the budget (SQLite: the connection's
+    turn): "thinking..." is shown meanwhile and the answer filled in, instead of a first callback sent too late."""
+    if database:
+        pytest.skip("PostgreSQL reads from another connection of the pool: a write does not hold them up")
+    give_faces(bot, "ResourceCommands", 5)
+    await bot.db.languages.get(KEEP.id)  # the server's language, remembered for a minute: only the rating is read
+
+    async def long_write() -> None:
+        async with bot.db.store.transaction():
+            await asyncio.sleep(DEFER_BUDGET + 0.5)
+
+    holding = asyncio.create_task(long_write())
+    await asyncio.sleep(0.05)
+    options = {"resource": "food"} | ({"rating": "d10"} if command == "resource set" else {})
+    reply = await fake_discord.slash(command, options)
+    await holding
+    assert reply.type == 5 and not reply.loading and reply.errors == [], reply.describe()
+    assert await food(bot) == (8 if command == "resource roll" else 10)
