@@ -22,6 +22,7 @@ from bot.app.opening import DEFAULT_BUSY_TIMEOUT_MS, open_storage
 from bot.app.shard_lease import LeaseHeld, ShardLease
 from bot.app.sync import CommandSync, sync_commands
 from bot.app.translator import CatalogueTranslator
+from bot.interactions.answers import IN_HAND_SINCE
 from bot.interactions.gateway import drop_malformed_interactions
 from bot.interactions.language import player_speech
 from bot.interactions.rollkeeper import PurgeHook, Rollkeeper
@@ -158,12 +159,14 @@ class RollkeeperBot(commands.AutoShardedBot):
         """How many interactions the bot is handling right now (slash commands and clicks)."""
         return len(self._in_hand)
 
-    def hold_interaction(self) -> None:
-        """Count the running task as handling an interaction until it ends: close() waits for it.
+    def hold_interaction(self, interaction: discord.Interaction) -> None:
+        """Count the running task as handling interaction until it ends: close() waits for it; the budget of its
+        answer (answers.in_time) counts from now.
 
         Called from the checks that run first in discord.py's task for a slash command (the tree's) or a click
         (the button's), so the bot knows its in-flight work by its own bookkeeping, not by discord.py's names
         for its tasks."""
+        interaction.extras.setdefault(IN_HAND_SINCE, asyncio.get_running_loop().time())
         task = asyncio.current_task()
         if task is not None and task not in self._in_hand:
             self._in_hand.add(task)
@@ -177,7 +180,7 @@ class RollkeeperBot(commands.AutoShardedBot):
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = data.get("custom_id")
         if not isinstance(custom_id, str) or not self.listens_for(custom_id):
-            self.hold_interaction()
+            self.hold_interaction(interaction)
             await send_private(interaction, player_speech(interaction)._(STALE_BUTTON))
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:

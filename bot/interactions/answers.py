@@ -33,6 +33,9 @@ _log = logging.getLogger(__name__)
 
 ALREADY_ACKNOWLEDGED = 40060
 """Discord's error code for a second acknowledgement of one interaction."""
+IN_HAND_SINCE = "rollkeeper.in_hand_since"
+"""Where ``interaction.extras`` (a dict discord.py leaves to the bot) keeps the event loop's time at which the bot took
+the interaction in hand (`Rollkeeper.hold_interaction`): in_time's budget counts from then."""
 
 DEFER_BUDGET = 1.5
 """Seconds the store has to answer before the interaction is acknowledged meanwhile (`in_time`): under SQLite's
@@ -100,16 +103,20 @@ async def acknowledge(interaction: discord.Interaction, *, ephemeral: bool = Fal
 async def in_time(
     interaction: discord.Interaction, work: Awaitable[T], *, ephemeral: bool = False, budget: float = DEFER_BUDGET
 ) -> T:
-    """What the store's `work` gives; when it has not answered within `budget`, the interaction is acknowledged
-    meanwhile (`acknowledge`: "thinking...", ephemeral if asked; nothing for a click), for its answer to be filled
-    in later. An acknowledgement Discord did not take is only logged: the answer then finds the interaction
-    unanswered, and what the work stored is withdrawn. (A timer, not a task: a healthy store costs no more.)"""
+    """What the store's `work` gives; when it has not answered within `budget` of the interaction being taken in hand
+    (what was awaited before, such as a read of the server's language or of a button's record, counts), the
+    interaction is acknowledged meanwhile (`acknowledge`: "thinking...", ephemeral if asked; nothing for a click),
+    for its answer to be filled in later. An acknowledgement Discord did not take is only logged: the answer then
+    finds the interaction unanswered, and what the work stored is withdrawn. (A timer, not a task: a healthy store
+    costs no more.)"""
     meanwhile: list[asyncio.Task[None]] = []
 
     def acknowledge_meanwhile() -> None:
         meanwhile.append(asyncio.ensure_future(_acknowledge_late(interaction, ephemeral, budget)))
 
-    timer = asyncio.get_running_loop().call_later(budget, acknowledge_meanwhile)
+    loop = asyncio.get_running_loop()
+    spent = loop.time() - interaction.extras.get(IN_HAND_SINCE, loop.time())
+    timer = loop.call_later(max(0.0, budget - spent), acknowledge_meanwhile)
     try:
         return await work
     finally:
@@ -119,7 +126,7 @@ async def in_time(
 
 
 async def _acknowledge_late(interaction: discord.Interaction, ephemeral: bool, budget: float) -> None:
-    _log.info("The store took over %.1f s for interaction %s: acknowledged meanwhile", budget, interaction.id)
+    _log.info("Interaction %s not answered within %.1f s: acknowledged meanwhile", interaction.id, budget)
     try:
         await acknowledge(interaction, ephemeral=ephemeral)
     except NotAcknowledged as failure:

@@ -66,7 +66,7 @@ async def from_its_place(
     bot = rollkeeper(interaction)
     if await bot.refuse_if_draining(interaction):
         return False
-    bot.hold_interaction()
+    bot.hold_interaction(interaction)
     try:
         record = await read(bot.db)
     except Exception as error:  # a busy database, say

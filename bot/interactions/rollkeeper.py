@@ -41,8 +41,9 @@ class Rollkeeper(Protocol):
     def webhooks(self) -> InteractionWebhooks:
         """The interactions' webhooks that may still edit messages shown where the bot is absent (in memory)."""
 
-    def hold_interaction(self) -> None:
-        """Count the running task as handling an interaction: the bot waits for it when it closes."""
+    def hold_interaction(self, interaction: discord.Interaction) -> None:
+        """Count the running task as handling interaction: the bot waits for it when it closes, and the answer's
+        budget (answers.in_time) counts from now."""
 
     async def refuse_if_draining(self, interaction: discord.Interaction) -> bool:
         """True (and the player told the bot is restarting) while the bot closes."""

@@ -199,7 +199,7 @@ class RollkeeperTree(app_commands.CommandTree):
             return False
         hold = getattr(interaction.client, "hold_interaction", None)
         if hold is not None:  # the bot waits for this command's task when it closes
-            hold()
+            hold(interaction)
         if interaction.type is not discord.InteractionType.application_command:
             return True
         try:

@@ -88,7 +88,7 @@ class HelpMenu(discord.ui.DynamicItem[discord.ui.Select], template=HELP_PATTERN)
         return cls(int(match["asker"]), language=match["language"] or ENGLISH)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        rollkeeper(interaction).hold_interaction()
+        rollkeeper(interaction).hold_interaction(interaction)
         return True
 
     @reports_errors

@@ -86,7 +86,7 @@ async def _task_named_by(interaction: discord.Interaction, digest: str) -> Exten
 
 
 async def _is_asker(interaction: discord.Interaction, asker_id: int) -> bool:
-    rollkeeper(interaction).hold_interaction()
+    rollkeeper(interaction).hold_interaction(interaction)
     if interaction.user.id != asker_id:
         await send_private(interaction, player_speech(interaction)._(NOT_YOUR_QUESTION))
         return False

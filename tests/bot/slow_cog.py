@@ -22,7 +22,7 @@ class SlowButton(discord.ui.DynamicItem[discord.ui.Button], template=SLOW_PATTER
         return cls(int(match["n"]))
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        interaction.client.hold_interaction()
+        interaction.client.hold_interaction(interaction)
         return True
 
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -133,6 +133,45 @@ async def test_a_willpower_spend_is_one_message_and_one_trip(start_bot, fake_dis
     assert spent.content.endswith("5 → **3**.") and willpower(db_path) == 3
 
 
+async def held_up(bot, action) -> Reply:
+    """Run action (a coroutine giving a Reply) while the bot's database is busy with a long write of its own."""
+
+    async def long_write() -> None:
+        async with bot.db.store.transaction():
+            await asyncio.sleep(DEFER_BUDGET + 0.5)
+
+    holding = asyncio.create_task(long_write())
+    await asyncio.sleep(0.05)
+    reply = await action
+    await holding
+    return reply
+
+
+async def test_time_spent_before_the_store_counts_in_the_budget(start_bot, fake_discord):
+    """The server's language, read before the roll is stored (remembered for a minute after), waits behind a long
+    write of the same bot past the budget: the store gets no fresh budget of its own; "thinking..." is shown and the
+    card filled in, rather than a first callback sent after Discord's budget was spent."""
+    bot = await start_bot(extensions=YZ)
+    give_faces(bot, "YearZero", 6, 3, 2)
+    rolling = fake_discord.slash("yz", {"attribute": 2, "skill": 1})
+    reply, sent = await sent_for(fake_discord, bot, held_up(bot, rolling))
+    assert sent == [("POST", CALLBACK), ("PATCH", EDIT_ORIGINAL)] and callback_type(reply) == 5, reply.describe()
+    assert reply.embeds and not reply.loading and "Year Zero" in reply.embed["description"]
+
+
+async def test_a_clicks_check_read_counts_in_the_budget(start_bot, fake_discord, db_path):
+    """A Push button's check reads its roll before the claim: held up past the budget, the click is acknowledged
+    (type 6) and the card then edited, pushed."""
+    bot = await start_bot(extensions=YZ)
+    give_faces(bot, "YearZero", 6, 3, 2)
+    rolled = await fake_discord.slash("yz", {"attribute": 2, "skill": 1})
+    await bot.db.rolls.messages.flush()
+    give_faces(bot, "YearZero", 1, 1)
+    pushed, sent = await sent_for(fake_discord, bot, held_up(bot, fake_discord.click(rolled, label="Push")))
+    assert callback_type(pushed) == 6 and len(sent) == 2, (sent, pushed.describe())
+    assert "Willpower +2 (now 2)" in rolled.embed["description"] and willpower(db_path) == 2
+
+
 async def test_a_store_slower_than_the_budget_is_acknowledged_meanwhile_and_filled_in(start_bot, fake_discord, db_path):
     """Another program holds the database's write lock past the budget (not past the busy timeout): the roll is
     acknowledged ("thinking...") while it waits, then stored and shown in the same message."""
