@@ -138,7 +138,7 @@ async def held_up(bot, action) -> Reply:
 
     async def long_write() -> None:
         async with bot.db.store.transaction():
-            await asyncio.sleep(DEFER_BUDGET + 0.5)
+            await asyncio.sleep(DEFER_BUDGET + 1.0)  # a margin for a slow machine
 
     holding = asyncio.create_task(long_write())
     await asyncio.sleep(0.05)
