@@ -207,7 +207,7 @@ PUSH_STAGES = (
     Stage("answer: callback 7 sent, its reply read (discord.py, aiohttp)", ("discord/interactions.py:edit_message",)),
     Stage(
         "acknowledged, then edited (the store took over DEFER_BUDGET)",
-        ("bot/interactions/answers.py:_acknowledge_late", "bot/interactions/answers.py:_fill"),
+        ("bot/interactions/acknowledging.py:_acknowledge_late", "bot/interactions/answers.py:_fill"),
     ),
     Stage(
         "log entry (after the answer)",

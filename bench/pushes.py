@@ -52,7 +52,7 @@ from bench.figures import percentile, verdict
 from bench.hotspots import thread_cpu
 from bench.interactions import request_kind
 from bot.app.opening import open_sqlite
-from bot.interactions.answers import DEFER_BUDGET
+from bot.interactions.acknowledging import DEFER_BUDGET
 from bot.storage.database import Storage
 from bot.storage.errors import StorageBusy
 from bot.storage.roll_records import RollState

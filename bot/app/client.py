@@ -22,7 +22,7 @@ from bot.app.opening import DEFAULT_BUSY_TIMEOUT_MS, open_storage
 from bot.app.shard_lease import LeaseHeld, ShardLease
 from bot.app.sync import CommandSync, sync_commands
 from bot.app.translator import CatalogueTranslator
-from bot.interactions.answers import IN_HAND_SINCE
+from bot.interactions.acknowledging import IN_HAND_SINCE
 from bot.interactions.gateway import drop_malformed_interactions
 from bot.interactions.language import player_speech
 from bot.interactions.rollkeeper import PurgeHook, Rollkeeper
@@ -161,7 +161,7 @@ class RollkeeperBot(commands.AutoShardedBot):
 
     def hold_interaction(self, interaction: discord.Interaction) -> None:
         """Count the running task as handling interaction until it ends: close() waits for it; the budget of its
-        answer (answers.in_time) counts from now.
+        answer (acknowledging.in_time) counts from now.
 
         Called from the checks that run first in discord.py's task for a slash command (the tree's) or a click
         (the button's), so the bot knows its in-flight work by its own bookkeeping, not by discord.py's names

@@ -1,15 +1,15 @@
 """Store, then answer in Discord's first callback: what a player is told is what is stored, in one request.
 
 A change (a roll, a push, a Willpower spend, an extended test's progress) is stored first (one transaction), then
-shown in the interaction's first callback: a command's message (type 4), or a click's update of its message
-(type 7). Only when the store has not answered within DEFER_BUDGET is the interaction acknowledged meanwhile
-(type 5 "thinking...", or 6 for a click: `in_time`), and the answer filled in after, as Discord allows for 15
-minutes. When the first callback fails in a way that leaves its fate unknown (a reset connection, a timeout, a
-5xx or 429 discord.py gave up on), Discord is asked whether it took it (the interaction's original response
+shown in the interaction's first callback: a command's message (type 4), or a click's update of its message (type
+7). Only when the store has not answered within DEFER_BUDGET is the interaction acknowledged meanwhile (type 5
+"thinking...", or 6 for a click: `in_time` in acknowledging.py), and the answer filled in after, as Discord allows
+for 15 minutes. When the first callback fails in a way that leaves its fate unknown (a reset connection, a timeout,
+a 5xx or 429 discord.py gave up on), Discord is asked whether it took it (the interaction's original response
 exists) before anything is decided; a reset is tried again while Discord has not taken it. An answer after a
-deferral is retried through transient faults, and looked for before anything is undone (`fill_in`). What was
-never shown is withdrawn - a roll, a Willpower spend or set, an extended test's degrees (`withdraw`) - or, for a
-push, shown on the roll's own message or on the roller's next click.
+deferral is retried through transient faults, and looked for before anything is undone (`fill_in`). What was never
+shown is withdrawn - a roll, a Willpower spend or set, an extended test's degrees (`withdraw`) - or, for a push,
+shown on the roll's own message or on the roller's next click.
 
 Where Discord shows a user-installed app's answers to their player only (places.answers_forced_private), a public
 answer is sent ephemeral, saying why (`said_privately`), rather than left for Discord to hide without a word.
@@ -25,21 +25,12 @@ from typing import Any, TypeVar
 import aiohttp
 import discord
 
+from bot.interactions.acknowledging import ALREADY_ACKNOWLEDGED, UPDATES
 from bot.interactions.language import player_speech
 from bot.interactions.places import answers_forced_private
 from rules.language import N_
 
 _log = logging.getLogger(__name__)
-
-ALREADY_ACKNOWLEDGED = 40060
-"""Discord's error code for a second acknowledgement of one interaction."""
-IN_HAND_SINCE = "rollkeeper.in_hand_since"
-"""Where ``interaction.extras`` (a dict discord.py leaves to the bot) keeps the event loop's time at which the bot took
-the interaction in hand (`Rollkeeper.hold_interaction`): in_time's budget counts from then."""
-
-DEFER_BUDGET = 1.5
-"""Seconds the store has to answer before the interaction is acknowledged meanwhile (`in_time`): under SQLite's
-2 s busy wait, leaving room in Discord's 3 s for the first callback."""
 
 ANSWER_ATTEMPTS = 4
 """Tries at an answer (a first callback: while resets leave it untaken; an edit: through transient faults)."""
@@ -62,75 +53,6 @@ spent seconds retrying a 5xx or a 429)."""
 T = TypeVar("T")
 Withdrawal = Callable[[], Awaitable[bool]]
 """Takes a change back; False when it must stay (a later change was shown counting it)."""
-
-
-_UPDATES = (discord.InteractionType.component, discord.InteractionType.modal_submit)
-
-
-class NotAcknowledged(Exception):  # noqa: N818 - the name says what happened
-    """Discord did not take the acknowledgement: the interaction is lost, and nothing was changed for it."""
-
-
-async def acknowledge(interaction: discord.Interaction, *, ephemeral: bool = False) -> bool:
-    """Defer the interaction (a click, or a modal's submission: a silent deferred update; a command: "thinking...",
-    ephemeral if asked).
-    True when this delivery acknowledged it, False for a repeat that found it acknowledged already.
-
-    A repeat delivery finds it acknowledged by the first (Discord's 40060) and carries on: the store answers the
-    repeat from what the first applied (what the store does not keep, the caller must not redo: see /yz). A reset
-    connection is tried once more, since Discord may have taken the first try. Raises NotAcknowledged when
-    Discord refused or could not be reached."""
-    if interaction.response.is_done():
-        return True
-    for attempt in (1, 2):
-        try:
-            if interaction.type in _UPDATES:  # a click, or a modal a click opened: its message is updated
-                await interaction.response.defer()
-            else:
-                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-            return True
-        except discord.HTTPException as failure:
-            if failure.code == ALREADY_ACKNOWLEDGED:
-                return False
-            raise NotAcknowledged(str(failure)) from failure
-        except (TimeoutError, aiohttp.ClientError, OSError) as failure:
-            if attempt == 2:
-                raise NotAcknowledged(repr(failure)) from failure
-            _log.info("Acknowledging interaction %s failed (%r); trying once more", interaction.id, failure)
-    raise AssertionError("unreachable: the second attempt returns or raises")
-
-
-async def in_time(
-    interaction: discord.Interaction, work: Awaitable[T], *, ephemeral: bool = False, budget: float = DEFER_BUDGET
-) -> T:
-    """What the store's `work` gives; when it has not answered within `budget` of the interaction being taken in hand
-    (what was awaited before, such as a read of the server's language or of a button's record, counts), the
-    interaction is acknowledged meanwhile (`acknowledge`: "thinking...", ephemeral if asked; nothing for a click),
-    for its answer to be filled in later. An acknowledgement Discord did not take is only logged: the answer then
-    finds the interaction unanswered, and what the work stored is withdrawn. (A timer, not a task: a healthy store
-    costs no more.)"""
-    meanwhile: list[asyncio.Task[None]] = []
-
-    def acknowledge_meanwhile() -> None:
-        meanwhile.append(asyncio.ensure_future(_acknowledge_late(interaction, ephemeral, budget)))
-
-    loop = asyncio.get_running_loop()
-    spent = loop.time() - interaction.extras.get(IN_HAND_SINCE, loop.time())
-    timer = loop.call_later(max(0.0, budget - spent), acknowledge_meanwhile)
-    try:
-        return await work
-    finally:
-        timer.cancel()
-        if meanwhile:  # the answer follows the acknowledgement
-            await meanwhile[0]
-
-
-async def _acknowledge_late(interaction: discord.Interaction, ephemeral: bool, budget: float) -> None:
-    _log.info("Interaction %s not answered within %.1f s: acknowledged meanwhile", interaction.id, budget)
-    try:
-        await acknowledge(interaction, ephemeral=ephemeral)
-    except NotAcknowledged as failure:
-        _log.warning("Could not acknowledge interaction %s meanwhile: %s", interaction.id, failure)
 
 
 async def answer(
@@ -172,7 +94,7 @@ async def answer(
 async def _first_callback(
     interaction: discord.Interaction, ephemeral: bool, fields: dict[str, Any]
 ) -> discord.InteractionMessage | None:
-    if interaction.type in _UPDATES:
+    if interaction.type in UPDATES:
         response = await interaction.response.edit_message(**fields)
     else:
         if not ephemeral and answers_forced_private(interaction):
@@ -205,7 +127,7 @@ async def _fill(
 ) -> discord.InteractionMessage | None:
     """Put the answer in a response already taken: a click's message (edited; there is no "thinking..." to tell an
     answer that arrived), or a command's original response (`fill_in`)."""
-    if interaction.type in _UPDATES:
+    if interaction.type in UPDATES:
         return await deliver(lambda: interaction.edit_original_response(**fields), what)
     return await fill_in(interaction, what, **fields)
 

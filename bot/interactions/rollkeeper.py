@@ -43,7 +43,7 @@ class Rollkeeper(Protocol):
 
     def hold_interaction(self, interaction: discord.Interaction) -> None:
         """Count the running task as handling interaction: the bot waits for it when it closes, and the answer's
-        budget (answers.in_time) counts from now."""
+        budget (acknowledging.in_time) counts from now."""
 
     async def refuse_if_draining(self, interaction: discord.Interaction) -> bool:
         """True (and the player told the bot is restarting) while the bot closes."""

@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import PlayerError
-from bot.interactions.answers import ALREADY_ACKNOWLEDGED, NotAcknowledged
+from bot.interactions.acknowledging import ALREADY_ACKNOWLEDGED, NotAcknowledged
 from bot.interactions.language import player_speech
 from bot.interactions.raw_options import raw_options_problem
 from bot.storage.errors import StorageUnavailable

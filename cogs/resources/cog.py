@@ -11,7 +11,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import PlayerError
-from bot.interactions.answers import answer_or_withdraw, in_time
+from bot.interactions.acknowledging import in_time
+from bot.interactions.answers import answer_or_withdraw
 from bot.interactions.by_hand import Faces, by_hand
 from bot.interactions.common_options import Player, describe, picker_label
 from bot.interactions.language import player_speech, table_speech

@@ -17,7 +17,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import PlayerError
-from bot.interactions.answers import in_time, send_public, withdraw
+from bot.interactions.acknowledging import in_time
+from bot.interactions.answers import send_public, withdraw
 from bot.interactions.by_hand import SK_COMPETITION_FACES, SK_FACES, Faces, by_hand
 from bot.interactions.common_options import Descriptions, Note
 from bot.interactions.language import answer_speech, player_speech

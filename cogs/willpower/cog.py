@@ -14,7 +14,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import PlayerError
-from bot.interactions.answers import answer_or_withdraw, in_time
+from bot.interactions.acknowledging import in_time
+from bot.interactions.answers import answer_or_withdraw
 from bot.interactions.common_options import Player, describe
 from bot.interactions.language import player_speech, table_speech
 from bot.interactions.places import anywhere, bot_present, game_master, place_channel, server_of, server_only

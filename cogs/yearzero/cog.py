@@ -18,7 +18,8 @@ from discord.ext import commands
 
 from bot.errors import PlayerError
 from bot.interactions import logbook
-from bot.interactions.answers import in_time, withdraw
+from bot.interactions.acknowledging import in_time
+from bot.interactions.answers import withdraw
 from bot.interactions.by_hand import YZ_FACES, Faces, mark_log
 from bot.interactions.common_options import Note, describe
 from bot.interactions.language import answer_speech

@@ -14,7 +14,8 @@ import discord
 
 from bot.errors import PlayerError
 from bot.interactions import logbook
-from bot.interactions.answers import answer, in_time
+from bot.interactions.acknowledging import in_time
+from bot.interactions.answers import answer
 from bot.interactions.logbook import Rolled
 from bot.interactions.private_rolls import Buttons, roll_view
 from bot.interactions.rollkeeper import Rollkeeper

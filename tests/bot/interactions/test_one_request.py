@@ -12,7 +12,7 @@ import sqlite3
 
 import pytest
 
-from bot.interactions.answers import DEFER_BUDGET
+from bot.interactions.acknowledging import DEFER_BUDGET
 from bot.storage.roll_records import PushRefusal
 from cogs.yearzero.endings import REFUSED
 from cogs.yearzero.superseding import WAITING

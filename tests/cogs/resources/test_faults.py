@@ -8,7 +8,8 @@ import asyncio
 
 import pytest
 
-from bot.interactions.answers import ANSWER_ATTEMPTS, DEFER_BUDGET, NOT_SHOWN
+from bot.interactions.acknowledging import DEFER_BUDGET
+from bot.interactions.answers import ANSWER_ATTEMPTS, NOT_SHOWN
 from bot.storage.resources import RatingChange
 from tests.bot.embeds import give_faces
 from tests.bot.payloads import slash_payload
