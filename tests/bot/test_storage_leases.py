@@ -85,11 +85,13 @@ async def test_a_second_bot_on_the_same_database_is_refused(fake_discord, make_s
 
 async def test_a_bot_that_lost_its_lease_stops(fake_discord, make_settings, db_path):
     bot = RollkeeperBot(
-        make_settings(LEASE_TTL_SECONDS="0.4", LEASE_RENEW_SECONDS="0.1"),
+        make_settings(LEASE_TTL_SECONDS="1.5", LEASE_RENEW_SECONDS="0.1"),
         guild_ready_timeout=GUILD_READY_TIMEOUT, extensions=(),
     )
     await fake_discord.run(bot, token=TOKEN)
-    await asyncio.sleep(0.6)  # past the TTL: the renewals kept the lease
+    # Past the TTL: the renewals kept the lease (a TTL of many renewals, so that a loaded machine's stall of a
+    # second does not let it expire: it failed so under load with 0.4 s).
+    await asyncio.sleep(1.7)
     assert not bot.is_closed()
     with closing(sqlite3.connect(db_path)) as connection, connection:
         connection.execute("UPDATE shard_leases SET owner = 'usurper'")  # as if it had expired and been taken
