@@ -45,9 +45,15 @@ CHANGED_MEANWHILE = N_("Your {resource} changed meanwhile, so nothing was done. 
 FACES = N_("The die rolled by hand: its one face (1 up to the die's sides)")
 
 
-def _whose(interaction: discord.Interaction, player: discord.abc.User | None) -> discord.abc.User:
+def _whose(
+    interaction: discord.Interaction, player: discord.abc.User | None, *, to_see: bool = False
+) -> discord.abc.User:
+    """The player named (else the one asking), if the one asking may: anyone's for a game master in a server; in a
+    DM or a group DM, where there is none, anyone may see anyone's (as /willpower show and /stats) but set only
+    their own."""
     who = player or interaction.user
-    if who.id != interaction.user.id and not game_master(interaction):
+    anyone_may = to_see and interaction.guild_id is None
+    if who.id != interaction.user.id and not anyone_may and not game_master(interaction):
         raise PlayerError(ONLY_YOUR_OWN)
     return who
 
@@ -111,7 +117,7 @@ class ResourceCommands(
     @describe(player=N_("Whose resource dice to see (game masters only; default yourself)."))
     async def show(self, interaction: discord.Interaction, player: Player | None = None) -> None:
         """See your resource dice (a game master may see anyone's)."""
-        who = _whose(interaction, player)
+        who = _whose(interaction, player, to_see=True)
         ratings = await self._ratings.ratings(place_channel(interaction)[0], who.id)
         speech = player_speech(interaction)
         listed = " · ".join(f"{speech._(name)} **{rating_text(ratings.get(resource.value, NONE), speech)}**"

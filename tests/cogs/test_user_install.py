@@ -199,11 +199,15 @@ async def test_resource_dice_are_kept_per_place(fake_discord, bot, db_path, wher
 
 
 async def test_in_a_group_dm_resource_dice_are_each_players_own(fake_discord, bot, db_path):
-    """No game master at a group DM: a player sets only their own resource dice."""
+    """No game master at a group DM: a player sets only their own resource dice, and anyone may look at anyone's
+    (as at their Willpower)."""
     refused = await fake_discord.slash("resource set", {"resource": "food", "rating": "d12", "player": BOB},
                                        user=GM, group=PARTY)
     assert refused.flags & EPHEMERAL, refused.describe()
     assert rows(db_path, "SELECT * FROM resource_ratings") == []
+    await fake_discord.slash("resource set", {"resource": "water", "rating": "d10"}, user=BOB, group=PARTY)
+    shown = await fake_discord.slash("resource show", {"player": BOB}, user=ALICE, group=PARTY)
+    assert shown.flags & EPHEMERAL and "**D10**" in shown.content, shown.describe()
 
 
 async def test_group_dm_willpower_is_each_players_own_to_set(fake_discord, bot, db_path):
