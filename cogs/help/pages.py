@@ -89,7 +89,7 @@ YEAR_ZERO = HelpPage(
        "Only the roller can push or keep, and a roll stays pushable until its last push, until it is kept, until you "
        "roll again in the channel, or for a day (the bot's `PUSH_LIFETIME_HOURS`) — even across a restart of the "
        "bot. Its message then says so and loses its buttons.\n"
-       "`/willpower show` · `spend` — your Willpower Points (0–10) in this server; `/willpower-set` is for game "
+       "`/willpower show` · `spend` — your Willpower Points (0–10) here; `/willpower-set` is for a server's game "
        "masters (Manage Server)."),
 )
 
@@ -99,7 +99,7 @@ RESOURCES = HelpPage(
        "`/resource roll` — roll its die when the table uses it: on a 1 or 2 it steps down one size "
        "(D12 → D10 → D8 → D6 → none); with none left it cannot be rolled. The card shows the chance of stepping "
        "down (2/n) and the rolls expected before it runs out.\n"
-       "`/resource show` — your ratings, privately. Kept per server, like Willpower."),
+       "`/resource show` — your ratings, privately. Kept where you play, like Willpower."),
 )
 
 HEROIC = HelpPage(
