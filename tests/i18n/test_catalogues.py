@@ -31,6 +31,12 @@ SAME_IN = {
               "Year Zero: {pool}", "D{sides}"},
     "sv_SE": {"HEX", "Year Zero", "Heroic Rolls", "Seven Kingdoms", "id", "Year Zero · {pool}", "HEX {kind}: {input}",
               "bonus", "Year Zero: {pool}"},
+    "cs": {"HEX", "Year Zero", "Heroic Rolls", "Seven Kingdoms", "id", "bonus", "Year Zero · {pool}",
+           "Year Zero: {pool}", "HEX {kind}: {input}", "{name} ({number})"},
+    "it": {"HEX", "Year Zero", "Heroic Rolls", "Seven Kingdoms", "id", "D{sides}", "Base", "base", "bonus", "no",
+           "Year Zero · {pool}", "Year Zero: {pool}", "HEX {kind}: {input}", "{name} ({number})", "{count} base"},
+    "ru": {"HEX", "Year Zero", "Heroic Rolls", "Seven Kingdoms", "id", "D{sides}", "Year Zero · {pool}",
+           "{name} ({number})", "Year Zero: {pool}"},
 }
 """Per language, the messages allowed to read as in English; a message with no letters outside its placeholders
 (``{name} ({number})``) is allowed everywhere."""
