@@ -28,7 +28,7 @@ from rules.errors import Term, Terms
 DOMAIN = "rollkeeper"
 LOCALES = Path(__file__).resolve().parent / "locales"
 ENGLISH = "en"
-LANGUAGES = (ENGLISH, "sv_SE", "de", "fr", "es_ES", "pt_BR")
+LANGUAGES = (ENGLISH, "sv_SE", "de", "fr", "es_ES", "pt_BR", "it", "ru", "cs")
 """Every language rollkeeper speaks, English (the templates' own) first."""
 TRANSLATED = LANGUAGES[1:]
 

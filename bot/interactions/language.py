@@ -20,7 +20,7 @@ from rules.language import ENGLISH, Speech, speak
 
 _DISCORD_LOCALES = {
     "sv-SE": "sv_SE", "de": "de", "fr": "fr", "es-ES": "es_ES", "es-419": "es_ES", "pt-BR": "pt_BR",
-    "pt-PT": "pt_BR",
+    "pt-PT": "pt_BR", "it": "it", "ru": "ru", "cs": "cs",
 }
 """Discord's locale codes (``discord.Locale`` values) and the language each speaks; the rest speak English."""
 

@@ -48,7 +48,7 @@ PARTY = FakeGroupDM("the party", members=tuple(someone.user for someone in PEOPL
 BOT_USER = FakeUser("rollkeeper", bot=True)
 LANGUAGES = {
     "en-US": "English", "sv-SE": "Svenska", "de": "Deutsch", "fr": "Français", "es-ES": "Español",
-    "pt-BR": "Português (Brasil)",
+    "pt-BR": "Português (Brasil)", "it": "Italiano", "ru": "Русский", "cs": "Čeština",
 }
 """The Discord locales the page offers (those rollkeeper speaks), each named in its own language."""
 

@@ -19,7 +19,7 @@ from rules.language import LANGUAGES, N_, speak
 AUTOMATIC = "automatic"
 ENDONYMS = {
     "en": "English", "sv_SE": "Svenska", "de": "Deutsch", "fr": "Français", "es_ES": "Español (España)",
-    "pt_BR": "Português (Brasil)",
+    "pt_BR": "Português (Brasil)", "it": "Italiano", "ru": "Русский", "cs": "Čeština",
 }
 """Each language by its own name: a player finds theirs whatever language the picker speaks."""
 

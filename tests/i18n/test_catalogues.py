@@ -31,6 +31,12 @@ SAME_IN = {
               "Year Zero: {pool}", "D{sides}"},
     "sv_SE": {"HEX", "Year Zero", "Heroic Rolls", "Seven Kingdoms", "id", "Year Zero · {pool}", "HEX {kind}: {input}",
               "bonus", "Year Zero: {pool}"},
+    "cs": {"HEX", "Year Zero", "Heroic Rolls", "Seven Kingdoms", "id", "bonus", "Year Zero · {pool}",
+           "Year Zero: {pool}", "HEX {kind}: {input}", "{name} ({number})"},
+    "it": {"HEX", "Year Zero", "Heroic Rolls", "Seven Kingdoms", "id", "D{sides}", "Base", "base", "bonus", "no",
+           "Year Zero · {pool}", "Year Zero: {pool}", "HEX {kind}: {input}", "{name} ({number})", "{count} base"},
+    "ru": {"HEX", "Year Zero", "Heroic Rolls", "Seven Kingdoms", "id", "D{sides}", "Year Zero · {pool}",
+           "{name} ({number})", "Year Zero: {pool}"},
 }
 """Per language, the messages allowed to read as in English; a message with no letters outside its placeholders
 (``{name} ({number})``) is allowed everywhere."""
@@ -99,7 +105,7 @@ def test_no_marked_text_escapes_the_template():
 
 
 def test_every_language_has_its_catalogue():
-    assert LANGUAGES == ("en", "sv_SE", "de", "fr", "es_ES", "pt_BR")
+    assert LANGUAGES == ("en", "sv_SE", "de", "fr", "es_ES", "pt_BR", "it", "ru", "cs")
     missing = [code for code in TRANSLATED if not catalogues.catalogue(code).exists()]
     assert missing == []
 
@@ -190,6 +196,8 @@ def test_numbers_remembered_are_written_as_babel_writes_them_and_only_so_many_ar
 
 
 def test_a_language_is_named_by_its_code_or_its_language():
-    assert [language_named(text) for text in ("sv", "sv-SE", "SV_se", "de", "es", "pt-BR", "en", "it")] == [
-        "sv_SE", "sv_SE", "sv_SE", "de", "es_ES", "pt_BR", "en", None
+    named = ("sv", "sv-SE", "SV_se", "de", "es", "pt-BR", "en", "it", "ru", "cs")
+    assert [language_named(text) for text in named] == [
+        "sv_SE", "sv_SE", "sv_SE", "de", "es_ES", "pt_BR", "en", "it", "ru", "cs"
     ]
+    assert [language_named(text) for text in ("ja", "tlh")] == [None, None]

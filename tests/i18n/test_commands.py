@@ -1,5 +1,5 @@
 """Discord's command picker in every language: the synced definitions carry description and choice localizations
-for all five languages (Latin American Spanish speaking Spain's), never translated names, within Discord's 100
+for all eight languages (Latin American Spanish speaking Spain's), never translated names, within Discord's 100
 characters (the fake Discord checks the bodies against Discord's OpenAPI description and its limits)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from discord import app_commands
 from bot.app.sync import command_definitions_hash
 from bot.app.translator import CatalogueTranslator
 
-LOCALES = {"sv-SE", "de", "fr", "es-ES", "es-419", "pt-BR"}
+LOCALES = {"sv-SE", "de", "fr", "es-ES", "es-419", "pt-BR", "it", "ru", "cs"}
 SUBCOMMAND, GROUP = 1, 2
 
 

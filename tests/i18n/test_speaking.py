@@ -15,7 +15,10 @@ from tests.cogs.cards import CARD_KINDS
 from tests.cogs.test_cards import ALL_COGS, SENT
 from tests.fakediscord import GM, CannotInvoke, FakeChannel, FakeGuild, FakeUser
 
-DISCORD_LOCALE = {"en": "en-US", "sv_SE": "sv-SE", "de": "de", "fr": "fr", "es_ES": "es-ES", "pt_BR": "pt-BR"}
+DISCORD_LOCALE = {
+    "en": "en-US", "sv_SE": "sv-SE", "de": "de", "fr": "fr", "es_ES": "es-ES", "pt_BR": "pt-BR", "it": "it", "ru": "ru",
+    "cs": "cs",
+}
 GERMAN = FakeGuild("Runde", channels=(FakeChannel("spieltisch"),), locale="de")
 ENGLISH = FakeGuild("Table", channels=(FakeChannel("table"),), locale="en-US")
 JAPANESE = FakeGuild("Takkyu", channels=(FakeChannel("heya"),), locale="ja")
@@ -48,10 +51,11 @@ async def hex_test(fake_discord, bot, *, user, guild, private=False):
 
 
 def test_discord_locales_map_onto_the_languages():
-    assert [language_of(locale) for locale in ("sv-SE", "de", "fr", "es-ES", "es-419", "pt-BR", "pt-PT")] == [
-        "sv_SE", "de", "fr", "es_ES", "es_ES", "pt_BR", "pt_BR"
+    locales = ("sv-SE", "de", "fr", "es-ES", "es-419", "pt-BR", "pt-PT", "it", "ru", "cs")
+    assert [language_of(locale) for locale in locales] == [
+        "sv_SE", "de", "fr", "es_ES", "es_ES", "pt_BR", "pt_BR", "it", "ru", "cs"
     ]
-    assert [language_of(locale) for locale in ("en-US", "en-GB", "ja", "it", None)] == ["en"] * 5
+    assert [language_of(locale) for locale in ("en-US", "en-GB", "ja", "pl", None)] == ["en"] * 5
 
 
 async def test_a_public_card_speaks_the_servers_language_and_a_private_one_the_players(fake_discord, bot):
