@@ -269,3 +269,21 @@ def test_resource_dice_on_a_phone(browser, playground: Playground, shots: Path):
         expect(card).to_contain_text(f"{swedish._('D{sides}', sides=8)} → {d6}")
         expect(card).to_contain_text("25")  # the chance a D8 had of stepping down, 2/8
         page.screenshot(path=shots / f"{next(STEPS):02}-phone-swedish-resource.png", full_page=True)
+
+
+@pytest.mark.parametrize(("code", "endonym"), [("it", "Italiano"), ("ru", "Русский"), ("cs", "Čeština")])
+def test_a_card_in_each_newer_language_on_a_phone(browser, playground: Playground, shots: Path, code, endonym):
+    """Italian, Russian and Czech tables: the card's buttons and its footer speak the table's language, and the
+    card fits a 390 px phone (Cyrillic and Czech diacritics are wider than English)."""
+    speech = speak(code)
+    with phone_speaking(browser, playground, endonym) as page:
+        box = page.get_by_role("combobox", name="Message #tavern")
+        box.fill("/yz attribute:4 skill:2 gear:2 artifact:d12")
+        box.press("Enter")
+        card = page.locator(".message").last
+        expect(card.get_by_role("button", name=speech._("Push"))).to_be_visible(timeout=SLOW)
+        expect(card.get_by_role("button", name=speech._("Keep"))).to_be_visible()
+        expect(card.locator(".embed")).to_contain_text(speech._("Odds: {chances}", chances="").strip())
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"the page is {width} px wide on a 390 px phone"
+        page.screenshot(path=shots / f"{next(STEPS):02}-phone-{code}-card.png", full_page=True)
