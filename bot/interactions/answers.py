@@ -12,7 +12,7 @@ shown is withdrawn - a roll, a Willpower spend or set, an extended test's degree
 shown on the roll's own message or on the roller's next click.
 
 Where Discord shows a user-installed app's answers to their player only (places.answers_forced_private), a public
-answer is sent ephemeral, saying why (`said_privately`), rather than left for Discord to hide without a word.
+answer is sent ephemeral, saying why (`_as_shown`), rather than left for Discord to hide without a word.
 """
 
 from __future__ import annotations
@@ -97,29 +97,28 @@ async def _first_callback(
     if interaction.type in UPDATES:
         response = await interaction.response.edit_message(**fields)
     else:
-        if not ephemeral and answers_forced_private(interaction):
-            ephemeral, fields = True, said_privately(interaction, fields)
+        ephemeral, fields = _as_shown(interaction, ephemeral, fields)
         response = await interaction.response.send_message(ephemeral=ephemeral, **fields)
     if response is not None and isinstance(response.resource, discord.InteractionMessage):
         return response.resource  # asked ?with_response (discord.py does): the message comes back with it
     return await interaction.original_response()
 
 
-def said_privately(interaction: discord.Interaction, fields: dict[str, Any]) -> dict[str, Any]:
-    """A public answer's fields sent as an ephemeral one, ONLY_YOU_SEE_IT above its content (in the player's
-    language)."""
+def _as_shown(interaction: discord.Interaction, ephemeral: bool, fields: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
+    """A command's first answer as it is sent: a public one that Discord would show to its player only
+    (places.answers_forced_private) goes ephemeral, ONLY_YOU_SEE_IT above its content (in the player's language)."""
+    if ephemeral or not answers_forced_private(interaction):
+        return ephemeral, fields
     why = player_speech(interaction)._(ONLY_YOU_SEE_IT)
     content = fields.get("content")
-    return {**fields, "content": f"{why}\n{content}" if content else why}
+    return True, {**fields, "content": f"{why}\n{content}" if content else why}
 
 
-async def send_public(interaction: discord.Interaction, **fields: Any) -> None:
-    """Send a public first answer (type 4) that stores nothing: as it is, or ephemeral saying why where Discord
-    allows only that."""
-    if answers_forced_private(interaction):
-        await interaction.response.send_message(ephemeral=True, **said_privately(interaction, fields))
-    else:
-        await interaction.response.send_message(**fields)
+async def send_first(interaction: discord.Interaction, *, ephemeral: bool = False, **fields: Any) -> None:
+    """Send a command's first answer (type 4) that stores nothing, ephemeral if asked; a public one as `_as_shown`
+    says (as `answer` sends its own)."""
+    ephemeral, fields = _as_shown(interaction, ephemeral, fields)
+    await interaction.response.send_message(ephemeral=ephemeral, **fields)
 
 
 async def _fill(

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot.interactions.answers import answer, send_public
+from bot.interactions.answers import answer, send_first
 from bot.interactions.places import answers_forced_private, place_channel
 from bot.interactions.private_rolls import Buttons, roll_view
 from bot.interactions.rollkeeper import rollkeeper
@@ -82,7 +82,7 @@ async def answer_roll(
     bot = rollkeeper(interaction)
     entry, now = new_entry(interaction, embed, rolled, private), bot.now()
     if not private:
-        await send_public(interaction, embed=embed)
+        await send_first(interaction, embed=embed)
         await _logged_late(partial(bot.db.log.write, entry, now, interaction_id=interaction.id))
         return
     entry_id = await bot.db.log.write(entry, now, interaction_id=interaction.id)

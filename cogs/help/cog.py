@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.interactions.answers import send_public
+from bot.interactions.answers import send_first
 from bot.interactions.common_options import describe
 from bot.interactions.language import player_speech, table_speech
 from bot.interactions.places import anywhere
@@ -129,10 +129,7 @@ class Help(commands.Cog):
         pages = all_pages(self.bot.tree, speech)
         view = page_view(pages, pages[0].key, interaction.user.id, speech)
         embed = page_embed(pages, pages[0].key, speech)
-        if public:
-            await send_public(interaction, embed=embed, view=view)
-        else:
-            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+        await send_first(interaction, embed=embed, view=view, ephemeral=not public)
 
 
 async def setup(bot: Rollkeeper) -> None:

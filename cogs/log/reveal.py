@@ -15,7 +15,7 @@ from datetime import datetime
 import discord
 
 from bot.errors import PlayerError
-from bot.interactions.answers import send_public
+from bot.interactions.answers import send_first
 from bot.interactions.language import player_speech
 from bot.interactions.private_rolls import REVEAL_PATTERN, reveal_button
 from bot.interactions.roller import only_its_roller
@@ -80,4 +80,4 @@ class RevealButton(discord.ui.DynamicItem[discord.ui.Button], template=REVEAL_PA
         if claim.refusal is not None or claim.entry is None:
             raise PlayerError(REFUSED[claim.refusal or RevealRefusal.UNKNOWN])
         # the card speaks the language it was rolled in: its roller's, who reveals it
-        await send_public(interaction, embed=revealed_card(claim.entry, player_speech(interaction)))
+        await send_first(interaction, embed=revealed_card(claim.entry, player_speech(interaction)))

@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.errors import PlayerError
 from bot.interactions.acknowledging import in_time
-from bot.interactions.answers import send_public, withdraw
+from bot.interactions.answers import send_first, withdraw
 from bot.interactions.by_hand import SK_COMPETITION_FACES, SK_FACES, Faces, by_hand
 from bot.interactions.common_options import Descriptions, Note
 from bot.interactions.language import answer_speech, player_speech
@@ -230,10 +230,7 @@ class SevenKingdoms(commands.Cog):
         speech = await answer_speech(interaction, self.bot.db.languages, private=private)
         tasks_shown = [(task.name, task.progress, task.needed) for task in tasks]
         embed = render.render_tasks(tasks_shown, None, speech=speech)
-        if private:
-            await interaction.response.send_message(embed=embed, ephemeral=True)
-        else:
-            await send_public(interaction, embed=embed)
+        await send_first(interaction, embed=embed, ephemeral=private)
 
     @test_group.command(
         name="clear",
