@@ -56,6 +56,12 @@ def game_master(interaction: discord.Interaction) -> bool:
     return interaction.guild_id is not None and interaction.permissions.manage_guild
 
 
+def may_see_others(interaction: discord.Interaction) -> bool:
+    """Whether the player may look at another player's Willpower, resources or stats here: a game master in a
+    server; anyone in a DM or a group DM, where there is none."""
+    return interaction.guild_id is None or game_master(interaction)
+
+
 def server_of(interaction: discord.Interaction) -> int:
     """The id of the server a server-only command runs in: one that installed the app (a PlayerError in a DM, a
     group DM, or a server where the app came only with a player's account)."""

@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.errors import PlayerError
 from bot.interactions.common_options import Player
 from bot.interactions.language import player_speech, table_speech
-from bot.interactions.places import anywhere, game_master, place_channel, server_contexts, server_install, server_of
+from bot.interactions.places import anywhere, may_see_others, place_channel, server_contexts, server_install, server_of
 from bot.interactions.rollkeeper import Rollkeeper
 from bot.text import inert
 from cogs.log.cards import render_stats
@@ -59,7 +59,7 @@ class Stats(commands.Cog):
         """Rolls, successes, expected successes, luck percentile and 'at least this good', per system."""
         guild_id, channel_id = place_channel(interaction)
         someone_else = everyone or (player is not None and player.id != interaction.user.id)
-        if someone_else and interaction.guild_id is not None and not game_master(interaction):
+        if someone_else and not may_see_others(interaction):
             raise PlayerError(GM_ONLY)
         speech = player_speech(interaction)
         start, period = await self._period(guild_id, channel_id, since, speech)

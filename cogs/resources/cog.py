@@ -17,7 +17,7 @@ from bot.interactions.by_hand import Faces, by_hand
 from bot.interactions.common_options import Player, describe, picker_label
 from bot.interactions.language import player_speech, table_speech
 from bot.interactions.logbook import Rolled, new_entry
-from bot.interactions.places import anywhere, game_master, place_channel
+from bot.interactions.places import anywhere, game_master, may_see_others, place_channel
 from bot.interactions.rollkeeper import Rollkeeper
 from bot.storage.resources import Key, RatingChange, ResourceRatings
 from bot.text import player_name
@@ -49,11 +49,10 @@ def _whose(
     interaction: discord.Interaction, player: discord.abc.User | None, *, to_see: bool = False
 ) -> discord.abc.User:
     """The player named (else the one asking), if the one asking may: anyone's for a game master in a server; in a
-    DM or a group DM, where there is none, anyone may see anyone's (as /willpower show and /stats) but set only
-    their own."""
+    DM or a group DM anyone may see anyone's (places.may_see_others) but set only their own."""
     who = player or interaction.user
-    anyone_may = to_see and interaction.guild_id is None
-    if who.id != interaction.user.id and not anyone_may and not game_master(interaction):
+    allowed = may_see_others(interaction) if to_see else game_master(interaction)
+    if who.id != interaction.user.id and not allowed:
         raise PlayerError(ONLY_YOUR_OWN)
     return who
 

@@ -18,7 +18,7 @@ from bot.interactions.acknowledging import in_time
 from bot.interactions.answers import answer_or_withdraw
 from bot.interactions.common_options import Player, describe
 from bot.interactions.language import player_speech, table_speech
-from bot.interactions.places import anywhere, bot_present, game_master, place_channel, server_of, server_only
+from bot.interactions.places import anywhere, bot_present, may_see_others, place_channel, server_of, server_only
 from bot.interactions.rollkeeper import Rollkeeper
 from bot.text import player_name
 from rules.language import N_
@@ -47,8 +47,7 @@ class WillpowerCommands(
     async def show(self, interaction: discord.Interaction, player: Player | None = None) -> None:
         """See your Willpower Points (a game master may look at anyone's)."""
         who = player or interaction.user
-        # A game master in a server; anyone at a table with no server (a DM or a group DM).
-        if who.id != interaction.user.id and interaction.guild_id is not None and not game_master(interaction):
+        if who.id != interaction.user.id and not may_see_others(interaction):
             raise PlayerError(ONLY_YOUR_OWN)
         points = await self.bot.db.willpower.get(place_channel(interaction)[0], who.id)
         speech = player_speech(interaction)
