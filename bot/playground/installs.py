@@ -8,11 +8,10 @@ answers to their player only (ephemeral), whatever the app asked.
 
 from __future__ import annotations
 
+from bot.playground.invoke import GUILD_INSTALL
 from bot.playground.protocol import error
 from bot.playground.world import USE_EXTERNAL_APPS
 
-GUILD_INSTALL = "0"
-"""The key of a server's install in an interaction's ``authorizing_integration_owners``."""
 MAX_FOLLOWUPS = 5
 """Follow-up messages Discord takes per interaction of a user-installed app."""
 MISSING_ACCESS = error(403, 50001, "Missing Access")
@@ -21,8 +20,8 @@ TOO_MANY_FOLLOWUPS = error(400, 40094, "This interaction has hit the maximum num
 
 def user_installed_only(interaction: dict) -> bool:
     """The interaction reached the app through a player's account only: no server install authorized it."""
-    owners = interaction.get("authorizing_integration_owners") or {}
-    return GUILD_INSTALL not in owners
+    owners = interaction.get("authorizing_integration_owners") or {}  # keyed by the install type, as text
+    return str(GUILD_INSTALL) not in owners
 
 
 def followups_full(interaction: dict, followups: int) -> bool:
