@@ -206,7 +206,7 @@ PUSH_STAGES = (
     Stage("view (buttons)", ("bot/interactions/private_rolls.py:roll_view",)),
     Stage("answer: callback 7 sent, its reply read (discord.py, aiohttp)", ("discord/interactions.py:edit_message",)),
     Stage(
-        "acknowledged, then edited (the store took over DEFER_BUDGET)",
+        "acknowledged, then edited (not answered within DEFER_BUDGET)",
         ("bot/interactions/acknowledging.py:_acknowledge_late", "bot/interactions/answers.py:_fill"),
     ),
     Stage(

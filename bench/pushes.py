@@ -360,8 +360,8 @@ def show_targets(storms: list[Storm], timed: bool) -> tuple[bool, str]:
         ]
     else:
         print(
-            f"  {requests:.2f} requests per click (a click whose store took over"
-            f" {DEFER_BUDGET} s is acknowledged first: two requests)"
+            f"  {requests:.2f} requests per click (a click not answered within {DEFER_BUDGET} s of being taken in"
+            " hand is acknowledged first: two requests)"
         )
     show_limit(storms)
     print("  targets:")
