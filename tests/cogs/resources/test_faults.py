@@ -8,10 +8,10 @@ import asyncio
 
 import pytest
 
-from bot.interactions.acknowledging import DEFER_BUDGET
 from bot.interactions.answers import ANSWER_ATTEMPTS, NOT_SHOWN
 from bot.storage.resources import RatingChange
 from tests.bot.embeds import give_faces
+from tests.bot.interactions.test_one_request import held_up
 from tests.bot.payloads import slash_payload
 from tests.bot.test_faults import ANSWER_ROUTES, handling
 from tests.fakediscord import ALICE, FakeDiscord, FakeGuild
@@ -114,15 +114,7 @@ async def test_a_slow_rating_read_counts_in_the_budget_and_is_acknowledged_meanw
         pytest.skip("PostgreSQL reads from another connection of the pool: a write does not hold them up")
     give_faces(bot, "ResourceCommands", 5)
     await bot.db.languages.get(KEEP.id)  # the server's language, remembered for a minute: only the rating is read
-
-    async def long_write() -> None:
-        async with bot.db.store.transaction():
-            await asyncio.sleep(DEFER_BUDGET + 1.0)  # a margin for a slow machine
-
-    holding = asyncio.create_task(long_write())
-    await asyncio.sleep(0.05)
     options = {"resource": "food"} | ({"rating": "d10"} if command == "resource set" else {})
-    reply = await fake_discord.slash(command, options)
-    await holding
+    reply = await held_up(bot, fake_discord.slash(command, options))
     assert reply.type == 5 and not reply.loading and reply.errors == [], reply.describe()
     assert await food(bot) == (8 if command == "resource roll" else 10)
